@@ -1,0 +1,180 @@
+// Command perfgate is a GPU performance gate for pull requests. See doc.go.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// env is what a command may touch of the outside world. Commands read
+// environment variables through Getenv so tests can run them in-process.
+type env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+}
+
+// A command is one perfgate subcommand. Each lives in its own cmd_NAME.go file
+// and adds itself to commands from an init function.
+type command struct {
+	Name    string
+	Summary string // one line for the command list
+	Run     func(ctx context.Context, args []string, e *env) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.Name]; dup {
+		panic("perfgate: command registered twice: " + c.Name)
+	}
+	commands[c.Name] = c
+}
+
+// run is the whole program: it dispatches to a command and turns the error it
+// returns into an exit code. It is what the tests call.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	return runEnv(ctx, args, e)
+}
+
+func runEnv(ctx context.Context, args []string, e *env) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return exitCode(c.Run(ctx, []string{"-help"}, e), e)
+			}
+		}
+		usage(e.Stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(e.Stderr, "perfgate: unknown command %q\n\n", args[0])
+		usage(e.Stderr)
+		return 2
+	}
+	return exitCode(c.Run(ctx, args[1:], e), e)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "usage: perfgate <command> [flags]\n\ncommands:\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
+	}
+	fmt.Fprint(w, "\nRun 'perfgate <command> --help' for a command's flags.\n")
+}
+
+// Exit codes (see doc.go).
+const (
+	exitOK         = 0
+	exitRegression = 1
+	exitBadInput   = 2
+	exitInfra      = 3
+)
+
+// An exitError carries an exit code chosen by a command.
+type exitError struct {
+	code int
+	err  error // nil: print nothing more (the command already reported)
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+func (e *exitError) Unwrap() error { return e.err }
+
+// errRegression is returned by a command that found a regression and has
+// already printed its report.
+var errRegression = &exitError{code: exitRegression}
+
+// usageError reports bad flags or arguments (exit code 2).
+func usageError(format string, args ...any) error {
+	return &exitError{code: exitBadInput, err: fmt.Errorf(format, args...)}
+}
+
+// errHelp is returned by parseFlags when -h/--help was asked for.
+var errHelp = errors.New("help requested")
+
+// exitCode prints err (unless already reported) and maps it to an exit code.
+func exitCode(err error, e *env) int {
+	if err == nil || errors.Is(err, errHelp) {
+		return exitOK
+	}
+	code := exitInfra
+	var xe *exitError
+	switch {
+	case errors.As(err, &xe):
+		code = xe.code
+		if xe.err == nil {
+			return code
+		}
+	case model.IsInputError(err), errors.As(err, new(*model.ConflictError)):
+		code = exitBadInput
+	case errors.Is(err, context.Canceled):
+		code = exitInfra
+	}
+	fmt.Fprintf(e.Stderr, "perfgate: %s\n", strings.TrimSpace(err.Error()))
+	return code
+}
+
+// newFlagSet makes a command's flag set. Usage text goes to stderr, and
+// parse errors come back as errors (never os.Exit).
+func newFlagSet(e *env, name, usageLine string) *flag.FlagSet {
+	fs := flag.NewFlagSet("perfgate "+name, flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.Stderr, "usage: perfgate %s %s\n\nflags:\n", name, usageLine)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args into fs, mapping -h to errHelp and any other parse
+// error to a usage error (exit 2).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return &exitError{code: exitBadInput} // the flag package already printed the problem and usage
+	}
+	return nil
+}
+
+// envDefault returns the value of the environment variable key, or def.
+func envDefault(e *env, key, def string) string {
+	if v := e.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

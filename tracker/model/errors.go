@@ -1,0 +1,55 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+)
+
+// An InputError reports bad input: a file, the JSON path (or line) of the
+// problem within it, and what is wrong. Commands exit with code 2 on it.
+type InputError struct {
+	File string // the file name, or "" when the input was not a file
+	Path string // a JSON path such as $.benchmarks[3].samples[2], or "line 12"
+	Msg  string
+	Err  error // the underlying error, if any
+}
+
+func (e *InputError) Error() string {
+	s := e.Msg
+	if e.Path != "" {
+		s = e.Path + ": " + s
+	}
+	if e.File != "" {
+		s = e.File + ": " + s
+	}
+	return s
+}
+
+// Unwrap returns the underlying error.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// IsInputError reports whether err is, or wraps, an *InputError.
+func IsInputError(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
+}
+
+// An InfraError reports that something perfgate depends on (a database, the
+// GPU, the GitHub API) failed. Commands exit with code 3 on it.
+type InfraError struct {
+	Op  string // what perfgate was doing, e.g. "connect to database"
+	Err error
+}
+
+func (e *InfraError) Error() string { return fmt.Sprintf("%s: %v", e.Op, e.Err) }
+
+// Unwrap returns the underlying error.
+func (e *InfraError) Unwrap() error { return e.Err }
+
+// A ConflictError reports that a run ID was recorded before with other content.
+// It is bad input (exit code 2): run IDs must be unique per run.
+type ConflictError struct{ RunID string }
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("run %s was already recorded with different content (run ids must be unique per run)", e.RunID)
+}

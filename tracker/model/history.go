@@ -1,0 +1,138 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A RunRef names a stored run in reports: which runs a comparison used.
+type RunRef struct {
+	ID        string    `json:"id"`
+	Commit    string    `json:"commit"`
+	Branch    string    `json:"branch"`
+	Testbed   string    `json:"testbed"`
+	StartedAt time.Time `json:"started_at"`
+}
+
+// Ref returns the RunRef of r.
+func (r *Run) Ref() RunRef {
+	return RunRef{ID: r.ID, Commit: r.Commit, Branch: r.Branch, Testbed: r.Testbed, StartedAt: r.StartedAt}
+}
+
+// IsBaselineCandidate reports whether a run may serve as baseline for
+// branch: it ran on that branch, outside a pull request, from a push, a
+// schedule or a recorded manual dispatch. Pull-request runs never do.
+func (r *Run) IsBaselineCandidate(branch string) bool {
+	return r.Branch == branch && r.PR == 0 && r.Event != EventPullRequest
+}
+
+// A Fingerprint is the part of a run's environment that decides whether two
+// runs may be compared: the testbed (runner label), the GPU model, the major
+// version of the driver and the CUDA driver API version.
+type Fingerprint struct {
+	Testbed     string `json:"testbed"`
+	GPU         string `json:"gpu,omitempty"`
+	DriverMajor string `json:"driver_major,omitempty"`
+	CUDA        string `json:"cuda,omitempty"`
+}
+
+// FingerprintOf extracts the fingerprint of a run.
+func FingerprintOf(r *Run) Fingerprint {
+	driver := r.Env[EnvDriver]
+	major, _, _ := strings.Cut(driver, ".")
+	return Fingerprint{Testbed: r.Testbed, GPU: r.Env[EnvGPU], DriverMajor: major, CUDA: r.Env[EnvCUDA]}
+}
+
+// Comparable reports whether runs with fingerprints a and b may be compared,
+// and if not, why. Fields unknown on either side (empty) do not block a
+// comparison: CPU-only and imported runs carry no GPU description.
+func Comparable(a, b Fingerprint) (bool, string) {
+	if a.Testbed != b.Testbed {
+		return false, fmt.Sprintf("testbed %q vs %q", a.Testbed, b.Testbed)
+	}
+	for _, f := range []struct{ what, x, y string }{
+		{"GPU", a.GPU, b.GPU},
+		{"driver major version", a.DriverMajor, b.DriverMajor},
+		{"CUDA version", a.CUDA, b.CUDA},
+	} {
+		if f.x != "" && f.y != "" && f.x != f.y {
+			return false, fmt.Sprintf("%s %q vs %q", f.what, f.x, f.y)
+		}
+	}
+	return true, ""
+}
+
+// A BaselineQuery asks a store for the runs to judge a candidate against.
+type BaselineQuery struct {
+	Repo    string      // only runs of this repository ("" = any)
+	Branch  string      // the baseline branch, e.g. "main"
+	Testbed Fingerprint // the candidate's fingerprint
+	Runs    int         // how many of the latest comparable runs (K)
+	Exclude string      // a run ID never to use (the candidate itself)
+}
+
+// A Baseline is what a store returns for a BaselineQuery: the latest K
+// comparable runs, newest first, and the runs it passed over as not
+// comparable, with the reason.
+type Baseline struct {
+	Runs         []*Results     `json:"-"`
+	Used         []RunRef       `json:"runs"`
+	Incomparable []Incomparable `json:"incomparable,omitempty"`
+}
+
+// Incomparable is a run passed over because its testbed differs.
+type Incomparable struct {
+	Run    RunRef `json:"run"`
+	Reason string `json:"reason"`
+}
+
+// RecordOutcome says what Record did.
+type RecordOutcome int
+
+// The outcomes of recording a run.
+const (
+	Recorded  RecordOutcome = iota // stored now
+	Duplicate                      // the same run with the same content was already stored: nothing changed
+)
+
+// A TrendQuery selects the history of benchmarks over time.
+type TrendQuery struct {
+	Repo    string    // "" = any
+	Suite   string    // "" = any
+	Pattern string    // a path.Match glob over benchmark names ("" = all)
+	Since   time.Time // runs started at or after this time
+	Branch  string    // e.g. "main"
+	Testbed string    // "" = any
+}
+
+// A TrendPoint is one run's figure for one benchmark.
+type TrendPoint struct {
+	Run    RunRef  `json:"run"`
+	Median float64 `json:"median"`
+	CV     float64 `json:"cv"`
+	N      int     `json:"n"`
+}
+
+// A TrendSeries is one benchmark's points, oldest first.
+type TrendSeries struct {
+	Suite  string       `json:"suite"`
+	Name   string       `json:"name"`
+	Unit   string       `json:"unit"`
+	Better Better       `json:"better"`
+	Points []TrendPoint `json:"points"`
+}
+
+// A PruneQuery says what history to delete.
+type PruneQuery struct {
+	OlderThan      time.Time // delete runs started before this
+	BaselineBranch string    // runs of other branches go first
+	KeepBaseline   int       // never delete the latest K baseline runs of a testbed
+	DryRun         bool
+}
+
+// A PruneResult counts what a prune deleted (or would delete).
+type PruneResult struct {
+	Runs    int `json:"runs"`
+	Samples int `json:"samples"`
+}

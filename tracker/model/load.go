@@ -1,0 +1,104 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Load reads and validates a results-v1 document from a file.
+func Load(path string) (*Results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: "cannot read results file", Err: err}
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes and validates a results-v1 document. name labels errors.
+func Parse(name string, data []byte) (*Results, error) {
+	var tree any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&tree); err != nil {
+		return nil, syntaxError(name, data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &InputError{File: name, Msg: "trailing data after the JSON document"}
+	}
+	if err := validateTree(tree); err != nil {
+		err.File = name
+		return nil, err
+	}
+	var r Results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, &InputError{File: name, Msg: "invalid results document", Err: err}
+	}
+	return &r, nil
+}
+
+func syntaxError(name string, data []byte, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := lineCol(data, se.Offset)
+		return &InputError{File: name, Path: fmt.Sprintf("line %d, column %d", line, col), Msg: "invalid JSON: " + se.Error(), Err: err}
+	}
+	return &InputError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}
+}
+
+func lineCol(data []byte, off int64) (line, col int) {
+	line, col = 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// Encode writes r as indented JSON.
+func Encode(w io.Writer, r *Results) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteFile writes r to path atomically: a temporary file in the same
+// directory, synced, then renamed over path. Nothing half-written is left.
+func WriteFile(path string, r *Results) error {
+	var buf bytes.Buffer
+	if err := Encode(&buf, r); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, buf.Bytes())
+}
+
+// WriteFileAtomic writes data to path through a synced temporary file and a rename.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
