@@ -44,7 +44,7 @@ func Parse(name string, data []byte) (*Results, error) {
 func syntaxError(name string, data []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := lineCol(data, se.Offset)
+		line, col := lineCol(data, se.Offset-1) // Offset counts the offending byte
 		return &InputError{File: name, Path: fmt.Sprintf("line %d, column %d", line, col), Msg: "invalid JSON: " + se.Error(), Err: err}
 	}
 	return &InputError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}

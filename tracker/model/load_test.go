@@ -1,0 +1,244 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// mutate returns the valid fixture with one change applied to its generic tree.
+func mutate(t *testing.T, f func(doc map[string]any)) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	f(doc)
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func run(doc map[string]any) map[string]any { return doc["run"].(map[string]any) }
+func bench(doc map[string]any, i int) map[string]any {
+	return doc["benchmarks"].([]any)[i].(map[string]any)
+}
+
+// invalidCases are documents the loader must reject, with the JSON path it must name.
+var invalidCases = []struct {
+	name, path, msg string
+	edit            func(map[string]any)
+	raw             string // used instead of edit when set
+	schemaToo       bool   // the JSON Schema can express this rule too
+}{
+	{name: "wrong schema", path: "$.schema", msg: "must be", schemaToo: true,
+		edit: func(d map[string]any) { d["schema"] = "perfgate.results/v2" }},
+	{name: "missing run", path: "$.run", msg: "required", schemaToo: true,
+		edit: func(d map[string]any) { delete(d, "run") }},
+	{name: "missing run id", path: "$.run.id", msg: "required", schemaToo: true,
+		edit: func(d map[string]any) { delete(run(d), "id") }},
+	{name: "short commit", path: "$.run.commit", msg: "SHA", schemaToo: true,
+		edit: func(d map[string]any) { run(d)["commit"] = "3f1c2f7" }},
+	{name: "bad repo", path: "$.run.repo", msg: "owner/name", schemaToo: true,
+		edit: func(d map[string]any) { run(d)["repo"] = "kernels" }},
+	{name: "bad event", path: "$.run.event", msg: "one of", schemaToo: true,
+		edit: func(d map[string]any) { run(d)["event"] = "merge" }},
+	{name: "bad time", path: "$.run.started_at", msg: "RFC 3339", schemaToo: true,
+		edit: func(d map[string]any) { run(d)["started_at"] = "yesterday" }},
+	{name: "pr zero", path: "$.run.pr", msg: "positive integer", schemaToo: true,
+		edit: func(d map[string]any) { run(d)["pr"] = 0 }},
+	{name: "env not strings", path: "$.run.env.sm_count", msg: "must be a string", schemaToo: true,
+		edit: func(d map[string]any) { run(d)["env"].(map[string]any)["sm_count"] = 132 }},
+	{name: "unknown field", path: "$.benchmarks[0].sampels", msg: "unknown field", schemaToo: true,
+		edit: func(d map[string]any) { bench(d, 0)["sampels"] = []any{1} }},
+	{name: "missing better", path: "$.benchmarks[1].better", msg: "required", schemaToo: true,
+		edit: func(d map[string]any) { delete(bench(d, 1), "better") }},
+	{name: "unknown better", path: "$.benchmarks[0].better", msg: "one of", schemaToo: true,
+		edit: func(d map[string]any) { bench(d, 0)["better"] = "smaller" }},
+	{name: "negative time sample", path: "$.benchmarks[0].samples[1]", msg: "negative time sample", schemaToo: true,
+		edit: func(d map[string]any) { bench(d, 0)["samples"] = []any{1.0, -2.0} }},
+	{name: "sample not a number", path: "$.benchmarks[0].samples[0]", msg: "must be a number", schemaToo: true,
+		edit: func(d map[string]any) { bench(d, 0)["samples"] = []any{"fast"} }},
+	{name: "no samples no error", path: "$.benchmarks[1].samples", msg: "error", schemaToo: true,
+		edit: func(d map[string]any) { bench(d, 1)["samples"] = []any{} }},
+	{name: "metric not a number", path: "$.benchmarks[0].metrics.gbps", msg: "must be a number", schemaToo: true,
+		edit: func(d map[string]any) { bench(d, 0)["metrics"] = map[string]any{"gbps": "fast"} }},
+	{name: "duplicate benchmark", path: "$.benchmarks[4]", msg: "duplicate benchmark elementwise/add/fp32/n=16777216",
+		edit: func(d map[string]any) { d["benchmarks"] = append(d["benchmarks"].([]any), bench(d, 0)) }},
+	{name: "infinite sample", path: "$.benchmarks[0].samples[0]", msg: "not finite",
+		raw: strings.Replace(mustRead("testdata/valid.json"), "51234.5", "1e999", 1)},
+	{name: "syntax error", path: "line 3, column 3", msg: "invalid JSON",
+		raw: "{\n  \"schema\": \"perfgate.results/v1\",\n  run: {}\n}"},
+}
+
+func mustRead(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func TestParseRejects(t *testing.T) {
+	for _, tc := range invalidCases {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.raw)
+			if tc.raw == "" {
+				data = mutate(t, tc.edit)
+			}
+			_, err := Parse("run.json", data)
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("Parse error = %v, want *InputError", err)
+			}
+			if ie.File != "run.json" || ie.Path != tc.path || !strings.Contains(ie.Msg, tc.msg) {
+				t.Errorf("got file %q path %q msg %q; want run.json, %q, containing %q", ie.File, ie.Path, ie.Msg, tc.path, tc.msg)
+			}
+			if !strings.HasPrefix(err.Error(), "run.json: ") {
+				t.Errorf("error %q does not start with the file name", err)
+			}
+		})
+	}
+}
+
+func TestParseValid(t *testing.T) {
+	r, err := Load("testdata/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Run.PR != 123 || r.Run.Env[EnvGPU] != "NVIDIA H100 80GB HBM3" || len(r.Benchmarks) != 4 {
+		t.Fatalf("unexpected decode: %+v", r.Run)
+	}
+	b := r.Benchmarks[0]
+	if b.Key() != (Key{"elementwise", "add/fp32/n=16777216"}) || b.Better != Lower || b.Samples[2] != 51240.25 || b.Metrics["gbps"] != 3842.1 {
+		t.Errorf("benchmark 0 decoded wrong: %+v", b)
+	}
+	if !r.Benchmarks[3].SummaryOnly || r.Benchmarks[2].Error == "" {
+		t.Errorf("summary_only/error not decoded")
+	}
+	// Round trip: what Encode writes, Parse accepts and decodes to the same value.
+	var buf bytes.Buffer
+	if err := Encode(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Parse("roundtrip", buf.Bytes())
+	if err != nil {
+		t.Fatalf("re-parse of encoded results: %v", err)
+	}
+	var a, c bytes.Buffer
+	Encode(&a, r)
+	Encode(&c, r2)
+	if a.String() != c.String() {
+		t.Errorf("round trip changed the document:\n%s\nvs\n%s", a.String(), c.String())
+	}
+}
+
+// TestSchemaAgrees checks docs/results.schema.json against the loader: the
+// valid fixture validates, and every rejection the schema can express is a
+// schema violation too.
+func TestSchemaAgrees(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	sch, err := c.Compile(filepath.Join("..", "..", "docs", "results.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate := func(data []byte) error {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return err
+		}
+		return sch.Validate(doc)
+	}
+	if err := validate([]byte(mustRead("testdata/valid.json"))); err != nil {
+		t.Fatalf("valid fixture fails the schema: %v", err)
+	}
+	for _, tc := range invalidCases {
+		if !tc.schemaToo {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := validate(mutate(t, tc.edit)); err == nil {
+				t.Errorf("schema accepts a document the loader rejects at %s", tc.path)
+			}
+		})
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Load("testdata/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "out.json")
+	if err := WriteFile(path, r); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err != nil {
+		t.Fatalf("written file does not load: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	if err := WriteFile(filepath.Join(dir, "missing", "out.json"), r); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+func TestComparable(t *testing.T) {
+	base := Fingerprint{Testbed: "gpu-1", GPU: "NVIDIA H200", DriverMajor: "580", CUDA: "13.0"}
+	for _, tc := range []struct {
+		name string
+		fp   Fingerprint
+		ok   bool
+	}{
+		{"same", base, true},
+		{"unknown fields do not block", Fingerprint{Testbed: "gpu-1"}, true},
+		{"other testbed", Fingerprint{Testbed: "gpu-2", GPU: "NVIDIA H200", DriverMajor: "580", CUDA: "13.0"}, false},
+		{"other gpu", Fingerprint{Testbed: "gpu-1", GPU: "NVIDIA H100 80GB HBM3", DriverMajor: "580", CUDA: "13.0"}, false},
+		{"other driver major", Fingerprint{Testbed: "gpu-1", GPU: "NVIDIA H200", DriverMajor: "570", CUDA: "13.0"}, false},
+		{"other cuda", Fingerprint{Testbed: "gpu-1", GPU: "NVIDIA H200", DriverMajor: "580", CUDA: "12.8"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ok, why := Comparable(base, tc.fp)
+			if ok != tc.ok || (!ok && why == "") {
+				t.Errorf("Comparable = %v, %q; want %v with a reason when false", ok, why, tc.ok)
+			}
+		})
+	}
+	r := &Run{Testbed: "gpu-1", Env: map[string]string{EnvGPU: "NVIDIA H200", EnvDriver: "580.159.04", EnvCUDA: "13.0"}}
+	if got := FingerprintOf(r); got != base {
+		t.Errorf("FingerprintOf = %+v, want %+v", got, base)
+	}
+}
+
+func TestIsBaselineCandidate(t *testing.T) {
+	for _, tc := range []struct {
+		run  Run
+		want bool
+	}{
+		{Run{Branch: "main", Event: EventPush}, true},
+		{Run{Branch: "main", Event: EventSchedule}, true},
+		{Run{Branch: "main", Event: EventPullRequest, PR: 7}, false},
+		{Run{Branch: "main", Event: EventWorkflowDispatch, PR: 7}, false},
+		{Run{Branch: "dev", Event: EventPush}, false},
+	} {
+		if got := tc.run.IsBaselineCandidate("main"); got != tc.want {
+			t.Errorf("%+v: IsBaselineCandidate = %v, want %v", tc.run, got, tc.want)
+		}
+	}
+}
