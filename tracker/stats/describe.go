@@ -1,0 +1,64 @@
+package stats
+
+import (
+	"math"
+	"slices"
+)
+
+// A Summary holds descriptive statistics of a sample.
+type Summary struct {
+	N      int
+	Median float64
+	Mean   float64
+	Std    float64 // sample standard deviation (n−1 denominator); 0 when N < 2
+	CV     float64 // Std/Mean; 0 when Mean is 0
+	Min    float64
+	Max    float64
+	P95    float64 // quantiles interpolate linearly (R type 7, numpy's default)
+	P99    float64
+	MAD    float64 // raw median(|x − Median|), not scaled by 1.4826
+}
+
+// Describe summarises x. An empty x gives the zero Summary; callers that
+// need finite numbers for JSON get them.
+func Describe(x []float64) Summary {
+	n := len(x)
+	if n == 0 {
+		return Summary{}
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	sum := Summary{N: n, Min: s[0], Max: s[n-1], Median: quantile(s, 0.5),
+		P95: quantile(s, 0.95), P99: quantile(s, 0.99)}
+	for _, v := range s {
+		sum.Mean += v
+	}
+	sum.Mean /= float64(n)
+	if n > 1 {
+		var ss float64
+		for _, v := range s {
+			ss += (v - sum.Mean) * (v - sum.Mean)
+		}
+		sum.Std = math.Sqrt(ss / float64(n-1))
+	}
+	if sum.Mean != 0 {
+		sum.CV = sum.Std / sum.Mean
+	}
+	for i, v := range s {
+		s[i] = math.Abs(v - sum.Median)
+	}
+	slices.Sort(s)
+	sum.MAD = quantile(s, 0.5)
+	return sum
+}
+
+// quantile returns the q-quantile of sorted s by linear interpolation
+// between order statistics (R's type 7).
+func quantile(s []float64, q float64) float64 {
+	h := q * float64(len(s)-1)
+	i := int(math.Floor(h))
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[i] + (h-float64(i))*(s[i+1]-s[i])
+}
