@@ -1,0 +1,239 @@
+package stats
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestMannWhitneyPinned(t *testing.T) {
+	sep50x, sep50y := make([]float64, 50), make([]float64, 50)
+	for i := range 50 {
+		sep50x[i], sep50y[i] = float64(1000+i), float64(i)
+	}
+	tied := [][]float64{{1, 2, 2, 3, 3, 3}, {2, 3, 3, 4, 4, 5, 5}}
+	tests := []struct {
+		name   string
+		x, y   []float64
+		alt    Alternative
+		u, p   float64
+		method string
+		cmd    string
+	}{
+		{"separated 3x4", []float64{5, 6, 7}, []float64{1, 2, 3, 4}, Greater, 12, 1.0 / 35, MethodExact,
+			"1/C(7, 3)"},
+		{"separated 50x50", sep50x, sep50y, Greater, 2500, 9.911653021418343e-30, MethodExact,
+			"scipy.stats.mannwhitneyu(range(1000, 1050), range(50), alternative='greater', method='exact')"},
+		{"separated 50x50 less", sep50x, sep50y, Less, 2500, 1, MethodExact, "P(U ≤ nm) = 1"},
+		{"ties 6x7 less", tied[0], tied[1], Less, 7, 0.02913752913752914, MethodExactTies,
+			"R: pvalue(wilcox_test(v ~ g, data.frame(v=c(1,2,2,3,3,3,2,3,3,4,4,5,5), g=factor(rep(c('x','y'), c(6,7)))), distribution='exact', alternative='less'))"},
+		{"all equal", []float64{3, 3, 3}, []float64{3, 3}, TwoSided, 3, 1, MethodExactTies, "one tie group: U is 3 always"},
+		{"all equal normal", make([]float64, 30), make([]float64, 30), Greater, 450, 1, MethodNormal, "zero variance"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := MannWhitney(tt.x, tt.y, tt.alt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.U != tt.u || res.Method != tt.method || relErr(res.P, tt.p) > 1e-13 {
+				t.Errorf("MannWhitney = %+v, want U=%v P=%.17g Method=%s (%s)", res, tt.u, tt.p, tt.method, tt.cmd)
+			}
+		})
+	}
+	// R: wilcox.test(c(1,2,2,3,3,3), c(2,3,3,4,4,5,5), alternative="less", exact=FALSE, correct=TRUE)$p.value
+	r := rankSamples(tied[0], tied[1])
+	if p := normalP(6, 7, 7, r.tieTerm, Less); relErr(p, 0.022676095716404471) > 1e-13 {
+		t.Errorf("normalP = %.17g, want 0.022676095716404471", p)
+	}
+}
+
+// bruteForceP enumerates every way to choose which n of the pooled values
+// form x and returns the exact lower and upper tail of U at the observed U.
+func bruteForceP(x, y []float64) (lower, upper float64) {
+	pool := append(append([]float64{}, x...), y...)
+	n := len(x)
+	u2 := func(pick []bool) int {
+		h := 0
+		for i, a := range pool {
+			for j, b := range pool {
+				if pick[i] && !pick[j] {
+					switch {
+					case a > b:
+						h += 2
+					case a == b:
+						h++
+					}
+				}
+			}
+		}
+		return h
+	}
+	pick := make([]bool, len(pool))
+	for i := range n {
+		pick[i] = true
+	}
+	obs := u2(pick)
+	var lo, hi, total int
+	var walk func(i, left int)
+	walk = func(i, left int) {
+		if left == 0 {
+			h := u2(pick)
+			total++
+			if h <= obs {
+				lo++
+			}
+			if h >= obs {
+				hi++
+			}
+			return
+		}
+		if len(pool)-i < left {
+			return
+		}
+		pick[i] = true
+		walk(i+1, left-1)
+		pick[i] = false
+		walk(i+1, left)
+	}
+	clear(pick)
+	walk(0, n)
+	return float64(lo) / float64(total), float64(hi) / float64(total)
+}
+
+func TestMannWhitneyBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	draw := func(k, levels int) []float64 {
+		s := make([]float64, k)
+		for i := range s {
+			s[i] = float64(rng.IntN(levels))
+		}
+		return s
+	}
+	tests := []struct {
+		name string
+		x, y []float64
+	}{
+		{"no ties 4x5", []float64{1.5, 8, 3, 9}, []float64{2, 4, 5, 7, 6}},
+		{"ties across 3x4", []float64{1, 2, 2}, []float64{2, 3, 3, 4}},
+		{"ties within x 3x3", []float64{5, 5, 1}, []float64{2, 3, 4}},
+		{"one sided 1x6", []float64{3}, []float64{1, 3, 3, 5, 6, 7}},
+	}
+	for i := range 12 {
+		tests = append(tests, struct {
+			name string
+			x, y []float64
+		}{"random", draw(4+i%5, 2+i%6), draw(9-i%4, 2+i%6)})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lower, upper := bruteForceP(tt.x, tt.y)
+			want := map[Alternative]float64{Less: lower, Greater: upper, TwoSided: min(1, 2*min(lower, upper))}
+			for alt, w := range want {
+				res, err := MannWhitney(tt.x, tt.y, alt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if relErr(res.P, w) > 1e-12 {
+					t.Errorf("x=%v y=%v %v: P = %.17g (%s), brute force %.17g", tt.x, tt.y, alt, res.P, res.Method, w)
+				}
+			}
+		})
+	}
+}
+
+func TestMannWhitneyProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	sample := func(k int, round bool) []float64 {
+		s := make([]float64, k)
+		for i := range s {
+			s[i] = 100 + 5*rng.NormFloat64()
+			if round {
+				s[i] = math.Round(s[i])
+			}
+		}
+		return s
+	}
+	for _, tt := range []struct {
+		name  string
+		n, m  int
+		round bool
+	}{{"exact", 12, 9, false}, {"exact-ties", 15, 20, true}, {"normal", 70, 40, false}, {"normal-ties", 30, 30, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			x, y := sample(tt.n, tt.round), sample(tt.m, tt.round)
+			for _, alt := range []Alternative{TwoSided, Less, Greater} {
+				a, _ := MannWhitney(x, y, alt)
+				b, _ := MannWhitney(y, x, alt)
+				if a.U+b.U != float64(tt.n*tt.m) {
+					t.Errorf("U1+U2 = %v+%v, want n·m = %d", a.U, b.U, tt.n*tt.m)
+				}
+				mirror := map[Alternative]Alternative{TwoSided: TwoSided, Less: Greater, Greater: Less}[alt]
+				if c, _ := MannWhitney(y, x, mirror); relErr(c.P, a.P) > 1e-12 {
+					t.Errorf("%v: P(x, y) = %v but mirrored P(y, x) = %v", alt, a.P, c.P)
+				}
+				// Scale by c > 0 and shift: exact in float64 for c = 4.
+				xs, ys := make([]float64, len(x)), make([]float64, len(y))
+				for i, v := range x {
+					xs[i] = 4*v - 1000
+				}
+				for i, v := range y {
+					ys[i] = 4*v - 1000
+				}
+				if s, _ := MannWhitney(xs, ys, alt); s != a {
+					t.Errorf("%v: scaled and shifted %+v, want %+v", alt, s, a)
+				}
+			}
+		})
+	}
+}
+
+func TestExactDistribution(t *testing.T) {
+	for _, tt := range []struct{ n, m int }{{1, 1}, {1, 7}, {5, 3}, {10, 10}, {25, 40}, {50, 50}} {
+		d := exactDist(tt.n, tt.m)
+		if want := math.Exp(lchoose(tt.n+tt.m, tt.n)); relErr(d.total(), want) > 1e-12 {
+			t.Errorf("(%d,%d): total %v, want C(n+m, n) = %v", tt.n, tt.m, d.total(), want)
+		}
+		if p := d.le(float64(tt.n * tt.m)); p != 1 {
+			t.Errorf("(%d,%d): P(U ≤ nm) = %v, want 1", tt.n, tt.m, p)
+		}
+		if p, want := d.ge(float64(tt.n*tt.m)), 1/d.total(); relErr(p, want) > 1e-15 {
+			t.Errorf("(%d,%d): P(U = nm) = %v, want 1/C(n+m, n) = %v", tt.n, tt.m, p, want)
+		}
+	}
+	// The tie-aware DP sums to C(N, n) whatever the groups.
+	for _, groups := range [][]int{{1, 1, 1, 1}, {3, 1, 4, 1, 5}, {20}, {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}} {
+		N := 0
+		for _, g := range groups {
+			N += g
+		}
+		n := N / 2
+		counts, total := tieDist(n, groups)
+		var sum float64
+		for _, c := range counts {
+			sum += c
+		}
+		if want := math.Exp(lchoose(N, n)); relErr(total, want) > 1e-12 || sum != total {
+			t.Errorf("groups %v: total %v (sum %v), want C(%d, %d) = %v", groups, total, sum, N, n, want)
+		}
+	}
+}
+
+func TestMannWhitneyErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		x, y []float64
+		want error
+	}{
+		{"empty x", nil, []float64{1}, ErrEmptySample},
+		{"empty y", []float64{1}, []float64{}, ErrEmptySample},
+		{"NaN", []float64{1, math.NaN()}, []float64{1}, ErrNonFinite},
+		{"Inf", []float64{1}, []float64{math.Inf(-1)}, ErrNonFinite},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := MannWhitney(tt.x, tt.y, TwoSided); !errors.Is(err, tt.want) {
+				t.Errorf("err = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
