@@ -75,6 +75,13 @@ type BaselineQuery struct {
 // A Baseline is what a store returns for a BaselineQuery: the latest K
 // comparable runs, newest first, and the runs it passed over as not
 // comparable, with the reason.
+//
+// Incomparable holds at most K runs, newest first, drawn from the baseline
+// runs of the branch whose fingerprint is not comparable. When no comparable
+// run exists, runs on any testbed count: they say why every verdict is
+// incomparable. Otherwise only runs on the candidate's testbed label count
+// (a driver or CUDA change on this runner; other runners are not news), and
+// once K comparable runs were found, only those newer than the oldest used.
 type Baseline struct {
 	Runs         []*Results     `json:"-"`
 	Used         []RunRef       `json:"runs"`
@@ -102,8 +109,8 @@ type TrendQuery struct {
 	Suite   string    // "" = any
 	Pattern string    // a path.Match glob over benchmark names ("" = all)
 	Since   time.Time // runs started at or after this time
-	Branch  string    // e.g. "main"
-	Testbed string    // "" = any
+	Branch  string    // only baseline runs of this branch (never pull-request runs); "" = any run
+	Testbed string    // the testbed label; "" = any
 }
 
 // A TrendPoint is one run's figure for one benchmark.
@@ -114,7 +121,9 @@ type TrendPoint struct {
 	N      int     `json:"n"`
 }
 
-// A TrendSeries is one benchmark's points, oldest first.
+// A TrendSeries is one benchmark's points, oldest first. Stores return
+// series sorted by suite, then name; a run in which the benchmark has no
+// samples contributes no point, and a series without points is left out.
 type TrendSeries struct {
 	Suite  string       `json:"suite"`
 	Name   string       `json:"name"`
@@ -127,7 +136,7 @@ type TrendSeries struct {
 type PruneQuery struct {
 	OlderThan      time.Time // delete runs started before this
 	BaselineBranch string    // runs of other branches go first
-	KeepBaseline   int       // never delete the latest K baseline runs of a testbed
+	KeepBaseline   int       // never delete the latest K baseline runs of each repo and comparable testbed fingerprint
 	DryRun         bool
 }
 

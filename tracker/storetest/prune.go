@@ -1,0 +1,172 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+var pruneTests = []contractTest{
+	{"EmptyHistory", testPruneEmpty},
+	{"DeletesOlderThan", testPruneOlderThan},
+	{"KeepsLatestBaselinePerTestbed", testPruneKeepPerTestbed},
+	{"KeepsLatestBaselinePerConfiguration", testPruneKeepPerConfig},
+	{"KeptRunsCountRecentOnes", testPruneKeepCountsRecent},
+	{"DryRunDeletesNothing", testPruneDryRun},
+}
+
+// prune runs a prune, failing the test on error.
+func prune(t *testing.T, s tracker.Store, q model.PruneQuery) model.PruneResult {
+	t.Helper()
+	res, err := s.Prune(context.Background(), q)
+	if err != nil {
+		t.Fatalf("Prune(%+v): %v", q, err)
+	}
+	return res
+}
+
+func at(h int) time.Time { return epoch.Add(time.Duration(h) * time.Hour) }
+
+// samples counts the samples of runs.
+func samples(runs ...*model.Results) int {
+	n := 0
+	for _, r := range runs {
+		for _, b := range r.Benchmarks {
+			n += len(b.Samples)
+		}
+	}
+	return n
+}
+
+func ids(runs ...*model.Results) []string {
+	var out []string
+	for _, r := range runs {
+		out = append(out, r.Run.ID)
+	}
+	return sorted(out...)
+}
+
+func testPruneEmpty(t *testing.T, s tracker.Store) {
+	res := prune(t, s, model.PruneQuery{OlderThan: at(1000), BaselineBranch: "main", KeepBaseline: 3})
+	if res != (model.PruneResult{}) {
+		t.Errorf("prune of an empty store = %+v, want zero", res)
+	}
+}
+
+func testPruneOlderThan(t *testing.T, s tracker.Store) {
+	failed := model.Benchmark{Suite: "mixedops", Name: "softmax/fp32/n=4096", Unit: "ns", Better: model.Lower, Error: "timeout"}
+	old := []*model.Results{
+		mkRun("m0", 0), mkRun("m1", 1),
+		mkRun("m2", 2, withBenchmarks(bench("memory", "copy/n=1024", 1, 2, 3), failed)),
+		mkRun("feature-1", 1, onBranch("feature/x")),
+		mkRun("pr-2", 2, pullRequest(7)),
+	}
+	recent := []*model.Results{mkRun("m3", 3), mkRun("m4", 4), mkRun("pr-5", 5, pullRequest(8))}
+	record(t, s, append(slices.Clone(old), recent...)...)
+	res := prune(t, s, model.PruneQuery{OlderThan: at(3), BaselineBranch: "main", KeepBaseline: 0})
+	if want := (model.PruneResult{Runs: len(old), Samples: samples(old...)}); res != want {
+		t.Errorf("prune = %+v, want %+v", res, want)
+	}
+	assertIDs(t, "stored after prune", storedIDs(t, s), ids(recent...)...)
+	// A second prune finds nothing more.
+	if res := prune(t, s, model.PruneQuery{OlderThan: at(3), BaselineBranch: "main"}); res != (model.PruneResult{}) {
+		t.Errorf("second prune = %+v, want zero", res)
+	}
+}
+
+// oldHistory records, all older than at(100): five main runs on each of two
+// testbeds, pull-request runs on main, and feature-branch runs. It returns
+// the runs a prune keeping 2 baseline runs per testbed must keep.
+func oldHistory(t *testing.T, s tracker.Store) (kept, deleted []*model.Results) {
+	for h := range 5 {
+		h100 := mkRun(fmt.Sprintf("h100-%d", h), h)
+		a100 := mkRun(fmt.Sprintf("a100-%d", h), h, onTestbed("gpu-a100-2"), withEnv(model.EnvGPU, "NVIDIA A100-SXM4-80GB"))
+		record(t, s, h100, a100)
+		if h >= 3 {
+			kept = append(kept, h100, a100)
+		} else {
+			deleted = append(deleted, h100, a100)
+		}
+	}
+	// Newer than every baseline run, yet never protected: not baseline runs.
+	others := []*model.Results{
+		mkRun("pr-main-10", 10, pullRequest(3)),
+		mkRun("feature-11", 11, onBranch("feature/x")),
+		mkRun("feature-a100-12", 12, onBranch("feature/x"), onTestbed("gpu-a100-2")),
+	}
+	record(t, s, others...)
+	return kept, append(deleted, others...)
+}
+
+func testPruneKeepPerTestbed(t *testing.T, s tracker.Store) {
+	kept, deleted := oldHistory(t, s)
+	res := prune(t, s, model.PruneQuery{OlderThan: at(100), BaselineBranch: "main", KeepBaseline: 2})
+	if want := (model.PruneResult{Runs: len(deleted), Samples: samples(deleted...)}); res != want {
+		t.Errorf("prune = %+v, want %+v", res, want)
+	}
+	assertIDs(t, "stored after prune", storedIDs(t, s), ids(kept...)...)
+}
+
+func testPruneKeepPerConfig(t *testing.T, s tracker.Store) {
+	// The runner's driver was upgraded at hour 3, and another repository
+	// shares the store: each configuration keeps its own latest runs, so a
+	// rollback or the other repository still has a baseline.
+	var kept, deleted []*model.Results
+	for h := range 6 {
+		driver := "570.172.08"
+		if h >= 3 {
+			driver = "580.95.05"
+		}
+		r := mkRun(fmt.Sprintf("mine-%d", h), h, withEnv(model.EnvDriver, driver))
+		o := mkRun(fmt.Sprintf("theirs-%d", h), h, inRepo("other/fork"))
+		record(t, s, r, o)
+		if h == 1 || h == 2 || h == 4 || h == 5 {
+			kept = append(kept, r)
+		} else {
+			deleted = append(deleted, r)
+		}
+		if h >= 4 {
+			kept = append(kept, o)
+		} else {
+			deleted = append(deleted, o)
+		}
+	}
+	res := prune(t, s, model.PruneQuery{OlderThan: at(100), BaselineBranch: "main", KeepBaseline: 2})
+	if want := (model.PruneResult{Runs: len(deleted), Samples: samples(deleted...)}); res != want {
+		t.Errorf("prune = %+v, want %+v", res, want)
+	}
+	assertIDs(t, "stored after prune", storedIDs(t, s), ids(kept...)...)
+}
+
+func testPruneKeepCountsRecent(t *testing.T, s tracker.Store) {
+	// The latest 3 baseline runs are m2, m3, m4: only m2 is old enough to
+	// delete, and it is protected.
+	runs := []*model.Results{mkRun("m0", 0), mkRun("m1", 1), mkRun("m2", 2), mkRun("m3", 3), mkRun("m4", 4)}
+	record(t, s, runs...)
+	res := prune(t, s, model.PruneQuery{OlderThan: at(3), BaselineBranch: "main", KeepBaseline: 3})
+	if want := (model.PruneResult{Runs: 2, Samples: samples(runs[:2]...)}); res != want {
+		t.Errorf("prune = %+v, want %+v", res, want)
+	}
+	assertIDs(t, "stored after prune", storedIDs(t, s), "m2", "m3", "m4")
+}
+
+func testPruneDryRun(t *testing.T, s tracker.Store) {
+	kept, deleted := oldHistory(t, s)
+	before := storedIDs(t, s)
+	q := model.PruneQuery{OlderThan: at(100), BaselineBranch: "main", KeepBaseline: 2, DryRun: true}
+	want := model.PruneResult{Runs: len(deleted), Samples: samples(deleted...)}
+	if res := prune(t, s, q); res != want {
+		t.Errorf("dry run = %+v, want %+v", res, want)
+	}
+	assertIDs(t, "stored after dry run", storedIDs(t, s), before...)
+	q.DryRun = false
+	if res := prune(t, s, q); res != want {
+		t.Errorf("prune after dry run = %+v, want %+v", res, want)
+	}
+	assertIDs(t, "stored after prune", storedIDs(t, s), ids(kept...)...)
+}

@@ -1,0 +1,207 @@
+// Package storetest holds the contract every tracker.Store must satisfy: the
+// embedded directory store and the Postgres store run the same tests, so
+// baselines, trends and pruning mean the same thing whichever one is in use.
+//
+// The tests see a store only through tracker.Store: no file paths, no SQL.
+// Beyond the doc comments of tracker and tracker/model, the contract pins:
+//   - Stored runs come back with the same content (maps and slices compared
+//     with nil equal to empty; benchmarks in any order; times by Equal).
+//   - Baseline runs are ordered by started_at, newest first.
+//   - Trend series are sorted by suite, then name; a benchmark with no
+//     samples in a run contributes no point; Median is the middle sample (the
+//     mean of the two middle ones for an even count), CV is the sample
+//     standard deviation (n−1) over the mean (0 for a single sample).
+//   - Prune never deletes the latest KeepBaseline baseline runs of each
+//     comparable configuration: repo, testbed, GPU, driver major and CUDA.
+//
+// It imports testing, so only test files may import it.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// Run runs the contract against stores made by open. Each subtest gets a
+// fresh, empty store from open and closes it when the subtest ends.
+func Run(t *testing.T, open func(t *testing.T) tracker.Store) {
+	groups := []struct {
+		name  string
+		tests []contractTest
+	}{
+		{"Record", recordTests},
+		{"Baseline", baselineTests},
+		{"Trend", trendTests},
+		{"Prune", pruneTests},
+	}
+	for _, g := range groups {
+		t.Run(g.name, func(t *testing.T) {
+			for _, ct := range g.tests {
+				t.Run(ct.name, func(t *testing.T) {
+					s := open(t)
+					t.Cleanup(func() {
+						if err := s.Close(); err != nil {
+							t.Errorf("Close: %v", err)
+						}
+					})
+					ct.fn(t, s)
+				})
+			}
+		})
+	}
+}
+
+// A contractTest is one named case of the contract.
+type contractTest struct {
+	name string
+	fn   func(t *testing.T, s tracker.Store)
+}
+
+var recordTests = []contractTest{
+	{"RoundTrip", testRoundTrip},
+	{"ErrorWithoutSamples", testErrorWithoutSamples},
+	{"SameContentIsDuplicate", testDuplicate},
+	{"OtherContentConflicts", testConflict},
+	{"ConcurrentSameRun", testConcurrentSameRun},
+	{"ConcurrentDistinctRuns", testConcurrentDistinctRuns},
+}
+
+func testRoundTrip(t *testing.T, s tracker.Store) {
+	want := richRun("run-rich", 0)
+	record(t, s, want)
+	b := baseline(t, s, mainQuery(1))
+	if ids := usedIDs(t, b); len(ids) != 1 {
+		t.Fatalf("baseline used %v, want [run-rich]", ids)
+	}
+	assertSameResults(t, b.Runs[0], want)
+	if b.Runs[0].Schema != model.Schema {
+		t.Errorf("schema = %q, want %q", b.Runs[0].Schema, model.Schema)
+	}
+}
+
+func testErrorWithoutSamples(t *testing.T, s tracker.Store) {
+	failed := model.Benchmark{Suite: "elementwise", Name: "gelu/fp16/n=1048576", Unit: "ns",
+		Better: model.Lower, Error: "CUDA_ERROR_ILLEGAL_ADDRESS"}
+	want := mkRun("run-err", 0, withBenchmarks(failed, bench("memory", "copy/n=1024", 5, 6, 7)))
+	record(t, s, want)
+	b := baseline(t, s, mainQuery(3))
+	if len(b.Runs) != 1 {
+		t.Fatalf("baseline has %d runs, want 1", len(b.Runs))
+	}
+	assertSameResults(t, b.Runs[0], want)
+}
+
+func testDuplicate(t *testing.T, s tracker.Store) {
+	want := richRun("run-1", 0)
+	record(t, s, want)
+	for i := 0; i < 2; i++ {
+		out, err := s.Record(context.Background(), clone(t, want))
+		if err != nil {
+			t.Fatalf("re-record %d: %v", i, err)
+		}
+		if out != model.Duplicate {
+			t.Fatalf("re-record %d = %v, want Duplicate", i, out)
+		}
+	}
+	b := baseline(t, s, mainQuery(5))
+	if ids := usedIDs(t, b); len(ids) != 1 {
+		t.Fatalf("after re-recording, baseline used %v, want one run", ids)
+	}
+	assertSameResults(t, b.Runs[0], want)
+}
+
+func testConflict(t *testing.T, s tracker.Store) {
+	orig := richRun("run-1", 0)
+	record(t, s, orig)
+	cases := []struct {
+		name   string
+		change opt
+	}{
+		{"sample", func(r *model.Results) { r.Benchmarks[0].Samples[2] += 0.5 }},
+		{"env", withEnv(model.EnvDriver, "580.95.06")},
+		{"commit", func(r *model.Results) { r.Run.Commit = "0123456789abcdef0123456789abcdef01234567" }},
+		{"started_at", func(r *model.Results) { r.Run.StartedAt = r.Run.StartedAt.Add(time.Second) }},
+		{"benchmark added", func(r *model.Results) {
+			r.Benchmarks = append(r.Benchmarks, bench("memory", "copy/n=1024", 1, 2, 3))
+		}},
+		{"benchmark removed", func(r *model.Results) { r.Benchmarks = r.Benchmarks[:1] }},
+		{"metric", func(r *model.Results) { r.Benchmarks[0].Metrics["gbps"] = 1 }},
+		{"error text", func(r *model.Results) { r.Benchmarks[2].Error = "other" }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			other := clone(t, orig)
+			c.change(other)
+			out, err := s.Record(context.Background(), other)
+			var ce *model.ConflictError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Record = %v, %v; want a *model.ConflictError", out, err)
+			}
+			if ce.RunID != orig.Run.ID {
+				t.Errorf("ConflictError.RunID = %q, want %q", ce.RunID, orig.Run.ID)
+			}
+		})
+	}
+	b := baseline(t, s, mainQuery(5))
+	if len(b.Runs) != 1 {
+		t.Fatalf("after conflicts, baseline has %d runs, want 1", len(b.Runs))
+	}
+	assertSameResults(t, b.Runs[0], orig)
+}
+
+func testConcurrentSameRun(t *testing.T, s tracker.Store) {
+	const writers = 8
+	r := richRun("run-race", 0)
+	outs := make([]model.RecordOutcome, writers)
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	for i := range writers {
+		c := clone(t, r)
+		wg.Go(func() { outs[i], errs[i] = s.Record(context.Background(), c) })
+	}
+	wg.Wait()
+	recorded := 0
+	for i := range writers {
+		if errs[i] != nil {
+			t.Errorf("writer %d: %v", i, errs[i])
+		}
+		if outs[i] == model.Recorded {
+			recorded++
+		}
+	}
+	if recorded != 1 {
+		t.Errorf("%d writers got Recorded, want exactly 1 (the rest Duplicate)", recorded)
+	}
+	b := baseline(t, s, mainQuery(writers))
+	if len(b.Runs) != 1 {
+		t.Fatalf("baseline has %d runs, want 1", len(b.Runs))
+	}
+	assertSameResults(t, b.Runs[0], r)
+}
+
+func testConcurrentDistinctRuns(t *testing.T, s tracker.Store) {
+	const writers = 8
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	for i := range writers {
+		r := mkRun(fmt.Sprintf("run-%d", i), i)
+		wg.Go(func() { _, errs[i] = s.Record(context.Background(), r) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	b := baseline(t, s, mainQuery(writers+1))
+	if len(b.Runs) != writers {
+		t.Errorf("baseline has %d runs, want all %d recorded concurrently", len(b.Runs), writers)
+	}
+}
