@@ -1,0 +1,236 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A Verdict is the outcome for one benchmark.
+type Verdict string
+
+// The verdicts, from the package documentation.
+const (
+	Regression   Verdict = "regression"
+	Improvement  Verdict = "improvement"
+	Warn         Verdict = "warn"
+	Insufficient Verdict = "insufficient"
+	Unchanged    Verdict = "unchanged"
+	Error        Verdict = "error"
+	Incomparable Verdict = "incomparable"
+)
+
+// A Result is the comparison of one benchmark. Medians are in Unit; NaN
+// marks a figure that was not computed (no samples, not tested).
+type Result struct {
+	Suite, Name, Unit string
+	Better            model.Better // the effective direction, after overrides
+	Params            map[string]string
+
+	NBaseline, NCandidate           int
+	BaselineMedian, CandidateMedian float64
+
+	Change, CILow, CIHigh float64 // fractions; positive always means worse
+	PValue, PAdjusted     float64 // one-sided worse-direction p (NaN when not tested)
+	Threshold             float64 // the effective threshold for this benchmark
+
+	Verdict     Verdict
+	Reason      string // why, when the verdict needs explaining
+	SummaryOnly bool   // judged on summaries: ratio of medians only
+}
+
+// Key returns the benchmark's suite and name.
+func (r *Result) Key() model.Key { return model.Key{Suite: r.Suite, Name: r.Name} }
+
+// A Summary counts the verdicts of a comparison.
+type Summary struct {
+	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable int
+	// GeomeanChange is the geometric mean of 1 + Change over the benchmarks
+	// with an estimate, minus 1; NaN when none has one.
+	GeomeanChange float64
+}
+
+// A Comparison is the outcome of comparing candidate runs with baseline runs.
+type Comparison struct {
+	Options       Options
+	Results       []Result // sorted by suite, then name
+	Summary       Summary
+	Candidate     model.RunRef   // the first candidate run
+	CandidateRuns []model.RunRef // every candidate run, in the order given
+	Baseline      []model.RunRef // the baseline runs used
+	// Incomparable lists runs passed over because their testbed differs;
+	// when no run was usable, every verdict is Incomparable.
+	Incomparable []model.Incomparable
+	// BaselineEnv and CandidateEnv describe the machines. Where the runs of
+	// one side disagree on a key, the distinct values are joined by " / ".
+	BaselineEnv, CandidateEnv map[string]string
+}
+
+// Failed reports whether any benchmark regressed.
+func (c *Comparison) Failed() bool { return c.Summary.Regressions > 0 }
+
+// Compare judges the candidate runs against the baseline runs. Samples of
+// several runs of one side are pooled per benchmark. It fails only on
+// invalid options (an *OptionError); problems with individual benchmarks
+// become their verdicts.
+func Compare(baseline, candidate []*model.Results, opt Options) (*Comparison, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	baseline, candidate = nonNil(baseline), nonNil(candidate)
+	c := &Comparison{
+		Options:       opt,
+		Baseline:      refs(baseline),
+		CandidateRuns: refs(candidate),
+		BaselineEnv:   mergeEnv(baseline),
+		CandidateEnv:  mergeEnv(candidate),
+	}
+	if len(candidate) > 0 {
+		c.Candidate = candidate[0].Run.Ref()
+	}
+	ps := pools(baseline, candidate, opt)
+	items := make([]item, len(ps))
+	forEach(len(ps), func(i int) { items[i] = assess(ps[i], opt, len(baseline) == 0) })
+	adjust(items, opt.Correction)
+	c.Results = make([]Result, len(items))
+	for i := range items {
+		items[i].decide(opt.Alpha)
+		c.Results[i] = items[i].res
+	}
+	c.Summary = summarize(c.Results)
+	return c, nil
+}
+
+// CompareBaseline judges the candidate runs against a baseline found in a
+// history store. Baseline and Incomparable come from b; when b has no runs
+// because every stored run was on an incomparable testbed, every verdict is
+// Incomparable, with the first reason.
+func CompareBaseline(b *model.Baseline, candidate []*model.Results, opt Options) (*Comparison, error) {
+	c, err := Compare(b.Runs, candidate, opt)
+	if err != nil {
+		return nil, err
+	}
+	if b.Used != nil || len(b.Runs) == 0 {
+		c.Baseline = b.Used
+	}
+	c.Incomparable = b.Incomparable
+	if len(b.Runs) == 0 && len(b.Incomparable) > 0 {
+		why := fmt.Sprintf("no comparable baseline run: %d passed over (%s)", len(b.Incomparable), b.Incomparable[0].Reason)
+		for i := range c.Results {
+			r := &c.Results[i]
+			if r.Verdict == Error {
+				why += "; the candidate reported: " + r.Reason
+			}
+			r.Verdict, r.Reason = Incomparable, why
+		}
+		c.Summary = summarize(c.Results)
+	}
+	return c, nil
+}
+
+func nonNil(rs []*model.Results) []*model.Results {
+	if !slices.Contains(rs, nil) {
+		return rs
+	}
+	return slices.DeleteFunc(slices.Clone(rs), func(r *model.Results) bool { return r == nil })
+}
+
+func refs(rs []*model.Results) []model.RunRef {
+	out := make([]model.RunRef, len(rs))
+	for i, r := range rs {
+		out[i] = r.Run.Ref()
+	}
+	return out
+}
+
+// mergeEnv merges the environments of runs; keys on which they disagree get
+// the distinct values, in run order, joined by " / ".
+func mergeEnv(rs []*model.Results) map[string]string {
+	vals := map[string][]string{}
+	for _, r := range rs {
+		for k, v := range r.Run.Env {
+			if !slices.Contains(vals[k], v) {
+				vals[k] = append(vals[k], v)
+			}
+		}
+	}
+	out := make(map[string]string, len(vals))
+	for k, v := range vals {
+		out[k] = strings.Join(v, " / ")
+	}
+	return out
+}
+
+// forEach calls f(i) for i in [0, n) on a bounded pool of goroutines.
+func forEach(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/64+1)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func summarize(rs []Result) Summary {
+	var s Summary
+	var logSum float64
+	var n int
+	for i := range rs {
+		r := &rs[i]
+		switch r.Verdict {
+		case Regression:
+			s.Regressions++
+		case Improvement:
+			s.Improvements++
+		case Warn:
+			s.Warnings++
+		case Insufficient:
+			s.Insufficient++
+		case Unchanged:
+			s.Unchanged++
+		case Error:
+			s.Errors++
+		case Incomparable:
+			s.Incomparable++
+		}
+		if hasEstimate(r) {
+			logSum += math.Log1p(r.Change)
+			n++
+		}
+	}
+	s.GeomeanChange = math.NaN()
+	if n > 0 {
+		s.GeomeanChange = math.Expm1(logSum / float64(n))
+	}
+	return s
+}
+
+// hasEstimate reports whether r counts towards the geometric mean.
+func hasEstimate(r *Result) bool {
+	switch r.Verdict {
+	case Error, Insufficient, Incomparable:
+		return false
+	}
+	return r.Change > -1 && !math.IsInf(r.Change, 0) && !math.IsNaN(r.Change)
+}

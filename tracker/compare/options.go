@@ -1,0 +1,160 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// The multiple-testing corrections Options.Correction accepts.
+const (
+	CorrectionBH   = "bh"   // Benjamini-Hochberg: controls the false discovery rate
+	CorrectionHolm = "holm" // Holm step-down: controls the family-wise error rate
+	CorrectionNone = "none" // each benchmark tested at Alpha on its own
+)
+
+// Corrections lists the valid values of Options.Correction.
+var Corrections = []string{CorrectionBH, CorrectionHolm, CorrectionNone}
+
+// Options controls a comparison.
+type Options struct {
+	Threshold   float64    // the smallest change that matters, as a fraction: 0.10 = 10%
+	Alpha       float64    // the significance level, such as 0.01; the CI level is 1 − Alpha
+	Correction  string     // CorrectionBH, CorrectionHolm or CorrectionNone
+	MinSamples  int        // fewer raw samples than this on either side: Insufficient
+	Overrides   []Override // per-benchmark threshold/better overrides, first match wins
+	Ignore      []string   // globs over "suite/name" (see Match): benchmarks left out entirely
+	Interleaved bool       // the runs came from an interleaved A/B on one GPU (reports say so)
+}
+
+// An Override changes the threshold or the direction of the benchmarks
+// whose "suite/name" matches Glob (see Match).
+type Override struct {
+	Glob      string
+	Threshold float64      // a fraction; negative: keep Options.Threshold
+	Better    model.Better // "": keep the benchmark's own direction
+}
+
+// DefaultOptions returns the defaults of the perfgate command line: a 10%
+// threshold, alpha 0.01, Benjamini-Hochberg, at least 5 samples per side.
+func DefaultOptions() Options {
+	return Options{Threshold: 0.10, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5}
+}
+
+// CILevel returns the confidence level of the intervals, 1 − Alpha.
+func (o Options) CILevel() float64 { return 1 - o.Alpha }
+
+// An OptionError reports an invalid option: which one, and why.
+type OptionError struct {
+	Option string // the Options field, such as "Alpha" or "Overrides[2].Glob"
+	Msg    string
+}
+
+func (e *OptionError) Error() string { return "compare: option " + e.Option + ": " + e.Msg }
+
+// Validate checks the options, returning an *OptionError for the first bad one.
+func (o Options) Validate() error {
+	switch {
+	case !(o.Alpha > 0 && o.Alpha < 1):
+		return &OptionError{"Alpha", fmt.Sprintf("must be in (0, 1), got %v", o.Alpha)}
+	case !(o.Threshold >= 0) || math.IsInf(o.Threshold, 0):
+		return &OptionError{"Threshold", fmt.Sprintf("must be a finite fraction ≥ 0, got %v", o.Threshold)}
+	case o.MinSamples < 2:
+		return &OptionError{"MinSamples", fmt.Sprintf("must be at least 2, got %d", o.MinSamples)}
+	}
+	if !validCorrection(o.Correction) {
+		return &OptionError{"Correction", fmt.Sprintf("must be one of %s, got %q", strings.Join(Corrections, ", "), o.Correction)}
+	}
+	for i, ov := range o.Overrides {
+		name := fmt.Sprintf("Overrides[%d]", i)
+		if err := checkGlob(ov.Glob); err != nil {
+			return &OptionError{name + ".Glob", err.Error()}
+		}
+		if math.IsNaN(ov.Threshold) || math.IsInf(ov.Threshold, 0) {
+			return &OptionError{name + ".Threshold", fmt.Sprintf("must be finite, got %v", ov.Threshold)}
+		}
+		if _, ok := model.ParseBetter(string(ov.Better)); ov.Better != "" && !ok {
+			return &OptionError{name + ".Better", fmt.Sprintf("must be %q, %q or empty, got %q", model.Lower, model.Higher, ov.Better)}
+		}
+	}
+	for i, g := range o.Ignore {
+		if err := checkGlob(g); err != nil {
+			return &OptionError{fmt.Sprintf("Ignore[%d]", i), err.Error()}
+		}
+	}
+	return nil
+}
+
+func validCorrection(c string) bool {
+	for _, v := range Corrections {
+		if c == v {
+			return true
+		}
+	}
+	return false
+}
+
+func checkGlob(g string) error {
+	if g == "" {
+		return fmt.Errorf("empty pattern")
+	}
+	if _, err := path.Match(g, ""); err != nil {
+		return fmt.Errorf("bad pattern %q: %w", g, err)
+	}
+	return nil
+}
+
+// Match reports whether glob matches the benchmark key "suite/name". The
+// glob is a path.Match pattern matched segment-wise from the left: it
+// matches when it matches the whole key or the key's first few
+// "/"-separated segments. So "elementwise/*" matches every benchmark of the
+// suite elementwise, including "elementwise/add/fp32/n=1024", and
+// "gemm/bf16" matches "gemm/bf16/m=4096" but not "gemm/bf16x". A "*" never
+// crosses a "/" (as in path.Match). Bad patterns match nothing; Validate
+// reports them.
+func Match(glob, key string) bool {
+	want := strings.Count(glob, "/") + 1
+	segs := strings.Split(key, "/")
+	if len(segs) < want {
+		return false
+	}
+	ok, err := path.Match(glob, strings.Join(segs[:want], "/"))
+	return ok && err == nil
+}
+
+// settings are the effective threshold and direction of one benchmark.
+type settings struct {
+	threshold float64
+	better    model.Better
+}
+
+// settingsFor applies the first matching override to a benchmark.
+func (o Options) settingsFor(key string, better model.Better) settings {
+	s := settings{threshold: o.Threshold, better: better}
+	for _, ov := range o.Overrides {
+		if !Match(ov.Glob, key) {
+			continue
+		}
+		if ov.Threshold >= 0 {
+			s.threshold = ov.Threshold
+		}
+		if ov.Better != "" {
+			s.better = ov.Better
+		}
+		break
+	}
+	return s
+}
+
+// ignored reports whether a benchmark is left out of the comparison.
+func (o Options) ignored(key string) bool {
+	for _, g := range o.Ignore {
+		if Match(g, key) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,131 @@
+package compare
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A segment is one run's samples of one benchmark, in that run's unit.
+type segment struct {
+	unit    string
+	samples []float64
+}
+
+// A side is what one side (baseline or candidate) has of one benchmark.
+type side struct {
+	present     bool      // some run of this side has the benchmark
+	segments    []segment // in run order
+	errors      []string  // distinct error messages, in run order
+	summaryOnly bool      // some run reported summaries, not raw samples
+	samples     []float64 // pooled, in the common unit (set by resolveUnit)
+}
+
+func (s *side) add(b *model.Benchmark) {
+	s.present = true
+	if len(b.Samples) > 0 {
+		s.segments = append(s.segments, segment{b.Unit, b.Samples})
+	}
+	if b.Error != "" && !slices.Contains(s.errors, b.Error) {
+		s.errors = append(s.errors, b.Error)
+	}
+	s.summaryOnly = s.summaryOnly || b.SummaryOnly
+}
+
+// A pool is one benchmark's samples from all runs of both sides.
+type pool struct {
+	key        model.Key
+	unit       string // the common unit, once resolved
+	better     model.Better
+	params     map[string]string
+	base, cand side
+	unitErr    string // why the units cannot be reconciled, if they cannot
+}
+
+// pools groups the benchmarks of all runs by key, leaving out ignored ones,
+// and returns them sorted by suite, then name.
+func pools(baseline, candidate []*model.Results, opt Options) []*pool {
+	byKey := map[model.Key]*pool{}
+	var order []*pool
+	add := func(runs []*model.Results, cand bool) {
+		for _, r := range runs {
+			for i := range r.Benchmarks {
+				b := &r.Benchmarks[i]
+				k := b.Key()
+				if opt.ignored(k.String()) {
+					continue
+				}
+				p := byKey[k]
+				if p == nil {
+					p = &pool{key: k}
+					byKey[k] = p
+					order = append(order, p)
+				}
+				p.note(b, cand)
+			}
+		}
+	}
+	add(baseline, false)
+	add(candidate, true)
+	slices.SortFunc(order, func(a, b *pool) int {
+		return cmp.Or(strings.Compare(a.key.Suite, b.key.Suite), strings.Compare(a.key.Name, b.key.Name))
+	})
+	for _, p := range order {
+		p.resolveUnit()
+	}
+	return order
+}
+
+// note adds one run's benchmark to the pool. The first candidate run's
+// declared direction and parameters win over the baseline's: they describe
+// the code under review.
+func (p *pool) note(b *model.Benchmark, cand bool) {
+	if cand && !p.cand.present || p.better == "" {
+		p.better, p.params = b.Better, b.Params
+	}
+	if cand {
+		p.cand.add(b)
+	} else {
+		p.base.add(b)
+	}
+}
+
+// resolveUnit picks the common unit (the candidate's first, else the
+// baseline's first) and converts every segment to it. Time units convert
+// into each other; any other disagreement is recorded in unitErr.
+func (p *pool) resolveUnit() {
+	switch {
+	case len(p.cand.segments) > 0:
+		p.unit = p.cand.segments[0].unit
+	case len(p.base.segments) > 0:
+		p.unit = p.base.segments[0].unit
+	default:
+		return
+	}
+	for _, s := range []*side{&p.base, &p.cand} {
+		for _, seg := range s.segments {
+			scale, ok := conversion(seg.unit, p.unit)
+			if !ok {
+				p.unitErr = fmt.Sprintf("incompatible units %q and %q", seg.unit, p.unit)
+				return
+			}
+			for _, v := range seg.samples {
+				s.samples = append(s.samples, v*scale)
+			}
+		}
+	}
+}
+
+// conversion returns the factor that converts values in unit from to unit to.
+func conversion(from, to string) (float64, bool) {
+	if from == to {
+		return 1, true
+	}
+	if model.IsTimeUnit(from) && model.IsTimeUnit(to) {
+		return model.NanosPer(from) / model.NanosPer(to), true
+	}
+	return 0, false
+}
