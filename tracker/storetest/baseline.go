@@ -111,24 +111,24 @@ func testBaselineIncomparable(t *testing.T, s tracker.Store) {
 	// Runs on the same testbed label that were passed over are reported
 	// (the report says why fewer or older runs were used); runs on other
 	// testbed labels are not, since other runners are not news.
-	record(t, s, mkRun("ok-0", 0), mkRun("ok-1", 1),
-		mkRun("upgraded-5", 5, withEnv(model.EnvDriver, "590.10.02")),
-		mkRun("other-runner-6", 6, onTestbed("gpu-a100-2")))
+	record(t, s, mkRun("ok-2", 2), mkRun("ok-4", 4),
+		mkRun("upgraded-7", 7, withEnv(model.EnvDriver, "590.10.02")),
+		mkRun("other-runner-8", 8, onTestbed("gpu-a100-2")))
 	b := baseline(t, s, mainQuery(2))
-	assertIDs(t, "used", usedIDs(t, b), "ok-1", "ok-0")
-	assertIDs(t, "incomparable", incomparableIDs(t, b), "upgraded-5")
+	assertIDs(t, "used", usedIDs(t, b), "ok-4", "ok-2")
+	assertIDs(t, "incomparable", incomparableIDs(t, b), "upgraded-7")
 
 	// Same-label runs older than the oldest run used are not "passed over"
 	// once K runs were found…
-	record(t, s, mkRun("ok-3", 3), mkRun("old-driver-2", 2, withEnv(model.EnvDriver, "570.172.08")))
+	record(t, s, mkRun("ok-5", 5), mkRun("old-driver-1", 1, withEnv(model.EnvDriver, "570.172.08")))
 	b = baseline(t, s, mainQuery(2))
-	assertIDs(t, "used", usedIDs(t, b), "ok-3", "ok-1")
-	assertIDs(t, "incomparable", incomparableIDs(t, b), "upgraded-5")
+	assertIDs(t, "used", usedIDs(t, b), "ok-5", "ok-4")
+	assertIDs(t, "incomparable", incomparableIDs(t, b), "upgraded-7")
 
 	// …but they are when fewer than K comparable runs exist.
 	b = baseline(t, s, mainQuery(5))
-	assertIDs(t, "used", usedIDs(t, b), "ok-3", "ok-1", "ok-0")
-	assertIDs(t, "incomparable", incomparableIDs(t, b), "upgraded-5", "old-driver-2")
+	assertIDs(t, "used", usedIDs(t, b), "ok-5", "ok-4", "ok-2")
+	assertIDs(t, "incomparable", incomparableIDs(t, b), "upgraded-7", "old-driver-1")
 }
 
 func testBaselineNothingComparable(t *testing.T, s tracker.Store) {

@@ -1,0 +1,118 @@
+// Package filestore is perfgate's embedded history store: a directory
+// (by default .perfgate/) that needs no server. It implements tracker.Store
+// and passes the same contract tests (tracker/storetest) as the Postgres store.
+//
+// Layout:
+//
+//	DIR/runs/ID.json   one results-v1 document per run, as recorded
+//	DIR/index.json     the run blocks of every stored run (a cache)
+//	DIR/lock           flock(2)ed: shared to read, exclusive to write
+//
+// Every file is written through a temporary file and a rename, so a reader
+// never sees half a run. The index is only a cache: it is checked against the
+// runs directory (names, sizes, modification times) on every operation and
+// rebuilt from the run files when they disagree, so a crash between writing
+// a run and its index, or a run file deleted by hand, never misleads a query.
+//
+// It imports tracker/model and the tracker interfaces only.
+package filestore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// DefaultDir is the store directory used when none is named.
+const DefaultDir = ".perfgate"
+
+// A Store is a directory store. Its methods are safe for concurrent use by
+// goroutines and by processes sharing the directory.
+type Store struct {
+	dir string
+	mu  sync.RWMutex // orders goroutines of this process; flock orders processes
+}
+
+var _ tracker.Store = (*Store)(nil)
+
+// Open returns the store in dir. Nothing is created until the first run is
+// recorded, so reading a store that does not exist yet finds empty history.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("filestore: empty directory name")
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, &model.InputError{File: dir, Msg: "store path exists and is not a directory"}
+	}
+	return &Store{dir: dir}, nil
+}
+
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close releases nothing: the store holds no resources between calls.
+func (s *Store) Close() error { return nil }
+
+func (s *Store) runsDir() string            { return filepath.Join(s.dir, "runs") }
+func (s *Store) runPath(file string) string { return filepath.Join(s.runsDir(), file) }
+func (s *Store) indexPath() string          { return filepath.Join(s.dir, "index.json") }
+func (s *Store) lockPath() string           { return filepath.Join(s.dir, "lock") }
+func infra(op string, err error) error      { return &model.InfraError{Op: op, Err: err} }
+func notExist(err error) bool               { return errors.Is(err, fs.ErrNotExist) }
+
+// withLock runs fn holding the store's lock: exclusive when write is set,
+// shared otherwise. A read of a store that does not exist runs fn unlocked
+// with exists == false.
+func (s *Store) withLock(ctx context.Context, write bool, fn func(exists bool) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if write {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := os.MkdirAll(s.runsDir(), 0o755); err != nil {
+			return infra("create store directory", err)
+		}
+	} else {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		if _, err := os.Stat(s.runsDir()); notExist(err) {
+			return fn(false)
+		}
+	}
+	f, err := os.OpenFile(s.lockPath(), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return infra("open store lock", err)
+	}
+	defer f.Close()
+	how := syscall.LOCK_SH
+	if write {
+		how = syscall.LOCK_EX
+	}
+	if err := flock(ctx, f, how); err != nil {
+		return infra(fmt.Sprintf("lock %s", s.lockPath()), err)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return fn(true)
+}
+
+// flock takes the lock, retrying on EINTR.
+func flock(ctx context.Context, f *os.File, how int) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package filestore
+
+import (
+	"context"
+	"os"
+	"slices"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// Prune deletes the runs started before q.OlderThan, except the latest
+// q.KeepBaseline baseline runs of each repo and comparable fingerprint.
+// Runs of other branches and pull requests are deleted first, so a prune
+// cut short has removed the least valuable history.
+func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResult, error) {
+	var res model.PruneResult
+	err := s.withLock(ctx, !q.DryRun, func(exists bool) error {
+		if !exists {
+			return nil
+		}
+		ix, _, err := s.loadIndex()
+		if err != nil {
+			return err
+		}
+		doomed, kept := prunePlan(ix.Runs, q)
+		for _, e := range doomed {
+			res.Runs++
+			res.Samples += e.Samples
+		}
+		if q.DryRun || len(doomed) == 0 {
+			return nil
+		}
+		// The index goes first: a run file left behind by a crash is found
+		// by the next operation's check and indexed again, whole.
+		if err := s.writeIndex(&index{Version: indexVersion, Runs: kept}); err != nil {
+			return err
+		}
+		for _, e := range doomed {
+			if err := os.Remove(s.runPath(e.File)); err != nil && !notExist(err) {
+				return infra("delete run "+e.Run.ID, err)
+			}
+		}
+		return nil
+	})
+	return res, err
+}
+
+// prunePlan splits runs into those to delete (non-baseline runs first) and
+// those to keep.
+func prunePlan(runs []entry, q model.PruneQuery) (doomed, kept []entry) {
+	protected := protectedRuns(runs, q)
+	var baseline []entry
+	for _, e := range runs {
+		switch {
+		case !e.Run.StartedAt.Before(q.OlderThan) || protected[e.Run.ID]:
+			kept = append(kept, e)
+		case e.Run.IsBaselineCandidate(q.BaselineBranch):
+			baseline = append(baseline, e)
+		default:
+			doomed = append(doomed, e)
+		}
+	}
+	return append(doomed, baseline...), kept
+}
+
+// protectedRuns returns the IDs of the latest q.KeepBaseline baseline runs
+// of each repo and fingerprint.
+func protectedRuns(runs []entry, q model.PruneQuery) map[string]bool {
+	type config struct {
+		repo string
+		fp   model.Fingerprint
+	}
+	groups := map[config][]entry{}
+	for _, e := range runs {
+		if e.Run.IsBaselineCandidate(q.BaselineBranch) {
+			c := config{e.Run.Repo, model.FingerprintOf(&e.Run)}
+			groups[c] = append(groups[c], e)
+		}
+	}
+	protected := map[string]bool{}
+	for _, g := range groups {
+		slices.SortFunc(g, newestFirst)
+		for _, e := range g[:min(len(g), max(q.KeepBaseline, 0))] {
+			protected[e.Run.ID] = true
+		}
+	}
+	return protected
+}

@@ -1,0 +1,194 @@
+package filestore
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path"
+	"slices"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// newestFirst orders entries by started_at, newest first, ties by ID.
+func newestFirst(a, b entry) int {
+	if c := b.Run.StartedAt.Compare(a.Run.StartedAt); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.Run.ID, a.Run.ID)
+}
+
+// Baseline returns the latest q.Runs comparable baseline runs of q.Branch.
+func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error) {
+	if q.Runs < 1 {
+		return nil, fmt.Errorf("filestore: baseline of %d runs: need at least 1", q.Runs)
+	}
+	b := &model.Baseline{}
+	err := s.withLock(ctx, false, func(exists bool) error {
+		if !exists {
+			return nil
+		}
+		ix, _, err := s.loadIndex()
+		if err != nil {
+			return err
+		}
+		used, passed := selectBaseline(ix.Runs, q)
+		b.Incomparable = passed
+		for _, e := range used {
+			r, err := s.loadRun(e)
+			if err != nil {
+				return err
+			}
+			b.Runs = append(b.Runs, r)
+			b.Used = append(b.Used, r.Run.Ref())
+		}
+		return nil
+	})
+	return b, err
+}
+
+// selectBaseline picks the runs of a baseline and the runs it reports as
+// passed over, by the rules documented on model.Baseline.
+func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []model.Incomparable) {
+	var cands []entry
+	for _, e := range all {
+		if (q.Repo == "" || e.Run.Repo == q.Repo) && e.Run.ID != q.Exclude && e.Run.IsBaselineCandidate(q.Branch) {
+			cands = append(cands, e)
+		}
+	}
+	slices.SortFunc(cands, newestFirst)
+	var skipped []model.Incomparable
+	for _, e := range cands {
+		if ok, why := model.Comparable(q.Testbed, model.FingerprintOf(&e.Run)); !ok {
+			skipped = append(skipped, model.Incomparable{Run: e.Run.Ref(), Reason: why})
+			continue
+		}
+		if used = append(used, e); len(used) == q.Runs {
+			break
+		}
+	}
+	for _, ic := range skipped {
+		if len(passed) == q.Runs {
+			break
+		}
+		if len(used) == 0 || ic.Run.Testbed == q.Testbed.Testbed {
+			passed = append(passed, ic)
+		}
+	}
+	return used, passed
+}
+
+// loadRun reads a stored run. A run file that vanished or changed under a
+// valid index means another process broke the lock protocol.
+func (s *Store) loadRun(e entry) (*model.Results, error) {
+	r, err := model.Load(s.runPath(e.File))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, infra("read run "+e.Run.ID, err)
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// Trend returns one series per benchmark matching q, one point per run.
+func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error) {
+	if _, err := path.Match(q.Pattern, ""); err != nil {
+		return nil, &model.InputError{Msg: fmt.Sprintf("benchmark pattern %q: %v", q.Pattern, err), Err: err}
+	}
+	var out []model.TrendSeries
+	err := s.withLock(ctx, false, func(exists bool) error {
+		if !exists {
+			return nil
+		}
+		ix, _, err := s.loadIndex()
+		if err != nil {
+			return err
+		}
+		var runs []entry
+		for _, e := range ix.Runs {
+			if trendMatch(&e.Run, q) {
+				runs = append(runs, e)
+			}
+		}
+		slices.SortFunc(runs, func(a, b entry) int { return newestFirst(b, a) })
+		out, err = s.series(ctx, runs, q)
+		return err
+	})
+	return out, err
+}
+
+func trendMatch(r *model.Run, q model.TrendQuery) bool {
+	return (q.Repo == "" || r.Repo == q.Repo) &&
+		(q.Branch == "" || r.IsBaselineCandidate(q.Branch)) &&
+		(q.Testbed == "" || r.Testbed == q.Testbed) &&
+		!r.StartedAt.Before(q.Since)
+}
+
+// series reads runs (oldest first) and builds the sorted series.
+func (s *Store) series(ctx context.Context, runs []entry, q model.TrendQuery) ([]model.TrendSeries, error) {
+	byKey := map[model.Key]*model.TrendSeries{}
+	for _, e := range runs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r, err := s.loadRun(e)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range r.Benchmarks {
+			if len(b.Samples) == 0 || (q.Suite != "" && b.Suite != q.Suite) {
+				continue
+			}
+			if ok, _ := path.Match(q.Pattern, b.Name); q.Pattern != "" && !ok {
+				continue
+			}
+			se := byKey[b.Key()]
+			if se == nil {
+				se = &model.TrendSeries{Suite: b.Suite, Name: b.Name}
+				byKey[b.Key()] = se
+			}
+			se.Unit, se.Better = b.Unit, b.Better // the newest run's, as runs are oldest first
+			med, cv := medianCV(b.Samples)
+			se.Points = append(se.Points, model.TrendPoint{Run: r.Run.Ref(), Median: med, CV: cv, N: len(b.Samples)})
+		}
+	}
+	out := make([]model.TrendSeries, 0, len(byKey))
+	for _, se := range byKey {
+		out = append(out, *se)
+	}
+	slices.SortFunc(out, func(a, b model.TrendSeries) int {
+		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Name, b.Name))
+	})
+	return out, nil
+}
+
+// medianCV returns the median of x and its coefficient of variation (sample
+// standard deviation over the mean; 0 for one sample or a zero mean). It
+// matches tracker/stats.Describe, which db may not import.
+func medianCV(x []float64) (median, cv float64) {
+	s := slices.Sorted(slices.Values(x))
+	n := len(s)
+	median = s[n/2]
+	if n%2 == 0 {
+		median = (s[n/2-1] + s[n/2]) / 2
+	}
+	if n < 2 {
+		return median, 0
+	}
+	var mean, ss float64
+	for _, v := range s {
+		mean += v
+	}
+	mean /= float64(n)
+	for _, v := range s {
+		ss += (v - mean) * (v - mean)
+	}
+	if mean == 0 {
+		return median, 0
+	}
+	return median, math.Sqrt(ss/float64(n-1)) / mean
+}

@@ -1,0 +1,129 @@
+package filestore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// Record stores r. The same run ID with the same content (compared in a
+// canonical form: UTC times, benchmarks in key order, empty equal to absent)
+// is a no-op; with other content it is a *model.ConflictError.
+func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error) {
+	data, err := encodeValid(r)
+	if err != nil {
+		return 0, err
+	}
+	out := model.Recorded
+	err = s.withLock(ctx, true, func(bool) error {
+		ix, fresh, err := s.loadIndex()
+		if err != nil {
+			return err
+		}
+		if e := ix.find(r.Run.ID); e != nil {
+			out, err = s.compareStored(e, r)
+			if err == nil && !fresh {
+				err = s.writeIndex(ix)
+			}
+			return err
+		}
+		return s.add(ix, r, data)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return out, nil
+}
+
+// encodeValid encodes r as a results-v1 document and checks that it loads:
+// what the store writes, it can read back.
+func encodeValid(r *model.Results) ([]byte, error) {
+	c := *r
+	c.Schema = model.Schema
+	c.Benchmarks = slices.Clone(r.Benchmarks)
+	for i := range c.Benchmarks {
+		if c.Benchmarks[i].Samples == nil {
+			c.Benchmarks[i].Samples = []float64{} // the format wants an array, even empty
+		}
+	}
+	var buf bytes.Buffer
+	if err := model.Encode(&buf, &c); err != nil {
+		return nil, &model.InputError{File: "run " + r.Run.ID, Msg: "cannot encode run", Err: err}
+	}
+	if _, err := model.Parse(fmt.Sprintf("run %q", r.Run.ID), buf.Bytes()); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// add writes the run file, then the index that lists it.
+func (s *Store) add(ix *index, r *model.Results, data []byte) error {
+	name := fileName(r.Run.ID)
+	path := s.runPath(name)
+	if err := model.WriteFileAtomic(path, data); err != nil {
+		return infra("write run file", err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return infra("stat run file", err)
+	}
+	ix.Runs = append(ix.Runs, entry{File: name, Size: fi.Size(), ModTime: fi.ModTime().UnixNano(),
+		Samples: countSamples(r), Run: r.Run})
+	return s.writeIndex(ix)
+}
+
+// compareStored decides between Duplicate and a conflict.
+func (s *Store) compareStored(e *entry, r *model.Results) (model.RecordOutcome, error) {
+	stored, err := model.Load(s.runPath(e.File))
+	if err != nil {
+		return 0, err
+	}
+	a, err := canonical(stored)
+	if err != nil {
+		return 0, err
+	}
+	b, err := canonical(r)
+	if err != nil {
+		return 0, err
+	}
+	if !bytes.Equal(a, b) {
+		return 0, &model.ConflictError{RunID: r.Run.ID}
+	}
+	return model.Duplicate, nil
+}
+
+// canonical encodes r so that equal content gives equal bytes.
+func canonical(r *model.Results) ([]byte, error) {
+	c := *r
+	c.Schema = model.Schema
+	c.Run.StartedAt = c.Run.StartedAt.UTC()
+	if len(c.Run.Env) == 0 {
+		c.Run.Env = nil
+	}
+	c.Benchmarks = slices.Clone(r.Benchmarks)
+	for i := range c.Benchmarks {
+		b := &c.Benchmarks[i]
+		if len(b.Params) == 0 {
+			b.Params = nil
+		}
+		if len(b.Metrics) == 0 {
+			b.Metrics = nil
+		}
+		if len(b.Info) == 0 {
+			b.Info = nil
+		}
+		if len(b.Samples) == 0 {
+			b.Samples = nil
+		}
+	}
+	slices.SortStableFunc(c.Benchmarks, func(x, y model.Benchmark) int {
+		return strings.Compare(x.Key().String(), y.Key().String())
+	})
+	return json.Marshal(&c) // maps marshal with sorted keys
+}
