@@ -1,0 +1,149 @@
+//go:build ignore
+
+// extract_openapi reduces GitHub's official REST description to the few
+// operations perfgate calls, so tests can check every request the fake API
+// receives against it without committing the 13 MB spec.
+//
+//	npm pack @octokit/openapi@23.0.2 && tar xzf octokit-openapi-23.0.2.tgz
+//	go run extract_openapi.go package/generated/api.github.com.json > testdata/openapi-ops.json
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+// operations are the operationIds perfgate's GitHub adapter uses.
+var operations = []string{
+	"issues/list-comments",
+	"issues/create-comment",
+	"issues/update-comment",
+	"repos/create-commit-status",
+}
+
+type op struct {
+	ID           string              `json:"operation_id"`
+	Method       string              `json:"method"`
+	Path         string              `json:"path"`
+	Query        []string            `json:"query,omitempty"`
+	BodyRequired []string            `json:"body_required,omitempty"`
+	BodyEnums    map[string][]string `json:"body_enums,omitempty"`
+	Responses    []string            `json:"responses"`
+	// RespRequired lists the required fields of the success response
+	// (of each element, for arrays), so the fake answers like GitHub.
+	RespRequired []string `json:"response_required,omitempty"`
+}
+
+type spec struct {
+	Info  map[string]any                       `json:"info"`
+	Paths map[string]map[string]map[string]any `json:"paths"`
+	Comps map[string]map[string]map[string]any `json:"components"`
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: go run extract_openapi.go api.github.com.json")
+		os.Exit(2)
+	}
+	raw, err := os.ReadFile(os.Args[1])
+	check(err)
+	var s spec
+	check(json.Unmarshal(raw, &s))
+	want := map[string]bool{}
+	for _, id := range operations {
+		want[id] = true
+	}
+	var ops []op
+	for path, methods := range s.Paths {
+		for method, o := range methods {
+			id, _ := o["operationId"].(string)
+			if !want[id] {
+				continue
+			}
+			ops = append(ops, s.extract(id, strings.ToUpper(method), path, o))
+			delete(want, id)
+		}
+	}
+	if len(want) > 0 {
+		check(fmt.Errorf("operations not found in the spec: %v", want))
+	}
+	sort.Slice(ops, func(i, j int) bool { return ops[i].ID < ops[j].ID })
+	out, err := json.MarshalIndent(map[string]any{
+		"source":     "npm @octokit/openapi " + fmt.Sprint(s.Info["version"]) + ", generated/api.github.com.json",
+		"generator":  "go run extract_openapi.go",
+		"operations": ops,
+	}, "", "  ")
+	check(err)
+	fmt.Println(string(out))
+}
+
+func (s *spec) extract(id, method, path string, o map[string]any) op {
+	r := op{ID: id, Method: method, Path: path, BodyEnums: map[string][]string{}}
+	for _, p := range o["parameters"].([]any) {
+		p := s.resolve(p.(map[string]any))
+		if p["in"] == "query" {
+			r.Query = append(r.Query, p["name"].(string))
+		}
+	}
+	if rb, ok := o["requestBody"].(map[string]any); ok {
+		sch := s.resolve(rb["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any))
+		for _, f := range sch["required"].([]any) {
+			r.BodyRequired = append(r.BodyRequired, f.(string))
+		}
+		for name, p := range sch["properties"].(map[string]any) {
+			if enum, ok := p.(map[string]any)["enum"].([]any); ok {
+				for _, v := range enum {
+					r.BodyEnums[name] = append(r.BodyEnums[name], fmt.Sprint(v))
+				}
+			}
+		}
+	}
+	for code, resp := range o["responses"].(map[string]any) {
+		r.Responses = append(r.Responses, code)
+		if code[0] == '2' {
+			r.RespRequired = s.responseRequired(resp.(map[string]any))
+		}
+	}
+	sort.Strings(r.Query)
+	sort.Strings(r.BodyRequired)
+	sort.Strings(r.Responses)
+	sort.Strings(r.RespRequired)
+	return r
+}
+
+func (s *spec) responseRequired(resp map[string]any) []string {
+	resp = s.resolve(resp)
+	content, ok := resp["content"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	sch := s.resolve(content["application/json"].(map[string]any)["schema"].(map[string]any))
+	if sch["type"] == "array" {
+		sch = s.resolve(sch["items"].(map[string]any))
+	}
+	var req []string
+	for _, f := range sch["required"].([]any) {
+		req = append(req, f.(string))
+	}
+	return req
+}
+
+// resolve follows a local "#/components/KIND/NAME" reference.
+func (s *spec) resolve(m map[string]any) map[string]any {
+	ref, ok := m["$ref"].(string)
+	if !ok {
+		return m
+	}
+	parts := strings.Split(strings.TrimPrefix(ref, "#/components/"), "/")
+	return s.resolve(s.Comps[parts[0]][parts[1]])
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "extract_openapi:", err)
+		os.Exit(1)
+	}
+}

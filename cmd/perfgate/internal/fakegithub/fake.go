@@ -1,0 +1,198 @@
+// Package fakegithub is a fake GitHub REST API for tests: an httptest
+// server under a non-empty base path (like GitHub Enterprise Server's
+// /api/v3) that keeps issue comments and commit statuses, paginates like
+// GitHub (per_page, page, Link headers), can be told to fail with 5xx and
+// rate-limit responses, and checks every request it receives against
+// GitHub's official REST description (testdata/openapi-ops.json).
+//
+// Faults are one-shot stubs registered in the style of cli/cli's httpmock;
+// Verify fails the test on stubs never used and on requests the description
+// does not allow. New registers Verify to run at cleanup.
+package fakegithub
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// BasePath is where the fake serves the API, as GHES does.
+const BasePath = "/api/v3"
+
+// A Request is one request the fake received.
+type Request struct {
+	Method    string
+	Path      string // relative to the API root, e.g. /repos/o/r/statuses/abc
+	Query     string
+	Operation string // the operationId it matched ("" if none)
+	Body      []byte
+	Status    int // the status the fake answered with
+}
+
+// A Server is a running fake GitHub API.
+type Server struct {
+	// URL is the API root to use as GITHUB_API_URL (ends in /api/v3).
+	URL   string
+	Token string // the token every request must carry
+
+	srv *httptest.Server
+	ops []Operation
+
+	mu         sync.Mutex
+	comments   map[string][]*Comment // by "owner/repo#issue"
+	statuses   map[string][]Status   // by "owner/repo@sha"
+	nextID     int64
+	stubs      []*stub
+	requests   []Request
+	violations []string
+}
+
+// New starts a fake API that accepts the given token, and stops it and
+// calls Verify when the test ends.
+func New(t testing.TB, token string) *Server {
+	t.Helper()
+	ops, err := Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{
+		Token:    token,
+		ops:      ops,
+		comments: map[string][]*Comment{},
+		statuses: map[string][]Status{},
+		nextID:   1000,
+	}
+	mux := http.NewServeMux()
+	mux.Handle(BasePath+"/", http.StripPrefix(BasePath, http.HandlerFunc(s.serve)))
+	s.srv = httptest.NewServer(mux)
+	s.URL = s.srv.URL + BasePath
+	t.Cleanup(func() {
+		s.srv.Close()
+		s.Verify(t)
+	})
+	return s
+}
+
+// Requests returns the requests received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// serve records the request, checks it against the REST description, and
+// answers from a stub if one matches, else from the fake's state.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	op, params := match(s.ops, r.Method, r.URL.Path)
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body}
+	rec := &recorder{ResponseWriter: w, code: http.StatusOK}
+
+	s.mu.Lock()
+	if op == nil {
+		s.violate("%s %s: no operation in GitHub's REST description matches", r.Method, r.URL.Path)
+	} else {
+		req.Operation = op.ID
+		for _, v := range op.checkRequest(r.URL.Query(), body) {
+			s.violate("%s %s (%s): %s", r.Method, r.URL.Path, op.ID, v)
+		}
+	}
+	st := s.takeStub(r)
+	s.mu.Unlock()
+
+	switch {
+	case st != nil:
+		st.respond(rec, r)
+	case r.Header.Get("Authorization") != "Bearer "+s.Token:
+		writeJSON(rec, http.StatusUnauthorized, map[string]string{
+			"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest",
+		})
+	case op == nil:
+		writeJSON(rec, http.StatusNotFound, map[string]string{
+			"message": "Not Found", "documentation_url": "https://docs.github.com/rest",
+		})
+	default:
+		s.handle(rec, r, op, params, body)
+		s.mu.Lock()
+		for _, v := range op.checkResponse(rec.code, rec.body.Bytes()) {
+			s.violate("%s %s (%s): fake's own response: %s", r.Method, r.URL.Path, op.ID, v)
+		}
+		s.mu.Unlock()
+	}
+	req.Status = rec.code
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	s.mu.Unlock()
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, op *Operation, p map[string]string, body []byte) {
+	switch op.ID {
+	case "issues/list-comments":
+		s.listComments(w, r, p)
+	case "issues/create-comment":
+		s.createComment(w, r, p, body)
+	case "issues/update-comment":
+		s.updateComment(w, r, p, body)
+	case "repos/create-commit-status":
+		s.createStatus(w, r, p, body)
+	default:
+		writeJSON(w, http.StatusNotImplemented, map[string]string{"message": "fakegithub: " + op.ID + " not implemented"})
+	}
+}
+
+// violate records a request the REST description does not allow. The
+// caller holds s.mu.
+func (s *Server) violate(format string, args ...any) {
+	s.violations = append(s.violations, fmt.Sprintf(format, args...))
+}
+
+// Verify fails t if a registered stub was never used or a request did not
+// conform to GitHub's REST description.
+func (s *Server) Verify(t testing.TB) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, st := range s.stubs {
+		if !st.used {
+			t.Errorf("fakegithub: stub never used: %s", st.what)
+		}
+	}
+	for _, v := range s.violations {
+		t.Errorf("fakegithub: request violates GitHub's REST description: %s", v)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// A recorder keeps the status and body of a response for checking.
+type recorder struct {
+	http.ResponseWriter
+	code int
+	body bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(code int) {
+	r.code = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.body.Write(b)
+	return r.ResponseWriter.Write(b)
+}
+
+// apiURL is the absolute API URL of a path relative to the API root.
+func (s *Server) apiURL(r *http.Request, path string) string {
+	return "http://" + r.Host + BasePath + "/" + strings.TrimPrefix(path, "/")
+}

@@ -1,0 +1,118 @@
+package fakegithub
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Matcher selects the requests a stub answers.
+type Matcher struct {
+	what  string
+	match func(r *http.Request) bool
+}
+
+// REST matches a method and a path relative to the API root, e.g.
+// REST("POST", "repos/o/r/statuses/abc").
+func REST(method, path string) Matcher {
+	path = "/" + strings.TrimPrefix(path, "/")
+	return Matcher{
+		what:  method + " " + path,
+		match: func(r *http.Request) bool { return r.Method == method && r.URL.Path == path },
+	}
+}
+
+// A Responder writes a stub's response.
+type Responder func(w http.ResponseWriter, r *http.Request)
+
+type stub struct {
+	what    string
+	match   func(*http.Request) bool
+	respond Responder
+	used    bool
+}
+
+// Register adds a one-shot stub: the first request it matches gets its
+// response instead of the fake's own. Stubs match in registration order.
+func (s *Server) Register(m Matcher, r Responder) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stubs = append(s.stubs, &stub{what: m.what, match: m.match, respond: r})
+}
+
+// takeStub returns the first unused stub matching r and marks it used. The
+// caller holds s.mu.
+func (s *Server) takeStub(r *http.Request) *stub {
+	for _, st := range s.stubs {
+		if !st.used && st.match(r) {
+			st.used = true
+			return st
+		}
+	}
+	return nil
+}
+
+// ServerError answers with a 5xx as GitHub's front end does.
+func ServerError(code int) Responder {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-GitHub-Request-Id", "FAKE:5XX")
+		if code == http.StatusBadGateway || code == http.StatusServiceUnavailable {
+			// The front end sends an HTML page for these, not JSON.
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(code)
+			fmt.Fprintf(w, "<html><body><h1>%d %s</h1></body></html>\n", code, http.StatusText(code))
+			return
+		}
+		writeJSON(w, code, map[string]string{"message": "Server Error"})
+	}
+}
+
+// SecondaryRateLimit answers as GitHub does when a client exceeds a
+// secondary rate limit: status 403 or 429, a Retry-After header when
+// retryAfter > 0, and the documented message.
+func SecondaryRateLimit(status int, retryAfter time.Duration) Responder {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rateHeaders(w, 5000, 4990, time.Now().Add(time.Hour))
+		if retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
+		}
+		writeJSON(w, status, map[string]string{
+			"message":           "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE:0001.",
+			"documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+		})
+	}
+}
+
+// PrimaryRateLimit answers as GitHub does when the hourly quota is spent:
+// 403, x-ratelimit-remaining 0 and x-ratelimit-reset at reset.
+func PrimaryRateLimit(reset time.Time) Responder {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rateHeaders(w, 5000, 0, reset)
+		writeJSON(w, http.StatusForbidden, map[string]string{
+			"message":           "API rate limit exceeded for installation ID 1234.",
+			"documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-primary-rate-limits",
+		})
+	}
+}
+
+// Forbidden answers 403 as GitHub does when the token lacks a permission.
+func Forbidden() Responder {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rateHeaders(w, 5000, 4990, time.Now().Add(time.Hour))
+		writeJSON(w, http.StatusForbidden, map[string]string{
+			"message":           "Resource not accessible by integration",
+			"documentation_url": "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
+		})
+	}
+}
+
+func rateHeaders(w http.ResponseWriter, limit, remaining int, reset time.Time) {
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+	h.Set("X-RateLimit-Used", strconv.Itoa(limit-remaining))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
+	h.Set("X-RateLimit-Resource", "core")
+}

@@ -1,0 +1,175 @@
+package githubapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A retryTransport retries a request, a bounded number of times, when
+// GitHub answers
+//   - 500, 502, 503 or 504: after an exponential backoff (or Retry-After);
+//   - 403 or 429 for a secondary rate limit: after Retry-After, else when
+//     x-ratelimit-remaining is 0 after x-ratelimit-reset, else after a
+//     minute, as GitHub's documentation asks;
+//   - 403 or 429 for the primary rate limit: after x-ratelimit-reset.
+//
+// A wait longer than MaxWait is not taken: the response goes back as is and
+// go-github turns it into a rate-limit error. Connection failures are
+// retried only for GET, PUT and PATCH, which GitHub applies idempotently.
+type retryTransport struct {
+	base     http.RoundTripper
+	attempts int
+	backoff  time.Duration
+	maxWait  time.Duration
+	sleep    func(context.Context, time.Duration) error
+	now      func() time.Time
+}
+
+func newRetryTransport(o Options) *retryTransport {
+	t := &retryTransport{base: o.Transport, attempts: o.Attempts, backoff: o.Backoff, maxWait: o.MaxWait, sleep: o.Sleep, now: o.Now}
+	if t.base == nil {
+		t.base = http.DefaultTransport
+	}
+	if t.attempts <= 0 {
+		t.attempts = 4
+	}
+	if t.backoff <= 0 {
+		t.backoff = 2 * time.Second
+	}
+	if t.maxWait <= 0 {
+		t.maxWait = 90 * time.Second
+	}
+	if t.sleep == nil {
+		t.sleep = sleepCtx
+	}
+	if t.now == nil {
+		t.now = time.Now
+	}
+	return t
+}
+
+func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	for attempt := 1; ; attempt++ {
+		try := req
+		if attempt > 1 && req.GetBody != nil {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			try = req.Clone(req.Context())
+			try.Body = body
+		}
+		resp, err := t.base.RoundTrip(try)
+		wait, retry := t.retryAfter(req, resp, err, attempt)
+		if !retry || attempt >= t.attempts || wait > t.maxWait {
+			return resp, err
+		}
+		if resp != nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+			resp.Body.Close()
+		}
+		if err := t.sleep(req.Context(), wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// retryAfter says whether to retry and how long to wait first.
+func (t *retryTransport) retryAfter(req *http.Request, resp *http.Response, err error, attempt int) (time.Duration, bool) {
+	backoff := t.backoff << (attempt - 1)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return 0, false
+		}
+		switch req.Method {
+		case http.MethodGet, http.MethodPut, http.MethodPatch:
+			return backoff, true
+		}
+		return 0, false
+	}
+	switch resp.StatusCode {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		if d, ok := retryAfterHeader(resp, t.now()); ok {
+			return d, true
+		}
+		return backoff, true
+	case http.StatusForbidden, http.StatusTooManyRequests:
+		return t.rateLimitWait(resp)
+	}
+	return 0, false
+}
+
+// rateLimitWait tells a rate-limit answer from a permission denial, and how
+// long the limit asks to wait.
+func (t *retryTransport) rateLimitWait(resp *http.Response) (time.Duration, bool) {
+	now := t.now()
+	if d, ok := retryAfterHeader(resp, now); ok {
+		return d, true
+	}
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+		if reset, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+			return max(time.Unix(reset, 0).Sub(now), 0) + time.Second, true
+		}
+	}
+	if isSecondaryLimit(resp) {
+		return time.Minute, true
+	}
+	return 0, false
+}
+
+// retryAfterHeader reads Retry-After in seconds or as an HTTP date.
+func retryAfterHeader(resp *http.Response, now time.Time) (time.Duration, bool) {
+	v := resp.Header.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(at.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// isSecondaryLimit reports whether an error body is GitHub's secondary
+// rate limit, by its documentation_url as go-github checks it. The body is
+// put back for the caller.
+func isSecondaryLimit(resp *http.Response) bool {
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(raw))
+	if err != nil {
+		return false
+	}
+	var body struct {
+		DocumentationURL string `json:"documentation_url"`
+	}
+	if json.Unmarshal(raw, &body) != nil {
+		return false
+	}
+	for _, anchor := range []string{"#abuse-rate-limits", "#secondary-rate-limits", "#about-secondary-rate-limits"} {
+		if strings.HasSuffix(body.DocumentationURL, anchor) {
+			return true
+		}
+	}
+	return false
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
