@@ -38,7 +38,10 @@ type Result struct {
 
 	Change, CILow, CIHigh float64 // fractions; positive always means worse
 	PValue, PAdjusted     float64 // one-sided worse-direction p (NaN when not tested)
-	Threshold             float64 // the effective threshold for this benchmark
+	// PBetter and PBetterAdjusted are the better-direction p-values, on
+	// which improvements are judged (NaN when not tested).
+	PBetter, PBetterAdjusted float64
+	Threshold                float64 // the effective threshold for this benchmark
 
 	Verdict     Verdict
 	Reason      string // why, when the verdict needs explaining

@@ -13,12 +13,10 @@ import (
 
 // An item is one benchmark on its way to a verdict.
 type item struct {
-	res        Result
-	tested     bool    // has p-values that take part in the adjustment
-	pBetter    float64 // better-direction p, adjusted by adjust
-	pBetterRaw float64 // better-direction p before adjustment
-	pool       *pool
-	decidedBy  string // a note that the verdict must carry (Reason prefix)
+	res       Result
+	tested    bool // has p-values that take part in the adjustment
+	pool      *pool
+	decidedBy string // a note that the verdict must carry (Reason prefix)
 }
 
 // assess computes everything about one benchmark that does not depend on
@@ -26,11 +24,11 @@ type item struct {
 func assess(p *pool, opt Options, noBaseline bool) item {
 	set := opt.settingsFor(p.key.String(), p.better)
 	nan := math.NaN()
-	it := item{pool: p, pBetter: nan, pBetterRaw: nan, res: Result{
+	it := item{pool: p, res: Result{
 		Suite: p.key.Suite, Name: p.key.Name, Unit: p.unit, Better: set.better, Params: p.params,
 		NBaseline: len(p.base.samples), NCandidate: len(p.cand.samples),
 		BaselineMedian: median(p.base.samples), CandidateMedian: median(p.cand.samples),
-		Change: nan, CILow: nan, CIHigh: nan, PValue: nan, PAdjusted: nan,
+		Change: nan, CILow: nan, CIHigh: nan, PValue: nan, PAdjusted: nan, PBetter: nan, PBetterAdjusted: nan,
 		Threshold: set.threshold, SummaryOnly: p.base.summaryOnly || p.cand.summaryOnly,
 	}}
 	r := &it.res
@@ -87,7 +85,7 @@ func (it *item) test(ciLevel float64) {
 	if err == nil {
 		var mb stats.MWResult
 		mb, err = stats.MannWhitney(cand, base, better)
-		r.PValue, it.pBetter, it.pBetterRaw = mw.P, mb.P, mb.P
+		r.PValue, r.PBetter = mw.P, mb.P
 	}
 	if err != nil {
 		r.Verdict, r.Reason = Error, err.Error()
@@ -134,7 +132,7 @@ func adjust(items []item, correction string) {
 		if items[i].tested {
 			idx = append(idx, i)
 			pw = append(pw, items[i].res.PValue)
-			pb = append(pb, items[i].pBetter)
+			pb = append(pb, items[i].res.PBetter)
 		}
 	}
 	switch correction {
@@ -144,7 +142,7 @@ func adjust(items []item, correction string) {
 		pw, pb = stats.AdjustHolm(pw), stats.AdjustHolm(pb)
 	}
 	for j, i := range idx {
-		items[i].res.PAdjusted, items[i].pBetter = pw[j], pb[j]
+		items[i].res.PAdjusted, items[i].res.PBetterAdjusted = pw[j], pb[j]
 	}
 }
 

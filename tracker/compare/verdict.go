@@ -44,7 +44,7 @@ func (it *item) decide(alpha float64) {
 		return
 	}
 	r := &it.res
-	v, why := Decide(Evidence{r.Change, r.CILow, r.CIHigh, r.PAdjusted, it.pBetter}, r.Threshold, alpha)
+	v, why := Decide(Evidence{r.Change, r.CILow, r.CIHigh, r.PAdjusted, r.PBetterAdjusted}, r.Threshold, alpha)
 	r.Verdict, r.Reason = v, it.decidedBy
 	if v == Warn {
 		why += "; " + it.moreSamples(alpha)
@@ -71,7 +71,7 @@ func (it *item) moreSamples(alpha float64) string {
 		effect = c
 		raw, adj := r.PValue, r.PAdjusted
 		if r.Change < 0 {
-			raw, adj = it.pBetterRaw, it.pBetter
+			raw, adj = r.PBetter, r.PBetterAdjusted
 		}
 		if adj > 0 && raw < adj {
 			a = alpha * raw / adj

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func init() {
+	register(&command{
+		Name:    "compare",
+		Summary: "compare candidate results files against baseline results files",
+		Run:     runCompare,
+	})
+}
+
+// resultFiles is a repeatable flag collecting results file names.
+type resultFiles []string
+
+func (l *resultFiles) String() string { return strings.Join(*l, ",") }
+
+func (l *resultFiles) Set(v string) error {
+	if v == "" {
+		return usageError("empty file name")
+	}
+	*l = append(*l, v)
+	return nil
+}
+
+func runCompare(ctx context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "compare", "--baseline FILE [--baseline FILE ...] --candidate FILE [--candidate FILE ...] [flags]")
+	var baseFiles, candFiles resultFiles
+	fs.Var(&baseFiles, "baseline", "a baseline results `file`; repeat to pool several runs")
+	fs.Var(&candFiles, "candidate", "a candidate results `file`; repeat to pool several runs")
+	var cf compareFlags
+	cf.register(fs, e)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError("unexpected argument %q (results files go after --baseline or --candidate)", fs.Arg(0))
+	case len(baseFiles) == 0:
+		return usageError("-baseline: at least one baseline results file is required")
+	case len(candFiles) == 0:
+		return usageError("-candidate: at least one candidate results file is required")
+	}
+	opt, err := cf.options()
+	if err != nil {
+		return err
+	}
+	base, err := loadResultFiles(baseFiles)
+	if err != nil {
+		return err
+	}
+	cand, err := loadResultFiles(candFiles)
+	if err != nil {
+		return err
+	}
+	c, err := compare.Compare(base, cand, opt)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if err := cf.render(e.Stdout, c, cf.format); err != nil {
+		return err
+	}
+	if c.Failed() {
+		return errRegression
+	}
+	return nil
+}
+
+// loadResultFiles loads and validates results files; the first bad one is an
+// *model.InputError naming the file and the JSON path.
+func loadResultFiles(files []string) ([]*model.Results, error) {
+	out := make([]*model.Results, 0, len(files))
+	for _, f := range files {
+		r, err := model.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/report"
+)
+
+// The output formats of compare, check and action.
+const (
+	formatText     = "text"
+	formatMarkdown = "markdown"
+	formatJSON     = "json"
+)
+
+var formats = []string{formatText, formatMarkdown, formatJSON}
+
+// compareFlags are the verdict flags shared by compare, check and action.
+// The threshold is in percent on the command line and a fraction in
+// compare.Options.
+type compareFlags struct {
+	threshold  float64 // percent
+	alpha      float64
+	correction string
+	minSamples int
+	format     string
+	fs         *flag.FlagSet
+	envErrs    map[string]error // flag name -> its PERFGATE_* default did not parse
+}
+
+// register adds --threshold, --alpha, --correction, --min-samples and
+// --format to fs, with defaults from PERFGATE_THRESHOLD, PERFGATE_ALPHA,
+// PERFGATE_CORRECTION and PERFGATE_MIN_SAMPLES.
+func (f *compareFlags) register(fs *flag.FlagSet, e *env) {
+	def := compare.DefaultOptions()
+	f.fs, f.envErrs = fs, map[string]error{}
+	threshold := f.envFloat(e, "threshold", "PERFGATE_THRESHOLD", 100*def.Threshold)
+	alpha := f.envFloat(e, "alpha", "PERFGATE_ALPHA", def.Alpha)
+	minSamples := f.envInt(e, "min-samples", "PERFGATE_MIN_SAMPLES", def.MinSamples)
+	fs.Float64Var(&f.threshold, "threshold", threshold, "the smallest change that matters, in `percent` (env PERFGATE_THRESHOLD)")
+	fs.Float64Var(&f.alpha, "alpha", alpha, "significance level of the adjusted p-values, in (0, 1); the CI level is 1 − alpha (env PERFGATE_ALPHA)")
+	fs.StringVar(&f.correction, "correction", envDefault(e, "PERFGATE_CORRECTION", def.Correction),
+		"multiple-testing correction: "+strings.Join(compare.Corrections, ", ")+" (env PERFGATE_CORRECTION)")
+	fs.IntVar(&f.minSamples, "min-samples", minSamples, "fewest samples per side to judge a benchmark (env PERFGATE_MIN_SAMPLES)")
+	fs.StringVar(&f.format, "format", formatText, "output format: "+strings.Join(formats, ", "))
+}
+
+// envFloat reads a numeric default from the environment, remembering one
+// that does not parse for options to report unless the flag is given.
+func (f *compareFlags) envFloat(e *env, name, key string, def float64) float64 {
+	s := e.Getenv(key)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		f.envErrs[name] = usageError("%s (default of -%s): %q is not a number", key, name, s)
+		return def
+	}
+	return v
+}
+
+// envInt is envFloat for integers.
+func (f *compareFlags) envInt(e *env, name, key string, def int) int {
+	s := e.Getenv(key)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		f.envErrs[name] = usageError("%s (default of -%s): %q is not an integer", key, name, s)
+		return def
+	}
+	return v
+}
+
+// options validates the flags and returns the compare options. Errors are
+// usage errors (exit 2) naming the flag or environment variable.
+func (f *compareFlags) options() (compare.Options, error) {
+	set := map[string]bool{}
+	if f.fs != nil {
+		f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	}
+	for _, name := range []string{"threshold", "alpha", "min-samples"} {
+		if err := f.envErrs[name]; err != nil && !set[name] {
+			return compare.Options{}, err
+		}
+	}
+	switch {
+	case !(f.threshold >= 0) || f.threshold > 1e6:
+		return compare.Options{}, usageError("-threshold: must be a percentage ≥ 0 (10 means 10%%), got %v", f.threshold)
+	case !(f.alpha > 0 && f.alpha < 1):
+		return compare.Options{}, usageError("-alpha: must be in (0, 1), got %v", f.alpha)
+	case f.minSamples < 2:
+		return compare.Options{}, usageError("-min-samples: must be at least 2, got %d", f.minSamples)
+	}
+	if err := checkChoice("-correction", f.correction, compare.Corrections); err != nil {
+		return compare.Options{}, err
+	}
+	if err := checkChoice("-format", f.format, formats); err != nil {
+		return compare.Options{}, err
+	}
+	o := compare.DefaultOptions()
+	o.Threshold, o.Alpha, o.Correction, o.MinSamples = f.threshold/100, f.alpha, f.correction, f.minSamples
+	return o, nil
+}
+
+func checkChoice(flagName, v string, allowed []string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return usageError("%s: must be one of %s, got %q", flagName, strings.Join(allowed, ", "), v)
+}
+
+// render writes the comparison in format (text, markdown or json).
+func (f *compareFlags) render(w io.Writer, c *compare.Comparison, format string) error {
+	var err error
+	switch format {
+	case formatText:
+		_, err = io.WriteString(w, report.Text(c))
+	case formatMarkdown:
+		_, err = io.WriteString(w, report.Markdown(c, report.Options{}))
+	case formatJSON:
+		err = report.JSON(w, c)
+	default:
+		return usageError("-format: must be one of %s, got %q", strings.Join(formats, ", "), format)
+	}
+	if err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// maxRunsListed bounds the baseline runs named one by one.
+const maxRunsListed = 10
+
+// runLines describes the candidate and baseline runs and the runs passed
+// over. esc escapes user text; code sets a commit SHA in monospace.
+func runLines(c *compare.Comparison, esc, code func(string) string) []string {
+	var lines []string
+	if c.Candidate.ID != "" || c.Candidate.Commit != "" {
+		s := "candidate: " + ref(c.Candidate, code)
+		if c.Candidate.Branch != "" {
+			s += " on " + esc(c.Candidate.Branch)
+		}
+		if c.Candidate.Testbed != "" {
+			s += ", testbed " + esc(c.Candidate.Testbed)
+		}
+		if n := len(c.CandidateRuns); n > 1 {
+			s += fmt.Sprintf(" (pooled with %s)", count(n-1, "more run"))
+		}
+		lines = append(lines, s)
+	}
+	if n := len(c.Baseline); n > 0 {
+		var refs []string
+		for _, r := range c.Baseline[:min(n, maxRunsListed)] {
+			refs = append(refs, ref(r, code))
+		}
+		if n > maxRunsListed {
+			refs = append(refs, fmt.Sprintf("and %d more", n-maxRunsListed))
+		}
+		s := "baseline: " + count(n, "run")
+		if b := commonBranch(c.Baseline); b != "" {
+			s += " of " + esc(b)
+		}
+		lines = append(lines, s+": "+strings.Join(refs, ", "))
+	} else {
+		lines = append(lines, "baseline: no runs")
+	}
+	for _, in := range c.Incomparable {
+		lines = append(lines, "passed over (not comparable): "+ref(in.Run, code)+": "+esc(in.Reason))
+	}
+	if c.Options.Interleaved {
+		lines = append(lines, "runs interleaved A/B on one GPU")
+	}
+	return lines
+}
+
+// ref names a run by short commit and start time.
+func ref(r model.RunRef, code func(string) string) string {
+	s := code(shortCommit(r.Commit))
+	if r.Commit == "" {
+		s = code(r.ID)
+	}
+	if !r.StartedAt.IsZero() {
+		s += " " + r.StartedAt.UTC().Format("2006-01-02 15:04")
+	}
+	return s
+}
+
+func commonBranch(rs []model.RunRef) string {
+	for _, r := range rs[1:] {
+		if r.Branch != rs[0].Branch {
+			return ""
+		}
+	}
+	return rs[0].Branch
+}
+
+// knownEnv lists the environment keys reports show first, in this order.
+var knownEnv = []string{model.EnvGPU, model.EnvDriver, model.EnvCUDA, model.EnvNVRTC, model.EnvCUDAHeader}
+
+// envKeys returns the keys of both environments: the well-known ones first,
+// then the rest alphabetically.
+func envKeys(c *compare.Comparison) []string {
+	var rest []string
+	for _, env := range []map[string]string{c.BaselineEnv, c.CandidateEnv} {
+		for k := range env {
+			if !slices.Contains(knownEnv, k) && !slices.Contains(rest, k) {
+				rest = append(rest, k)
+			}
+		}
+	}
+	slices.Sort(rest)
+	var keys []string
+	for _, k := range knownEnv {
+		_, b := c.BaselineEnv[k]
+		_, d := c.CandidateEnv[k]
+		if b || d {
+			keys = append(keys, k)
+		}
+	}
+	return append(keys, rest...)
+}
+
+// envDiffs returns the keys whose values differ between the two sides.
+func envDiffs(c *compare.Comparison) []string {
+	var out []string
+	for _, k := range envKeys(c) {
+		if c.BaselineEnv[k] != c.CandidateEnv[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// method describes how the verdicts were reached, in one paragraph.
+func method(c *compare.Comparison) string {
+	o := c.Options
+	tested := 0
+	for _, r := range c.Results {
+		if !math.IsNaN(r.PAdjusted) {
+			tested++
+		}
+	}
+	corr := map[string]string{
+		compare.CorrectionBH:   "adjusted with Benjamini-Hochberg across the " + count(tested, "tested benchmark"),
+		compare.CorrectionHolm: "adjusted with Holm across the " + count(tested, "tested benchmark"),
+		compare.CorrectionNone: "not adjusted for multiple testing",
+	}[o.Correction]
+	t := threshold(o.Threshold)
+	if len(o.Overrides) > 0 {
+		t += " (or the benchmark's override)"
+	}
+	return fmt.Sprintf("two one-sided Mann-Whitney U tests per benchmark (exact for small samples), p-values %s; "+
+		"regression when the adjusted worse-direction p < %v and the change > +%s, improvement the mirror image; "+
+		"change = Hodges-Lehmann estimate of candidate/baseline − 1 (baseline/candidate − 1 where higher is better, "+
+		"so positive always means worse) with its %s confidence interval; warn when not significant but beyond ±%s "+
+		"or when the CI reaches past it; at least %d samples per side; p = adjusted one-sided p in the direction of the change; "+
+		"summary-only benchmarks get a ratio of medians and at most a warning.",
+		corr, o.Alpha, t, level(o.CILevel()), threshold(o.Threshold), o.MinSamples)
+}

@@ -1,0 +1,56 @@
+package report
+
+import "strings"
+
+// zwj is the zero-width joiner put after "@" and before the digits of
+// "#123" so that user text never mentions anyone or links an issue.
+const zwj = "\u200d"
+
+// md escapes user text (benchmark names, reasons, environment values) for
+// GitHub-flavoured Markdown, in prose and in table cells alike:
+//   - "&", "<" and ">" become entities, so no raw HTML gets through;
+//   - Markdown punctuation (\ ` * _ [ ] | ~) is backslash-escaped, so names
+//     cannot open code spans, emphasis or links, and "|" cannot end a cell;
+//   - "@" and "#<digit>" get a zero-width joiner, so nobody is pinged and
+//     no issue is cross-referenced;
+//   - line breaks and control characters become spaces or "?", so a name
+//     cannot end a table row.
+func md(s string) string {
+	s = plain(s)
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\\', '`', '*', '_', '[', ']', '|', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '@':
+			b.WriteString("@" + zwj)
+		case '#':
+			b.WriteByte('#')
+			if i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+				b.WriteString(zwj)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdCode escapes user text with md and sets it in a monospace font. The
+// <code> element is ours; its content is still parsed as Markdown, so the
+// escapes of md hold inside it (unlike inside a backtick code span, where
+// entities would show literally).
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "<code>" + md(s) + "</code>"
+}

@@ -1,0 +1,261 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+)
+
+// Options controls Markdown rendering.
+type Options struct {
+	Title string // shown before the verdict; escaped
+	// MaxBytes bounds the size of the output; 0 means no limit. A report
+	// that does not fit drops, in turn, the table of all benchmarks, the
+	// environment, runs and method, and then changed rows from the end
+	// (improvements before warnings before regressions); it always keeps the
+	// verdict line and the Footer and points to Overflow.
+	MaxBytes int
+	// Overflow says where the full report is, e.g. "the full report is in
+	// the job summary: URL". It is Markdown from the caller: not escaped.
+	Overflow string
+	// Footer ends the report, e.g. a hidden marker for a sticky comment. It
+	// is Markdown from the caller: not escaped.
+	Footer string
+}
+
+// layout says which parts of the report to render.
+type layout struct {
+	rows      int  // changed rows to show; negative: all
+	details   bool // the collapsed table of every benchmark
+	context   bool // environment, runs and method
+	truncated bool // point to Options.Overflow
+}
+
+// Markdown renders the comparison for a PR comment or a job summary: the
+// verdict line; the regressions, warnings, improvements and errors; a
+// collapsed table of every benchmark; the environments side by side with
+// the differences in bold; the runs used and passed over; and a footnote on
+// the method. All user text is escaped (see md).
+func Markdown(c *compare.Comparison, o Options) string {
+	full := renderMarkdown(c, o, layout{rows: -1, details: true, context: true})
+	if o.MaxBytes <= 0 || len(full) <= o.MaxBytes {
+		return full
+	}
+	for _, l := range []layout{{rows: -1, context: true, truncated: true}, {rows: -1, truncated: true}} {
+		if s := renderMarkdown(c, o, l); len(s) <= o.MaxBytes {
+			return s
+		}
+	}
+	// The most changed rows that fit, by bisection (size grows with rows).
+	lo, hi := -1, len(changed(c))
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if len(renderMarkdown(c, o, layout{rows: mid, truncated: true})) <= o.MaxBytes {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if lo >= 0 {
+		return renderMarkdown(c, o, layout{rows: lo, truncated: true})
+	}
+	return hardCut(c, o)
+}
+
+// hardCut is the last resort: the verdict line, cut to fit, then the
+// overflow pointer and the footer.
+func hardCut(c *compare.Comparison, o Options) string {
+	tail := "\n\n" + overflowLine(o) + footer(o)
+	head := heading(c, o)
+	room := o.MaxBytes - len(tail)
+	if room < 0 {
+		room = 0
+	}
+	if len(head) > room {
+		head = head[:room]
+		for !utf8.ValidString(head) {
+			head = head[:len(head)-1]
+		}
+	}
+	return head + tail
+}
+
+func heading(c *compare.Comparison, o Options) string {
+	h := "### "
+	if o.Title != "" {
+		h += md(o.Title) + ": "
+	}
+	return h + md(VerdictLine(c))
+}
+
+func overflowLine(o Options) string {
+	s := "✂️ This report was shortened to fit."
+	if o.Overflow != "" {
+		s += " " + o.Overflow
+	}
+	return s + "\n"
+}
+
+func footer(o Options) string {
+	if o.Footer == "" {
+		return ""
+	}
+	return "\n" + o.Footer + "\n"
+}
+
+func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
+	var b strings.Builder
+	b.WriteString(heading(c, o) + "\n\n")
+	if diffs := envDiffs(c); len(diffs) > 0 {
+		fmt.Fprintf(&b, "⚠️ The baseline and candidate environments differ in %s%s.\n\n",
+			md(strings.Join(diffs, ", ")), map[bool]string{true: " (see Environment below)", false: ""}[l.context])
+	}
+	writeChanged(&b, c, l.rows)
+	if l.truncated {
+		b.WriteString(overflowLine(o) + "\n")
+	}
+	if l.details && len(c.Results) > 0 {
+		writeDetails(&b, c)
+	}
+	if l.context {
+		writeEnv(&b, c)
+		for _, line := range runLines(c, md, mdCode) {
+			b.WriteString("- " + line + "\n")
+		}
+		b.WriteString("\n<sub>Method: " + md(method(c)) + "</sub>\n")
+	}
+	b.WriteString(footer(o))
+	return b.String()
+}
+
+// A section is one group of changed benchmarks.
+type section struct {
+	title   string
+	verdict compare.Verdict
+	why     bool // show the reason column
+}
+
+var sections = []section{
+	{"❌ Regressions", compare.Regression, false},
+	{"⚠️ Warnings (inconclusive)", compare.Warn, true},
+	{"🟢 Improvements", compare.Improvement, false},
+	{"💥 Errors", compare.Error, true},
+}
+
+// changed returns the rows of the changed sections, in section order.
+func changed(c *compare.Comparison) []*compare.Result {
+	var out []*compare.Result
+	for _, s := range sections {
+		for i := range c.Results {
+			if c.Results[i].Verdict == s.verdict {
+				out = append(out, &c.Results[i])
+			}
+		}
+	}
+	return out
+}
+
+// writeChanged writes the changed sections with at most limit rows in all
+// (negative: no limit).
+func writeChanged(b *strings.Builder, c *compare.Comparison, limit int) {
+	rows := changed(c)
+	shown := len(rows)
+	if limit >= 0 && limit < shown {
+		shown = limit
+	}
+	ciHead := level(c.Options.CILevel()) + " CI"
+	i := 0
+	for _, s := range sections {
+		var sec []*compare.Result
+		for ; i < len(rows) && rows[i].Verdict == s.verdict; i++ {
+			if i < shown {
+				sec = append(sec, rows[i])
+			}
+		}
+		if len(sec) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "#### %s (%d)\n\n", s.title, countVerdict(c, s.verdict))
+		b.WriteString("| benchmark | baseline → candidate | change | " + ciHead + " | p (adj.) | n |")
+		align := "|:--|--:|--:|:-:|--:|--:|"
+		if s.why {
+			b.WriteString(" why |")
+			align += ":--|"
+		}
+		b.WriteString("\n" + align + "\n")
+		for _, r := range sec {
+			fmt.Fprintf(b, "| %s | %s → %s | %s | %s | %s | %d / %d |",
+				mdCode(r.Suite+"/"+r.Name), md(value(r.BaselineMedian, r.Unit)), md(value(r.CandidateMedian, r.Unit)),
+				bold(pct(r.Change), r.Verdict == compare.Regression), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)),
+				r.NBaseline, r.NCandidate)
+			if s.why {
+				b.WriteString(" " + md(r.Reason) + " |")
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+	}
+	if hidden := len(rows) - shown; hidden > 0 {
+		fmt.Fprintf(b, "… and %s not shown.\n\n", count(hidden, "more changed benchmark"))
+	}
+	if n := c.Summary.Insufficient; n > 0 {
+		fmt.Fprintf(b, "❔ %s too few samples to judge (new benchmarks among them); see the table of all benchmarks.\n\n",
+			map[bool]string{true: "1 benchmark has", false: fmt.Sprintf("%d benchmarks have", n)}[n == 1])
+	}
+}
+
+func countVerdict(c *compare.Comparison, v compare.Verdict) int {
+	n := 0
+	for i := range c.Results {
+		if c.Results[i].Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+func bold(s string, on bool) string {
+	if on && s != "—" {
+		return "**" + s + "**"
+	}
+	return s
+}
+
+// writeDetails writes the collapsed table of every benchmark.
+func writeDetails(b *strings.Builder, c *compare.Comparison) {
+	fmt.Fprintf(b, "<details><summary>All %s</summary>\n\n", count(len(c.Results), "benchmark"))
+	b.WriteString("| benchmark | verdict | baseline | candidate | change | " + level(c.Options.CILevel()) +
+		" CI | p (adj.) | n | note |\n|:--|:--|--:|--:|--:|:-:|--:|--:|:--|\n")
+	for i := range c.Results {
+		r := &c.Results[i]
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %d / %d | %s |\n",
+			mdCode(r.Suite+"/"+r.Name), r.Verdict, md(value(r.BaselineMedian, r.Unit)), md(value(r.CandidateMedian, r.Unit)),
+			pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, md(r.Reason))
+	}
+	b.WriteString("\n</details>\n\n")
+}
+
+// writeEnv writes the environments side by side, differences in bold.
+func writeEnv(b *strings.Builder, c *compare.Comparison) {
+	keys := envKeys(c)
+	if len(keys) == 0 {
+		return
+	}
+	summary := "Environment: identical"
+	if diffs := envDiffs(c); len(diffs) > 0 {
+		summary = "Environment: ⚠️ differs in " + md(strings.Join(diffs, ", "))
+	}
+	b.WriteString("<details><summary>" + summary + "</summary>\n\n| | baseline | candidate |\n|:--|:--|:--|\n")
+	for _, k := range keys {
+		base, cand := md(orDash(c.BaselineEnv[k])), md(orDash(c.CandidateEnv[k]))
+		diff := c.BaselineEnv[k] != c.CandidateEnv[k]
+		key := md(k)
+		if diff {
+			key = "⚠️ **" + key + "**"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", key, bold(base, diff), bold(cand, diff))
+	}
+	b.WriteString("\n</details>\n\n")
+}

@@ -1,0 +1,67 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+)
+
+// Text renders the comparison as a terminal table: the verdict line, then
+// one row per benchmark with what needs attention first (regressions,
+// errors, warnings, improvements, insufficient, unchanged), then the runs,
+// the environment differences and the method. User text is stripped of
+// control characters.
+func Text(c *compare.Comparison) string {
+	var b strings.Builder
+	_, words := verdict(c)
+	fmt.Fprintf(&b, "perfgate: %s\n", words)
+	if len(c.Results) > 0 {
+		b.WriteByte('\n')
+		var tb strings.Builder
+		tw := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "verdict\tbenchmark\tbaseline\tcandidate\tchange\t%s CI\tp (adj.)\tn\tnote\n", level(c.Options.CILevel()))
+		for _, r := range attentionOrder(c.Results) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\n",
+				r.Verdict, plain(r.Suite+"/"+r.Name), value(r.BaselineMedian, r.Unit), value(r.CandidateMedian, r.Unit),
+				pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, plain(r.Reason))
+		}
+		tw.Flush()
+		for _, line := range strings.SplitAfter(tb.String(), "\n") {
+			b.WriteString(strings.TrimRight(line, " "))
+		}
+	}
+	b.WriteByte('\n')
+	for _, line := range runLines(c, plain, func(s string) string { return s }) {
+		b.WriteString(line + "\n")
+	}
+	if diffs := envDiffs(c); len(diffs) > 0 {
+		b.WriteString("environment differs:\n")
+		for _, k := range diffs {
+			fmt.Fprintf(&b, "  %s: %s → %s\n", plain(k), plain(orDash(c.BaselineEnv[k])), plain(orDash(c.CandidateEnv[k])))
+		}
+	}
+	b.WriteString("method: " + method(c) + "\n")
+	return b.String()
+}
+
+// attentionOrder returns the results sorted by verdict severity, then by
+// suite and name.
+func attentionOrder(rs []compare.Result) []*compare.Result {
+	out := make([]*compare.Result, len(rs))
+	for i := range rs {
+		out[i] = &rs[i]
+	}
+	slices.SortStableFunc(out, func(a, b *compare.Result) int { return cmp.Compare(order[a.Verdict], order[b.Verdict]) })
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
