@@ -38,10 +38,8 @@ func HodgesLehmannRatio(base, cand []float64, conf float64) (est, lo, hi float64
 	}
 	nm := len(b) * len(c)
 	s := newSelector(b, c)
-	mid := s.kth((nm + 1) / 2)
-	if nm%2 == 0 {
-		mid = (mid + s.kth(nm/2+1)) / 2
-	}
+	mid, next := s.kthPair((nm+1)/2, nm%2 == 0)
+	mid = (mid + next) / 2
 	k := ciIndex(b, c, conf)
 	return math.Exp(mid), math.Exp(s.kth(k)), math.Exp(s.kth(nm + 1 - k)), nil
 }

@@ -1,60 +1,71 @@
 package stats
 
-import "slices"
-
 // A selector finds order statistics of the pairwise differences
 // c[j] − b[i] of two sorted samples without forming all n·m of them.
 // Row i holds c[·] − b[i]: increasing along a row, decreasing down a column.
 // Selection is quickselect over the implicit matrix: each round counts the
 // differences below a random active pivot with a two-pointer walk in
-// O(n+m) and discards, row by row, the part on the wrong side of it.
+// O(n+m) and discards, row by row, the part on the wrong side of it, until
+// few enough remain to select among directly.
 type selector struct {
-	b, c       []float64
-	lo, hi     []int // the active columns of row i are [lo[i], hi[i])
-	ltRow      []int // per row, the differences < pivot
-	leRow      []int // per row, the differences ≤ pivot
-	buf        []float64
-	rng        uint64 // splitmix64 state; a fixed seed keeps results pure
-	gatherSize int
+	b, c   []float64
+	lo, hi []int // the active columns of row i are [lo[i], hi[i])
+	ltRow  []int // per row, the differences < pivot
+	leRow  []int // per row, the differences ≤ pivot
+	buf    []float64
+	rng    uint64 // splitmix64 state; a fixed seed keeps results pure
 }
 
 func newSelector(b, c []float64) *selector {
 	n := len(b)
 	ints := make([]int, 4*n)
-	g := max(len(b)+len(c), 16)
 	return &selector{
 		b: b, c: c,
 		lo: ints[:n], hi: ints[n : 2*n], ltRow: ints[2*n : 3*n], leRow: ints[3*n:],
-		buf: make([]float64, 0, g), rng: 0x9e3779b97f4a7c15, gatherSize: g,
+		buf: make([]float64, 0, 2*(len(b)+len(c))+32), rng: 0x9e3779b97f4a7c15,
 	}
 }
 
 // kth returns the k-th smallest difference, 1 ≤ k ≤ n·m.
 func (s *selector) kth(k int) float64 {
+	a, _ := s.kthPair(k, false)
+	return a
+}
+
+// kthPair returns the k-th smallest difference and, when pair is set and
+// k < n·m, the (k+1)-th as well, sharing the work of finding them.
+func (s *selector) kthPair(k int, pair bool) (float64, float64) {
+	last := k // the highest rank wanted
+	if pair {
+		last = k + 1
+	}
 	m := len(s.c)
 	for i := range s.b {
 		s.lo[i], s.hi[i] = 0, m
 	}
 	below, active := 0, len(s.b)*m // differences left of lo, and in [lo, hi)
-	for active > s.gatherSize {
+	for active > cap(s.buf) {
 		v := s.pivot(active)
 		lt, le := s.count(v)
 		switch {
-		case k <= lt: // the answer is < v
+		case last <= lt: // all wanted ranks are < v
+			below, active = 0, 0
 			for i, p := range s.ltRow {
 				s.hi[i] = min(s.hi[i], p)
+				below += s.lo[i]
+				active += s.hi[i] - s.lo[i]
 			}
-		case k <= le:
-			return v
-		default: // the answer is > v
+		case k > le: // all wanted ranks are > v
+			below, active = 0, 0
 			for i, p := range s.leRow {
 				s.lo[i] = max(s.lo[i], p)
+				below += s.lo[i]
+				active += s.hi[i] - s.lo[i]
 			}
-		}
-		below, active = 0, 0
-		for i, l := range s.lo {
-			below += l
-			active += s.hi[i] - l
+		case lt < k && last <= le:
+			return v, v
+		default: // v separates k from k+1: rare, select them apart
+			return s.kth(k), s.kth(k + 1)
 		}
 	}
 	s.buf = s.buf[:0]
@@ -63,8 +74,16 @@ func (s *selector) kth(k int) float64 {
 			s.buf = append(s.buf, cj-bi)
 		}
 	}
-	slices.Sort(s.buf)
-	return s.buf[k-below-1]
+	r := k - below - 1
+	a := quickselect(s.buf, r)
+	if !pair || r+1 >= len(s.buf) {
+		return a, a
+	}
+	next := s.buf[r+1]
+	for _, v := range s.buf[r+2:] {
+		next = min(next, v)
+	}
+	return a, next
 }
 
 // pivot returns an active difference chosen uniformly at random.
@@ -75,11 +94,11 @@ func (s *selector) pivot(active int) float64 {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	r := int((z ^ z>>31) % uint64(active))
 	for i, bi := range s.b {
-		if w := s.hi[i] - s.lo[i]; r < w {
+		w := s.hi[i] - s.lo[i]
+		if r < w {
 			return s.c[s.lo[i]+r] - bi
-		} else {
-			r -= w
 		}
+		r -= w
 	}
 	panic("stats: pivot out of range")
 }
@@ -88,13 +107,13 @@ func (s *selector) pivot(active int) float64 {
 // c[j] − b[i] shrinks as i grows, both per-row counts are non-decreasing
 // in i, so one forward pointer each suffices.
 func (s *selector) count(v float64) (lt, le int) {
-	p, q, m := 0, 0, len(s.c)
+	p, q, c := 0, 0, s.c
 	for i, bi := range s.b {
-		for p < m && s.c[p]-bi < v {
+		for p < len(c) && c[p]-bi < v {
 			p++
 		}
 		q = max(q, p)
-		for q < m && s.c[q]-bi <= v {
+		for q < len(c) && c[q]-bi <= v {
 			q++
 		}
 		s.ltRow[i], s.leRow[i] = p, q
@@ -102,4 +121,39 @@ func (s *selector) count(v float64) (lt, le int) {
 		le += q
 	}
 	return lt, le
+}
+
+// quickselect reorders x so that x[r] is its r-th smallest value (0-based)
+// with no larger value before it and no smaller one after, and returns it.
+func quickselect(x []float64, r int) float64 {
+	lo, hi := 0, len(x)-1
+	for lo < hi {
+		// Median of three as the pivot value, then Hoare partition.
+		mid := lo + (hi-lo)/2
+		a, b, c := x[lo], x[mid], x[hi]
+		p := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < p {
+				i++
+			}
+			for x[j] > p {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case r <= j:
+			hi = j
+		case r >= i:
+			lo = i
+		default:
+			return x[r]
+		}
+	}
+	return x[r]
 }
