@@ -1,0 +1,138 @@
+package db
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A benchKey identifies a benchmarks row: a series is one suite and name in
+// one unit and direction.
+type benchKey struct{ suite, name, unit, better string }
+
+func (a benchKey) compare(b benchKey) int {
+	return cmp.Or(cmp.Compare(a.suite, b.suite), cmp.Compare(a.name, b.name),
+		cmp.Compare(a.unit, b.unit), cmp.Compare(a.better, b.better))
+}
+
+// A benchRow is a stored benchmarks row: its id and its params.
+type benchRow struct {
+	id     int64
+	params map[string]string
+}
+
+// benchColumns transposes keys into the four text arrays unnest takes.
+func benchColumns(keys []benchKey) [4][]string {
+	var c [4][]string
+	for _, k := range keys {
+		c[0], c[1], c[2], c[3] = append(c[0], k.suite), append(c[1], k.name), append(c[2], k.unit), append(c[3], k.better)
+	}
+	return c
+}
+
+// paramsOf returns the params of the benchmark in bs with key k.
+func paramsOf(bs []model.Benchmark, k benchKey) map[string]string {
+	for i := range bs {
+		b := &bs[i]
+		if b.Suite == k.suite && b.Name == k.name && b.Unit == k.unit && string(b.Better) == k.better {
+			return b.Params
+		}
+	}
+	return nil
+}
+
+// lookupBenchmarks returns the stored row of each key, in order.
+func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchRow, error) {
+	cols := benchColumns(keys)
+	rows, err := s.pool.Query(ctx, `
+		select k.i, b.id, b.params
+		from unnest($1::text[], $2::text[], $3::text[], $4::text[]) with ordinality as k(s, n, u, b, i)
+		join benchmarks b on b.suite = k.s and b.name = k.n and b.unit = k.u and b.better = k.b`,
+		cols[0], cols[1], cols[2], cols[3])
+	if err != nil {
+		return nil, infra("look up benchmarks", err)
+	}
+	defer rows.Close()
+	out := make([]benchRow, len(keys))
+	found := 0
+	for rows.Next() {
+		var i int
+		var r benchRow
+		if err := rows.Scan(&i, &r.id, &r.params); err != nil {
+			return nil, infra("look up benchmarks", err)
+		}
+		out[i-1] = r
+		found++
+	}
+	if err := rows.Err(); err != nil {
+		return nil, infra("look up benchmarks", err)
+	}
+	if found != len(keys) {
+		return nil, infra("look up benchmarks", fmt.Errorf("found %d of %d benchmark rows", found, len(keys)))
+	}
+	return out, nil
+}
+
+// summarize returns the count, median and coefficient of variation of x,
+// defined as tracker/stats.Describe defines them (median of the middle two
+// for an even count; CV = sample standard deviation / mean, 0 for one
+// sample or a zero mean). Nil median and CV when x is empty.
+func summarize(x []float64) (n int, median, cv *float64) {
+	n = len(x)
+	if n == 0 {
+		return 0, nil, nil
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	m := s[n/2]
+	if n%2 == 0 { // written as stats' linear interpolation, for identical rounding
+		m = s[n/2-1] + 0.5*(s[n/2]-s[n/2-1])
+	}
+	var mean, ss float64
+	for _, v := range s {
+		mean += v
+	}
+	mean /= float64(n)
+	for _, v := range s {
+		ss += (v - mean) * (v - mean)
+	}
+	c := 0.0
+	if n > 1 && mean != 0 {
+		c = math.Sqrt(ss/float64(n-1)) / mean
+	}
+	return n, &m, &c
+}
+
+func nullInt(v int) *int {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
+func nullString(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return &v
+}
+
+// nullMap stores an empty map as NULL.
+func nullMap[M ~map[string]V, V any](m M) any {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// envJSON stores a missing env as an empty object.
+func envJSON(env map[string]string) map[string]string {
+	if env == nil {
+		return map[string]string{}
+	}
+	return env
+}

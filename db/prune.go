@@ -1,0 +1,93 @@
+package db
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// pruneBatch is how many runs one prune transaction deletes: each run goes
+// whole, and a prune cut short keeps what it did.
+const pruneBatch = 100
+
+// Prune deletes the runs started before q.OlderThan, except the latest
+// q.KeepBaseline baseline runs of each repo and comparable configuration
+// (testbed label, GPU, driver major, CUDA). Runs of other branches and
+// pull requests go first, in batches of whole runs.
+func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResult, error) {
+	doomed, err := s.prunePlan(ctx, q)
+	if err != nil {
+		return model.PruneResult{}, err
+	}
+	var res model.PruneResult
+	for _, d := range doomed {
+		res.Runs++
+		res.Samples += d.samples
+	}
+	if q.DryRun {
+		return res, nil
+	}
+	for start := 0; start < len(doomed); start += pruneBatch {
+		batch := doomed[start:min(start+pruneBatch, len(doomed))]
+		pks := make([]int64, len(batch))
+		for i, d := range batch {
+			pks[i] = d.pk
+		}
+		if err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return deleteRuns(ctx, tx, pks) }); err != nil {
+			return res, infra("prune", err)
+		}
+	}
+	return res, nil
+}
+
+// A doomedRun is a run a prune deletes, with its sample count.
+type doomedRun struct {
+	pk      int64
+	samples int
+}
+
+// prunePlan lists the runs to delete, non-baseline runs first.
+func (s *Store) prunePlan(ctx context.Context, q model.PruneQuery) ([]doomedRun, error) {
+	rows, err := s.pool.Query(ctx, `
+		with ranked as (
+			select r.pk, row_number() over (
+				partition by r.repo, t.label, t.gpu, t.driver_major, t.cuda
+				order by r.started_at desc, r.id desc) as rank
+			from runs r join testbeds t on t.id = r.testbed_id
+			where r.branch = $2 and r.baseline_eligible
+		)
+		select r.pk, coalesce((select sum(n) from run_benchmarks rb where rb.run_pk = r.pk), 0)
+		from runs r left join ranked k on k.pk = r.pk
+		where r.started_at < $1 and (k.rank is null or k.rank > $3)
+		order by k.rank is not null, r.started_at, r.pk`,
+		q.OlderThan, q.BaselineBranch, max(q.KeepBaseline, 0))
+	if err != nil {
+		return nil, infra("plan prune", err)
+	}
+	var out []doomedRun
+	var d doomedRun
+	_, err = pgx.ForEachRow(rows, []any{&d.pk, &d.samples}, func() error {
+		out = append(out, d)
+		return nil
+	})
+	if err != nil {
+		return nil, infra("plan prune", err)
+	}
+	return out, nil
+}
+
+// deleteRuns deletes runs with their benchmarks and samples. Stored
+// comparisons name runs by id and survive.
+func deleteRuns(ctx context.Context, tx pgx.Tx, pks []int64) error {
+	for _, sql := range []string{
+		"delete from samples where run_pk = any($1)",
+		"delete from run_benchmarks where run_pk = any($1)",
+		"delete from runs where pk = any($1)",
+	} {
+		if _, err := tx.Exec(ctx, sql, pks); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,220 @@
+package db
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// Record stores a run in one transaction: the run row, one run_benchmarks
+// row per benchmark and the raw samples, both through COPY. Recording a run
+// ID again with the same content is a no-op (model.Duplicate); with other
+// content it is a *model.ConflictError. Testbed and benchmark rows are
+// shared dimension rows, inserted beforehand in key order in their own
+// short statements so concurrent writers never deadlock on them.
+func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error) {
+	sum, err := contentHash(r)
+	if err != nil {
+		return 0, err
+	}
+	if out, done, err := s.checkExisting(ctx, r.Run.ID, sum); done || err != nil {
+		return out, err
+	}
+	tb, err := s.testbedID(ctx, model.FingerprintOf(&r.Run), r.Run.Env)
+	if err != nil {
+		return 0, err
+	}
+	benchIDs, err := s.benchmarkIDs(ctx, r.Benchmarks)
+	if err != nil {
+		return 0, err
+	}
+	var out model.RecordOutcome
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var err error
+		out, err = insertRun(ctx, tx, r, sum, tb, benchIDs)
+		return err
+	})
+	if err != nil && !isConflict(err) {
+		return 0, infra("record run "+r.Run.ID, err)
+	}
+	return out, err
+}
+
+func isConflict(err error) bool { return errors.As(err, new(*model.ConflictError)) }
+
+// contentHash is the SHA-256 of r's canonical JSON: UTC start time, and the
+// encoding/json rendering (sorted map keys, shortest float formatting).
+func contentHash(r *model.Results) ([]byte, error) {
+	c := *r
+	c.Run.StartedAt = c.Run.StartedAt.UTC()
+	data, err := json.Marshal(&c)
+	if err != nil {
+		return nil, &model.InputError{Msg: "cannot encode run " + r.Run.ID, Err: err}
+	}
+	sum := sha256.Sum256(data)
+	return sum[:], nil
+}
+
+// checkExisting reports whether the run ID is already stored: done is true
+// when it is, with the outcome (Duplicate) or a conflict error.
+func (s *Store) checkExisting(ctx context.Context, id string, sum []byte) (model.RecordOutcome, bool, error) {
+	var have []byte
+	err := s.pool.QueryRow(ctx, "select content_sha256 from runs where id = $1", id).Scan(&have)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, true, infra("look up run "+id, err)
+	}
+	return sameContent(id, have, sum)
+}
+
+func sameContent(id string, have, sum []byte) (model.RecordOutcome, bool, error) {
+	if string(have) != string(sum) {
+		return 0, true, &model.ConflictError{RunID: id}
+	}
+	return model.Duplicate, true, nil
+}
+
+// insertRun writes the run inside tx. When another writer stored the same
+// ID first, the insert does nothing and the stored content decides.
+func insertRun(ctx context.Context, tx pgx.Tx, r *model.Results, sum []byte, tb int64, benchIDs []benchRow) (model.RecordOutcome, error) {
+	var pk int64
+	err := tx.QueryRow(ctx, `
+		insert into runs (id, content_sha256, repo, commit, branch, pr, event, testbed_id,
+		                  started_at, run_group, env, status)
+		values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+		on conflict (id) do nothing
+		returning pk`,
+		r.Run.ID, sum, r.Run.Repo, r.Run.Commit, r.Run.Branch, nullInt(r.Run.PR), r.Run.Event, tb,
+		r.Run.StartedAt, nullString(r.Run.Group), envJSON(r.Run.Env), runStatus(r)).Scan(&pk)
+	if errors.Is(err, pgx.ErrNoRows) {
+		var have []byte
+		if err := tx.QueryRow(ctx, "select content_sha256 from runs where id = $1", r.Run.ID).Scan(&have); err != nil {
+			return 0, err
+		}
+		out, _, err := sameContent(r.Run.ID, have, sum)
+		return out, err
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := copyBenchmarks(ctx, tx, pk, r.Benchmarks, benchIDs); err != nil {
+		return 0, err
+	}
+	return model.Recorded, copySamples(ctx, tx, pk, r.Benchmarks, benchIDs)
+}
+
+// runStatus is ok when every benchmark has samples, failed when none has,
+// partial otherwise.
+func runStatus(r *model.Results) string {
+	with := 0
+	for i := range r.Benchmarks {
+		if len(r.Benchmarks[i].Samples) > 0 {
+			with++
+		}
+	}
+	switch {
+	case with == 0:
+		return "failed"
+	case with < len(r.Benchmarks):
+		return "partial"
+	}
+	return "ok"
+}
+
+func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, bs []model.Benchmark, rows []benchRow) error {
+	data := make([][]any, len(bs))
+	for i := range bs {
+		b := &bs[i]
+		n, median, cv := summarize(b.Samples)
+		var params any // NULL: the same as the benchmark row's
+		if !maps.Equal(b.Params, rows[i].params) {
+			params = map[string]string{} // '{}', not NULL: this run has none
+			if len(b.Params) > 0 {
+				params = b.Params
+			}
+		}
+		data[i] = []any{pk, rows[i].id, i, n, median, cv, params, nullMap(b.Metrics), nullMap(b.Info),
+			b.SummaryOnly, nullString(b.Error)}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"run_benchmarks"},
+		[]string{"run_pk", "benchmark_id", "ord", "n", "median", "cv", "params", "metrics", "info", "summary_only", "error"},
+		pgx.CopyFromRows(data))
+	if err != nil {
+		return fmt.Errorf("copy benchmarks: %w", err)
+	}
+	return nil
+}
+
+func copySamples(ctx context.Context, tx pgx.Tx, pk int64, bs []model.Benchmark, ids []benchRow) error {
+	rows := make([][]any, 0, len(bs))
+	for i := range bs {
+		if len(bs[i].Samples) > 0 {
+			rows = append(rows, []any{pk, ids[i].id, bs[i].Samples})
+		}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"samples"}, []string{"run_pk", "benchmark_id", "vals"}, pgx.CopyFromRows(rows))
+	if err != nil {
+		return fmt.Errorf("copy samples: %w", err)
+	}
+	return nil
+}
+
+// testbedID returns the id of the testbed row for fp and the full driver and
+// NVRTC versions in env, inserting it when new.
+func (s *Store) testbedID(ctx context.Context, fp model.Fingerprint, env map[string]string) (int64, error) {
+	args := []any{fp.Testbed, fp.GPU, env[model.EnvDriver], fp.CUDA, env[model.EnvNVRTC]}
+	const sel = `select id from testbeds where label = $1 and gpu = $2 and driver = $3 and cuda = $4 and nvrtc = $5`
+	var id int64
+	for range 2 {
+		err := s.pool.QueryRow(ctx, sel, args...).Scan(&id)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return 0, infra("look up testbed", err)
+		}
+		// A concurrent writer may insert it first: then nothing is returned
+		// and the next select (a new snapshot) sees its row.
+		_, err = s.pool.Exec(ctx, `insert into testbeds (label, gpu, driver, cuda, nvrtc)
+			values ($1, $2, $3, $4, $5) on conflict do nothing`, args...)
+		if err != nil {
+			return 0, infra("insert testbed", err)
+		}
+	}
+	return 0, infra("insert testbed", errors.New("testbed row vanished after insert"))
+}
+
+// benchmarkIDs returns the benchmark row of each of bs, in order,
+// inserting new ones. Rows are inserted sorted by key, so two writers
+// adding overlapping sets lock them in the same order.
+func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]benchRow, error) {
+	keys := make([]benchKey, len(bs))
+	for i := range bs {
+		keys[i] = benchKey{bs[i].Suite, bs[i].Name, bs[i].Unit, string(bs[i].Better)}
+	}
+	sortedKeys := slices.Clone(keys)
+	slices.SortFunc(sortedKeys, benchKey.compare)
+	params := make([]map[string]string, 0, len(bs))
+	for _, k := range sortedKeys {
+		params = append(params, paramsOf(bs, k))
+	}
+	cols := benchColumns(sortedKeys)
+	if _, err := s.pool.Exec(ctx, `
+		insert into benchmarks (suite, name, unit, better, params)
+		select s, n, u, b, coalesce(p, '{}') from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
+			as k(s, n, u, b, p)
+		order by s, n, u, b
+		on conflict do nothing`, cols[0], cols[1], cols[2], cols[3], params); err != nil {
+		return nil, infra("insert benchmarks", err)
+	}
+	return s.lookupBenchmarks(ctx, keys)
+}
