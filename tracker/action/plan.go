@@ -1,0 +1,173 @@
+package action
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// A Mode is what a run of the action does.
+type Mode string
+
+// The modes.
+const (
+	// ModeCheck judges a pull request: summary, annotations, sticky
+	// comment, commit status; the run is recorded as a pull-request run.
+	ModeCheck Mode = "check"
+	// ModeBaseline records a run of the baseline branch (push, schedule)
+	// as history; the job summary reports it against the previous history.
+	ModeBaseline Mode = "baseline"
+	// ModeReport only reports to the job summary (workflow_dispatch, pushes
+	// to other branches); it records only when the record input says so.
+	ModeReport Mode = "report"
+)
+
+// Env is the runner's description of the job: the GITHUB_* variables.
+type Env struct {
+	EventName  string // GITHUB_EVENT_NAME
+	Repository string // GITHUB_REPOSITORY, owner/name
+	SHA        string // GITHUB_SHA
+	Ref        string // GITHUB_REF, e.g. refs/heads/main
+	RefName    string // GITHUB_REF_NAME
+	ServerURL  string // GITHUB_SERVER_URL
+	RunID      string // GITHUB_RUN_ID
+	Workflow   string // GITHUB_WORKFLOW (the workflow's name)
+	Job        string // GITHUB_JOB (the job's id)
+}
+
+// Inputs are the action inputs that shape the plan.
+type Inputs struct {
+	BaselineBranch string // "" = the repository's default branch
+	Record         bool   // workflow_dispatch: record the run
+	AllowForks     bool
+}
+
+// A Plan is what one run of the action will do, decided from the event.
+type Plan struct {
+	Mode           Mode
+	Event          string
+	Repo           Repo
+	PR             int    // the pull request number in ModeCheck
+	HeadSHA        string // the commit judged: the pull request's head, else GITHUB_SHA
+	Branch         string // the branch that ran: the pull request's head branch, else GITHUB_REF_NAME
+	BaselineBranch string
+	Record         bool // record the run in the history store
+	Fork           bool // a pull request from another repository (allowed by allow-forks)
+	RunURL         string
+	Marker         string // the sticky comment's hidden marker
+}
+
+// A ForkError refuses a pull request from a fork: on a self-hosted runner
+// its code would run on the GPU host with the runner's access.
+type ForkError struct{ Head, Base string }
+
+func (e *ForkError) Error() string {
+	return fmt.Sprintf("refusing to run a pull request from the fork %s on this runner: it would execute untrusted code "+
+		"on a self-hosted GPU host (into %s). Set the allow-forks input to true only if the runner is isolated and "+
+		"disposable; see docs/action.md", e.Head, e.Base)
+}
+
+// An EventError is an event the action does not handle.
+type EventError struct{ Event, Why string }
+
+func (e *EventError) Error() string { return fmt.Sprintf("event %q: %s", e.Event, e.Why) }
+
+// payload is the part of a webhook payload the plan needs.
+type payload struct {
+	PullRequest *struct {
+		Number int `json:"number"`
+		Head   struct {
+			SHA  string `json:"sha"`
+			Ref  string `json:"ref"`
+			Repo *struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"` // null when the fork was deleted
+		} `json:"head"`
+		Base struct {
+			Ref  string `json:"ref"`
+			Repo struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
+		} `json:"base"`
+	} `json:"pull_request"`
+	Repository struct {
+		FullName      string `json:"full_name"`
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
+}
+
+// Decide makes the plan for an event: env from the runner, the event
+// payload (the file GITHUB_EVENT_PATH names), and the inputs.
+func Decide(env Env, event []byte, in Inputs) (*Plan, error) {
+	var p payload
+	if len(event) > 0 {
+		if err := json.Unmarshal(event, &p); err != nil {
+			return nil, fmt.Errorf("event payload (GITHUB_EVENT_PATH): %w", err)
+		}
+	}
+	owner, name, ok := strings.Cut(env.Repository, "/")
+	if !ok || owner == "" || name == "" {
+		return nil, fmt.Errorf("GITHUB_REPOSITORY: %q is not owner/name", env.Repository)
+	}
+	pl := &Plan{
+		Event: env.EventName, Repo: Repo{owner, name}, HeadSHA: env.SHA, Branch: env.RefName,
+		BaselineBranch: firstOf(in.BaselineBranch, p.Repository.DefaultBranch),
+		RunURL:         fmt.Sprintf("%s/%s/actions/runs/%s", strings.TrimSuffix(env.ServerURL, "/"), env.Repository, env.RunID),
+		Marker:         Marker(env.Workflow, env.Job),
+	}
+	if pl.BaselineBranch == "" && env.EventName == "schedule" {
+		pl.BaselineBranch = env.RefName // schedules run on the default branch
+	}
+	if pl.BaselineBranch == "" {
+		return nil, fmt.Errorf("baseline-branch: not set and the event payload names no default branch")
+	}
+	return pl, pl.decideMode(env, p, in)
+}
+
+func (pl *Plan) decideMode(env Env, p payload, in Inputs) error {
+	onBaseline := env.Ref == "refs/heads/"+pl.BaselineBranch
+	switch env.EventName {
+	case "pull_request":
+		return pl.decidePR(p, in)
+	case "push", "schedule":
+		pl.Mode, pl.Record = ModeReport, false
+		if onBaseline {
+			pl.Mode, pl.Record = ModeBaseline, true
+		}
+	case "workflow_dispatch":
+		pl.Mode, pl.Record = ModeReport, in.Record
+	case "pull_request_target":
+		return &EventError{env.EventName, "not supported: it runs with the base repository's secrets and write token, " +
+			"so checking out and running the pull request's code would hand them to it; use pull_request"}
+	default:
+		return &EventError{env.EventName, "not supported (use pull_request, push, schedule or workflow_dispatch)"}
+	}
+	return nil
+}
+
+func (pl *Plan) decidePR(p payload, in Inputs) error {
+	pr := p.PullRequest
+	if pr == nil || pr.Number <= 0 || pr.Head.SHA == "" {
+		return &EventError{"pull_request", "the event payload has no pull_request number and head sha"}
+	}
+	pl.Mode, pl.Record = ModeCheck, true
+	pl.PR, pl.HeadSHA, pl.Branch = pr.Number, pr.Head.SHA, pr.Head.Ref
+	head := "(deleted repository)"
+	if pr.Head.Repo != nil {
+		head = pr.Head.Repo.FullName
+	}
+	pl.Fork = head != pr.Base.Repo.FullName
+	if pl.Fork && !in.AllowForks {
+		return &ForkError{Head: head, Base: pr.Base.Repo.FullName}
+	}
+	return nil
+}
+
+func firstOf(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

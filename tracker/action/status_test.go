@@ -1,0 +1,72 @@
+package action
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestStatusFor(t *testing.T) {
+	tests := []struct {
+		name    string
+		tally   Tally
+		failOn  bool
+		verdict Verdict
+		state   string
+		desc    string
+	}{
+		{"regression fails", Tally{Regressions: 2, Improvements: 1, Unchanged: 30, Threshold: 0.1}, true, Fail, StateFailure,
+			"fail: 2 regressions, 1 improvement, 30 unchanged (threshold 10%)"},
+		{"informational", Tally{Regressions: 1, Unchanged: 3, Threshold: 0.1}, false, Fail, StateSuccess,
+			"fail: 1 regression, 3 unchanged (threshold 10%) [informational]"},
+		{"pass", Tally{Unchanged: 5, Warnings: 1, Threshold: 0.05}, true, Pass, StateSuccess,
+			"pass: 1 warning, 5 unchanged (threshold 5%)"},
+		{"inconclusive without a baseline", Tally{Incomparable: 4, Threshold: 0.1}, true, Inconclusive, StateSuccess,
+			"inconclusive: 4 incomparable (threshold 10%)"},
+		{"nothing", Tally{}, true, Inconclusive, StateSuccess, "inconclusive: no benchmarks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if v := tt.tally.Verdict(); v != tt.verdict {
+				t.Errorf("Verdict = %s, want %s", v, tt.verdict)
+			}
+			st := StatusFor(tt.tally, tt.failOn, "https://u")
+			want := Status{State: tt.state, Context: "perfgate", Description: tt.desc, TargetURL: "https://u"}
+			if st != want {
+				t.Errorf("StatusFor\n got %+v\nwant %+v", st, want)
+			}
+		})
+	}
+}
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("ü", 200)
+	got := Clip(long, MaxStatusDescription)
+	if utf8.RuneCountInString(got) != MaxStatusDescription || !strings.HasSuffix(got, "…") {
+		t.Errorf("Clip gave %d characters: %q", utf8.RuneCountInString(got), got)
+	}
+	if Clip("short", 140) != "short" {
+		t.Error("Clip changed a short string")
+	}
+}
+
+func TestSecrets(t *testing.T) {
+	tests := []struct {
+		name, token, db string
+		want            []string
+	}{
+		{"token only", "ghs_abc", "", []string{"ghs_abc"}},
+		{"URL password, percent-encoded", "ghs_abc", "postgres://perf:p%40ss%2Fw@db:5432/perf", []string{"ghs_abc", "p@ss/w", "p%40ss%2Fw", "p@ss%2Fw"}},
+		{"password query parameter", "", "postgres://db/perf?user=perf&password=s3cret", []string{"s3cret"}},
+		{"key=value form", "", "host=db user=perf password='s3cret' dbname=perf", []string{"s3cret"}},
+		{"no password", "", "postgres://perf@db/perf", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Secrets(tt.token, tt.db); !slices.Equal(got, tt.want) {
+				t.Errorf("Secrets = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
