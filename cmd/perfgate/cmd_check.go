@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func init() {
+	register(&command{
+		Name:    "check",
+		Summary: "judge a run against the latest runs of the baseline branch in the history",
+		Run:     runCheck,
+	})
+}
+
+// checkFlags are check's own flags; compare's verdict flags come from
+// compareFlags and the store from storeFlags.
+type checkFlags struct {
+	candidates   resultFiles // the repeatable flag type of cmd_compare.go
+	branch       string
+	runs         int
+	record       bool
+	runsEnvError error
+}
+
+func (cf *checkFlags) register(fs *flag.FlagSet, e *env) {
+	fs.Var(&cf.candidates, "candidate", "the candidate's results `FILE` (repeat for shards or repeated runs of one commit)")
+	fs.StringVar(&cf.branch, "baseline-branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
+		"the branch whose runs are the baseline (env PERFGATE_BASELINE_BRANCH)")
+	runs := 3
+	if s := e.Getenv("PERFGATE_BASELINE_RUNS"); s != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			cf.runsEnvError = usageError("PERFGATE_BASELINE_RUNS: %q is not an integer", s)
+		}
+		runs = n
+	}
+	fs.IntVar(&cf.runs, "baseline-runs", runs, "how many of the latest comparable baseline runs to pool (env PERFGATE_BASELINE_RUNS)")
+	fs.BoolVar(&cf.record, "record", false, "also store the candidate runs (pull-request runs are stored but never become baselines)")
+}
+
+func (cf *checkFlags) validate() error {
+	switch {
+	case cf.runsEnvError != nil:
+		return cf.runsEnvError
+	case len(cf.candidates) == 0:
+		return usageError("--candidate: name the candidate's results FILE")
+	case cf.branch == "":
+		return usageError("--baseline-branch: must not be empty")
+	case cf.runs < 1 || cf.runs > 1000:
+		return usageError("--baseline-runs: must be between 1 and 1000, got %d", cf.runs)
+	}
+	return nil
+}
+
+func runCheck(ctx context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "check", "--candidate FILE [--candidate FILE...] [--baseline-branch main] [--baseline-runs 3] [--record] [--store DIR | --db URL] [compare flags]")
+	var (
+		cf  checkFlags
+		cmp compareFlags
+		sf  storeFlags
+	)
+	cf.register(fs, e)
+	cmp.register(fs, e)
+	sf.register(fs, e)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("check: unexpected argument %q (candidates go in --candidate)", fs.Arg(0))
+	}
+	opt, err := cmp.options()
+	if err != nil {
+		return err
+	}
+	if err := cf.validate(); err != nil {
+		return err
+	}
+	cands, err := loadCandidates(cf.candidates)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, e, sf)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	c, err := checkAgainst(ctx, st, cands, cf.branch, cf.runs, opt)
+	if err != nil {
+		return err
+	}
+	if cf.record {
+		if err := recordAll(ctx, e.Stderr, st, cf.candidates, cands); err != nil {
+			return err
+		}
+	}
+	return finishCheck(e, &cmp, c, cmp.format, cf.branch)
+}
+
+// loadCandidates loads the candidate files, which must describe one testbed.
+func loadCandidates(files []string) ([]*model.Results, error) {
+	cands, err := loadResults(files)
+	if err != nil {
+		return nil, err
+	}
+	fp := model.FingerprintOf(&cands[0].Run)
+	for i, r := range cands[1:] {
+		if ok, why := model.Comparable(fp, model.FingerprintOf(&r.Run)); !ok {
+			return nil, &model.InputError{File: files[i+1], Path: "$.run",
+				Msg: fmt.Sprintf("ran on another testbed than %s (%s): candidates must come from one testbed", files[0], why)}
+		}
+	}
+	return cands, nil
+}
+
+// checkAgainst compares the candidates with the latest n comparable runs of
+// branch on the first candidate's testbed. No candidate run is ever its own
+// baseline.
+func checkAgainst(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch string, n int, opt compare.Options) (*compare.Comparison, error) {
+	first := &cands[0].Run
+	q := model.BaselineQuery{Repo: first.Repo, Branch: branch, Testbed: model.FingerprintOf(first),
+		Runs: n + len(cands) - 1, Exclude: first.ID}
+	b, err := st.Baseline(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	dropCandidates(b, cands, n)
+	return compare.CompareBaseline(b, cands, opt)
+}
+
+// dropCandidates removes the candidate runs from a baseline (the store
+// excluded only the first) and keeps at most n runs.
+func dropCandidates(b *model.Baseline, cands []*model.Results, n int) {
+	isCand := func(id string) bool {
+		return slices.ContainsFunc(cands, func(r *model.Results) bool { return r.Run.ID == id })
+	}
+	var runs []*model.Results
+	var used []model.RunRef
+	for i, r := range b.Runs {
+		if !isCand(r.Run.ID) && len(runs) < n {
+			runs, used = append(runs, r), append(used, b.Used[i])
+		}
+	}
+	b.Runs, b.Used = runs, used
+	if len(b.Incomparable) > n {
+		b.Incomparable = b.Incomparable[:n]
+	}
+}
+
+// finishCheck prints the report, notes on stderr when there was nothing to
+// compare with, and turns a regression into exit code 1.
+func finishCheck(e *env, cmp *compareFlags, c *compare.Comparison, format, branch string) error {
+	if err := cmp.render(e.Stdout, c, format); err != nil {
+		return err
+	}
+	switch {
+	case len(c.Baseline) == 0 && len(c.Incomparable) == 0:
+		fmt.Fprintf(e.Stderr, "perfgate: no baseline yet: the history holds no %s run on testbed %s, so every benchmark is insufficient; record %s runs first ('perfgate record FILE', or 'perfgate check --record' on %s)\n",
+			branch, orAny(c.Candidate.Testbed), branch, branch)
+	case len(c.Baseline) == 0:
+		fmt.Fprintf(e.Stderr, "perfgate: no comparable baseline: %d %s run(s) passed over (%s); nothing was judged.\n",
+			len(c.Incomparable), branch, c.Incomparable[0].Reason)
+	}
+	if c.Failed() {
+		return errRegression
+	}
+	return nil
+}
+
+func orAny(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}

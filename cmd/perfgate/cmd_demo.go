@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/perfgate/perfgate/db/filestore"
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func init() {
+	register(&command{
+		Name:    "demo",
+		Summary: "judge the example PR run against the example main-branch history (exits 1: it has a regression)",
+		Run:     runDemo,
+	})
+}
+
+// demoBaselineRuns is how many history runs the demo pools, check's default.
+const demoBaselineRuns = 3
+
+func runDemo(ctx context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "demo", "[--format markdown|text|json] [--examples DIR]")
+	format := fs.String("format", formatMarkdown, "output format: "+strings.Join(formats, ", "))
+	dir := fs.String("examples", "examples", "the example data `DIR`: history/*.json and pr.json")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("demo: unexpected argument %q", fs.Arg(0))
+	}
+	if err := checkChoice("-format", *format, formats); err != nil {
+		return err
+	}
+	history, pr, err := demoFiles(*dir)
+	if err != nil {
+		return err
+	}
+	c, err := demoCompare(ctx, e.Stderr, history, pr)
+	if err != nil {
+		return err
+	}
+	var cf compareFlags
+	return finishCheck(e, &cf, c, *format, "main")
+}
+
+// demoFiles lists the example history runs and the PR run in dir.
+func demoFiles(dir string) (history []string, pr string, err error) {
+	history, err = filepath.Glob(filepath.Join(dir, "history", "*.json"))
+	if err != nil {
+		return nil, "", usageError("--examples: %v", err)
+	}
+	pr = filepath.Join(dir, "pr.json")
+	if _, serr := os.Stat(pr); len(history) == 0 || serr != nil {
+		return nil, "", usageError("--examples: %s has no history/*.json and pr.json; run the demo from the repository root, or name the directory", dir)
+	}
+	sort.Strings(history)
+	return history, pr, nil
+}
+
+// demoCompare records the history into a temporary embedded store, removed
+// afterwards, and checks the PR run against it as 'perfgate check' would.
+// What it does is narrated on w (stderr), so stdout is the report alone.
+func demoCompare(ctx context.Context, w io.Writer, history []string, pr string) (*compare.Comparison, error) {
+	runs, err := loadResults(append(history, pr))
+	if err != nil {
+		return nil, err
+	}
+	hist, cand := runs[:len(history)], runs[len(history):]
+	tmp, err := os.MkdirTemp("", "perfgate-demo-")
+	if err != nil {
+		return nil, &model.InfraError{Op: "create a temporary store", Err: err}
+	}
+	defer os.RemoveAll(tmp)
+	st, err := filestore.Open(tmp)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if err := recordAll(ctx, io.Discard, st, history, hist); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "perfgate demo: recorded %d main-branch runs from %s into a temporary store; checking %s (PR #%d) against the latest %d comparable ones.\n"+
+		"The report below is what the pull request's comment would say; exit status 1 means the check fails on a regression.\n\n",
+		len(hist), filepath.Dir(history[0]), pr, cand[0].Run.PR, demoBaselineRuns)
+	return checkAgainst(ctx, st, cand, "main", demoBaselineRuns, compare.DefaultOptions())
+}
