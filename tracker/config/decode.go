@@ -1,0 +1,279 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// decoder turns yaml.Nodes into values, reporting problems as InputErrors
+// that carry the file, the line and the key path (e.g. suites[1].command.repeat).
+type decoder struct{ file string }
+
+func (d *decoder) errf(n *yaml.Node, key, format string, args ...any) error {
+	return &model.InputError{File: d.file, Path: fmt.Sprintf("line %d: %s", n.Line, key), Msg: fmt.Sprintf(format, args...)}
+}
+
+// resolve follows YAML aliases.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "empty"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "an alias"
+}
+
+// A handler decodes the value of one key.
+type handler func(v *yaml.Node, key string) error
+
+// fields decodes a mapping whose keys must all be in handlers; handlers run in
+// document order. Unknown and repeated keys are errors.
+func (d *decoder) fields(n *yaml.Node, key string, handlers map[string]handler) error {
+	n = resolve(n)
+	if n.Kind != yaml.MappingNode {
+		return d.errf(n, key, "must be a mapping, not %s", kindName(n))
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		sub := k.Value
+		if key != "" {
+			sub = key + "." + k.Value
+		}
+		h, ok := handlers[k.Value]
+		if !ok {
+			return d.errf(k, sub, "unknown key (allowed: %s)", strings.Join(sortedKeys(handlers), ", "))
+		}
+		if seen[k.Value] {
+			return d.errf(k, sub, "key given twice")
+		}
+		seen[k.Value] = true
+		if err := h(v, sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// pairs returns a mapping's keys and values in document order.
+func (d *decoder) pairs(n *yaml.Node, key string) ([]*yaml.Node, []*yaml.Node, error) {
+	n = resolve(n)
+	if n.Kind != yaml.MappingNode {
+		return nil, nil, d.errf(n, key, "must be a mapping, not %s", kindName(n))
+	}
+	var ks, vs []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if slices.ContainsFunc(ks, func(k *yaml.Node) bool { return k.Value == n.Content[i].Value }) {
+			return nil, nil, d.errf(n.Content[i], key+"."+n.Content[i].Value, "key given twice")
+		}
+		ks, vs = append(ks, n.Content[i]), append(vs, resolve(n.Content[i+1]))
+	}
+	return ks, vs, nil
+}
+
+func (d *decoder) list(n *yaml.Node, key string) ([]*yaml.Node, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, d.errf(n, key, "must be a list, not %s", kindName(n))
+	}
+	out := make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		out[i] = resolve(c)
+	}
+	return out, nil
+}
+
+func (d *decoder) scalar(n *yaml.Node, key string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", d.errf(n, key, "must be a value, not %s", kindName(n))
+	}
+	return n.Value, nil
+}
+
+func (d *decoder) str(dst *string) handler {
+	return func(n *yaml.Node, key string) error {
+		s, err := d.scalar(n, key)
+		if err == nil && s == "" {
+			err = d.errf(n, key, "must not be empty")
+		}
+		*dst = s
+		return err
+	}
+}
+
+func (d *decoder) oneOf(dst *string, allowed ...string) handler {
+	return func(n *yaml.Node, key string) error {
+		s, err := d.scalar(n, key)
+		if err == nil && !slices.Contains(allowed, s) {
+			err = d.errf(n, key, "%q is not one of %s", s, strings.Join(allowed, ", "))
+		}
+		*dst = s
+		return err
+	}
+}
+
+func (d *decoder) strList(dst *[]string) handler {
+	return func(n *yaml.Node, key string) error {
+		items, err := d.list(n, key)
+		if err != nil {
+			return err
+		}
+		for i, it := range items {
+			s, err := d.scalar(it, fmt.Sprintf("%s[%d]", key, i))
+			if err != nil {
+				return err
+			}
+			*dst = append(*dst, s)
+		}
+		return nil
+	}
+}
+
+func (d *decoder) boolean(dst *bool) handler {
+	return func(n *yaml.Node, key string) error {
+		s, err := d.scalar(n, key)
+		if err != nil {
+			return err
+		}
+		b, perr := strconv.ParseBool(s)
+		if perr != nil {
+			return d.errf(n, key, "must be true or false, not %q", s)
+		}
+		*dst = b
+		return nil
+	}
+}
+
+func (d *decoder) integer(dst *int, lo, hi int) handler {
+	return func(n *yaml.Node, key string) error {
+		s, err := d.scalar(n, key)
+		if err != nil {
+			return err
+		}
+		v, perr := strconv.Atoi(s)
+		if perr != nil || v < lo || v > hi {
+			return d.errf(n, key, "must be a whole number from %d to %d, not %q", lo, hi, s)
+		}
+		*dst = v
+		return nil
+	}
+}
+
+func (d *decoder) number(dst *float64) handler {
+	return func(n *yaml.Node, key string) error {
+		s, err := d.scalar(n, key)
+		if err != nil {
+			return err
+		}
+		v, perr := strconv.ParseFloat(s, 64)
+		if perr != nil {
+			return d.errf(n, key, "must be a number, not %q", s)
+		}
+		*dst = v
+		return nil
+	}
+}
+
+func (d *decoder) duration(dst *time.Duration) handler {
+	return func(n *yaml.Node, key string) error {
+		s, err := d.scalar(n, key)
+		if err != nil {
+			return err
+		}
+		v, perr := time.ParseDuration(s)
+		if perr != nil || v <= 0 {
+			return d.errf(n, key, "must be a positive duration such as 90s or 10m, not %q", s)
+		}
+		*dst = v
+		return nil
+	}
+}
+
+// fraction accepts "10%" or a bare fraction such as 0.10.
+func (d *decoder) fraction(dst *float64) handler {
+	return func(n *yaml.Node, key string) error {
+		s, err := d.scalar(n, key)
+		if err != nil {
+			return err
+		}
+		v, perr := parseFraction(s)
+		if perr != nil {
+			return d.errf(n, key, "%v", perr)
+		}
+		*dst = v
+		return nil
+	}
+}
+
+func parseFraction(s string) (float64, error) {
+	pct := strings.HasSuffix(s, "%")
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("must be a percentage such as 10%% or a fraction such as 0.10, not %q", s)
+	case pct:
+		v /= 100
+	case v >= 1:
+		return 0, fmt.Errorf("%q is ambiguous: write %s%% for a percentage, or a fraction below 1", s, s)
+	}
+	if !(v > 0 && v <= 10) {
+		return 0, fmt.Errorf("must be above 0%% and at most 1000%%, not %q", s)
+	}
+	return v, nil
+}
+
+func (d *decoder) glob(n *yaml.Node, key string) (string, error) {
+	s, err := d.scalar(n, key)
+	if err != nil {
+		return "", err
+	}
+	if _, err := path.Match(s, ""); err != nil {
+		return "", d.errf(n, key, "bad glob %q: %v", s, err)
+	}
+	return s, nil
+}
+
+func (d *decoder) regexp(dst *string) handler {
+	return func(n *yaml.Node, key string) error {
+		s, err := d.scalar(n, key)
+		if err != nil {
+			return err
+		}
+		if _, err := regexp.Compile(s); err != nil {
+			return d.errf(n, key, "bad regular expression: %v", err)
+		}
+		*dst = s
+		return nil
+	}
+}

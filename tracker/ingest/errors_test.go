@@ -1,0 +1,100 @@
+package ingest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func TestMalformed(t *testing.T) {
+	tests := []struct {
+		name, format, input string
+		opt                 Options
+		want                string // substring of the error, which must be an InputError naming f.txt
+	}{
+		{"gotest bad value", GoTest, "pkg: x\nBenchmarkA-2  10  abc ns/op\n", Options{}, "f.txt: line 2: \"abc\" is not a number"},
+		{"gotest odd pairs", GoTest, "BenchmarkA-2  10  12 ns/op 3\n", Options{}, "f.txt: line 1: malformed result line"},
+		{"gotest nothing", GoTest, "PASS\nok x 0.1s\n", Options{}, "no benchmarks found"},
+		{"gbench syntax", GBench, "{\"benchmarks\": [\n{\"name\": }]}", Options{}, "f.txt: line 2, column 10: invalid JSON"},
+		{"gbench type", GBench, `{"benchmarks": [{"name": "a", "real_time": "fast"}]}`, Options{}, "$.benchmarks.real_time (near line 1): must be a number"},
+		{"gbench unit", GBench, `{"benchmarks": [{"name": "a", "run_type": "iteration", "real_time": 1, "time_unit": "fortnights"}]}`, Options{}, "$.benchmarks[0].time_unit: \"fortnights\" is not a time unit"},
+		{"gbench negative", GBench, `{"benchmarks": [{"name": "a", "real_time": -1}]}`, Options{}, "$.benchmarks[0].real_time: -1 is not a valid ns measurement"},
+		{"pytest no stats", PytestBenchmark, `{"benchmarks": [{"name": "t"}]}`, Options{}, "$.benchmarks[0].stats: missing"},
+		{"pytest bad data", PytestBenchmark, `{"benchmarks": [{"name": "t", "stats": {"data": [0.1, -2]}}]}`, Options{}, "$.benchmarks[0].stats.data[1]"},
+		{"nvbench bad value", NVBench, `{"benchmarks": [{"name": "b", "states": [{"summaries": [{"tag": "nv/cold/time/gpu/mean", "data": [{"name": "value", "type": "float64", "value": "x"}]}]}]}]}`, Options{}, "$.benchmarks[0].states[0].summaries[0].data"},
+		{"json-samples no unit", JSONSamples, `{"a": [1, 2]}`, Options{}, "no unit"},
+		{"json-samples not numbers", JSONSamples, `{"a": ["x"]}`, Options{Unit: "ms"}, `$["a"]: must be an array of numbers`},
+		{"json-samples bad better", JSONSamples, `{"a": [1]}`, Options{Unit: "ms", Better: "up"}, `better: "up"`},
+		{"comprehensive no time", Comprehensive, `[{"operation": "a", "implementation": "b", "batch_size": 1}]`, Options{}, "$[0].time_ms: missing"},
+		{"comprehensive no op", Comprehensive, `[{"implementation": "b", "time_ms": 1}]`, Options{}, "$[0]: a record needs operation"},
+		{"sdpa bad line", SDPAJSONL, "{\"B\": 1, \"H\": 1, \"S\": 1, \"d\": 1, \"median_ms\": 1}\n{oops\n", Options{}, "f.txt: line 2: not a JSON object"},
+		{"sdpa missing d", SDPAJSONL, `{"B": 1, "H": 1, "S": 1, "median_ms": 1}`, Options{}, "line 1: record has no d"},
+		{"sdpa no latency", SDPAJSONL, `{"B": 1, "H": 1, "S": 1, "d": 2}`, Options{}, "line 1: record has no latency"},
+		{"perfgate invalid", Perfgate, `{"schema": "nope"}`, Options{}, "f.txt"},
+		{"trailing data", GBench, `{"benchmarks": []} {}`, Options{}, "trailing data"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bs, err := Parse(tt.format, "f.txt", []byte(tt.input), tt.opt)
+			if err == nil {
+				t.Fatalf("no error; got %d benchmarks", len(bs))
+			}
+			var ie *model.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v (%T) is not an InputError", err, err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCriterionErrors(t *testing.T) {
+	sample := `{"sampling_mode": "Linear", "iters": [1, 2], "times": [10, 20]}`
+	tests := []struct {
+		name  string
+		files fstest.MapFS
+		want  string
+	}{
+		{"empty", fstest.MapFS{"x.txt": {Data: []byte("x")}}, "no criterion benchmarks found"},
+		{"no benchmark.json", fstest.MapFS{"a/new/sample.json": {Data: []byte(sample)}}, "needs benchmark.json and sample.json"},
+		{"length mismatch", fstest.MapFS{
+			"a/new/sample.json":    {Data: []byte(`{"iters": [1], "times": [1, 2]}`)},
+			"a/new/benchmark.json": {Data: []byte(`{"full_id": "a"}`)},
+		}, "target/a/new/sample.json: $.times: iters has 1 entries and times 2"},
+		{"zero iters", fstest.MapFS{
+			"a/new/sample.json":    {Data: []byte(`{"iters": [0], "times": [1]}`)},
+			"a/new/benchmark.json": {Data: []byte(`{"full_id": "a"}`)},
+		}, "$.iters[0]: must be a positive count"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseCriterion(tt.files, "target", Options{})
+			if err == nil || !model.IsInputError(err) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want an InputError containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestMergePoolsRepeats(t *testing.T) {
+	a := []model.Benchmark{{Suite: "s", Name: "x", Unit: "ns", Samples: []float64{1, 2}}, {Suite: "s", Name: "y", Unit: "ns", Error: "boom"}}
+	b := []model.Benchmark{{Suite: "s", Name: "x", Unit: "ns", Samples: []float64{3}, SummaryOnly: true}, {Suite: "s", Name: "y", Unit: "ns", Samples: []float64{7}}}
+	got, err := Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got[0].Samples) != 3 || !got[0].SummaryOnly || got[1].Error != "" || len(got[1].Samples) != 1 {
+		t.Errorf("Merge = %+v", got)
+	}
+	if a[0].Samples[1] != 2 || len(a[0].Samples) != 2 {
+		t.Errorf("Merge changed its input: %+v", a[0])
+	}
+	if _, err := Merge(a, []model.Benchmark{{Suite: "s", Name: "x", Unit: "ms", Samples: []float64{1}}}); err == nil {
+		t.Error("Merge of ns and ms gave no error")
+	}
+}

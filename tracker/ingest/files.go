@@ -1,0 +1,76 @@
+package ingest
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// ParseFiles reads and parses files (directories, for criterion) in one
+// format and pools benchmarks that appear in several of them (repeated runs
+// of one tool). It returns nothing unless every file parses.
+func ParseFiles(format string, paths []string, o Options) ([]model.Benchmark, error) {
+	parts := make([][]model.Benchmark, 0, len(paths))
+	for _, p := range paths {
+		bs, err := parseFile(format, p, o)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, bs)
+	}
+	out, err := Merge(parts...)
+	if err != nil {
+		return nil, &model.InputError{File: paths[0], Msg: "cannot pool the files", Err: err}
+	}
+	return out, nil
+}
+
+func parseFile(format, p string, o Options) ([]model.Benchmark, error) {
+	if format == Criterion {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, &model.InputError{File: p, Msg: "cannot read the criterion directory", Err: err}
+		}
+		if !st.IsDir() {
+			return nil, &model.InputError{File: p, Msg: "criterion output is a directory (e.g. target/criterion), not a file"}
+		}
+		return ParseCriterion(os.DirFS(p), p, o)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, &model.InputError{File: p, Msg: "cannot read the file", Err: err}
+	}
+	if format == NVBench {
+		bs, err := ParseNVBench(p, data, binReader(p), o)
+		if err == nil && len(bs) == 0 {
+			err = &model.InputError{File: p, Msg: "no benchmarks found (is this nvbench output?)"}
+		}
+		return bs, err
+	}
+	return Parse(format, p, data, o)
+}
+
+// binReader finds an nvbench --jsonbin file: the path as written (relative
+// to where nvbench ran, usually the JSON's directory), then the file of that
+// name in the <json>-bin directory next to the JSON.
+func binReader(jsonPath string) func(string) ([]byte, error) {
+	dir := filepath.Dir(jsonPath)
+	return func(name string) ([]byte, error) {
+		candidates := []string{filepath.Join(dir, name), filepath.Join(dir, filepath.Base(jsonPath)+"-bin", filepath.Base(name))}
+		if filepath.IsAbs(name) {
+			candidates = append([]string{name}, candidates...)
+		}
+		var firstErr error
+		for _, c := range candidates {
+			data, err := os.ReadFile(c)
+			if err == nil {
+				return data, nil
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+		return nil, firstErr
+	}
+}

@@ -1,0 +1,163 @@
+// Package ingest turns the output of existing benchmark tools into perfgate
+// benchmarks: go test -bench text, Google Benchmark JSON, pytest-benchmark
+// JSON, Criterion.rs directories, nvbench JSON, perfgate results v1, a plain
+// json-samples map, and two formats of ML benchmark scripts (comprehensive
+// and sdpa-jsonl).
+//
+// Samples are only ever what the tool measured: a tool that kept only
+// summaries yields one summary per run, flagged SummaryOnly, never invented
+// samples. Malformed input is a *model.InputError naming the file and the
+// line or JSON path. The package imports tracker/model and the standard
+// library only, and does no I/O except in ParseFiles.
+package ingest
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// The formats.
+const (
+	GoTest          = "gotest"
+	GBench          = "gbench"
+	PytestBenchmark = "pytest-benchmark"
+	Criterion       = "criterion"
+	NVBench         = "nvbench"
+	Perfgate        = "perfgate"
+	JSONSamples     = "json-samples"
+	Comprehensive   = "comprehensive"
+	SDPAJSONL       = "sdpa-jsonl"
+)
+
+// Formats lists the formats Parse understands.
+var Formats = []string{GoTest, GBench, PytestBenchmark, Criterion, NVBench, Perfgate, JSONSamples, Comprehensive, SDPAJSONL}
+
+// Options adjust parsing.
+type Options struct {
+	// Suite names the suite of every benchmark (default: the format's name).
+	// Formats that carry suites of their own (perfgate) keep theirs.
+	Suite string
+	// Unit and Better describe json-samples input that does not say.
+	Unit   string
+	Better model.Better
+}
+
+func (o Options) suite(format string) string {
+	if o.Suite != "" {
+		return o.Suite
+	}
+	return format
+}
+
+// Parse parses one file's content in the given format; name labels errors.
+// Criterion output is a directory tree: use ParseFiles, or ParseCriterion.
+func Parse(format, name string, data []byte, o Options) ([]model.Benchmark, error) {
+	var (
+		bs  []model.Benchmark
+		err error
+	)
+	switch format {
+	case GoTest:
+		bs, err = ParseGoTest(name, data, o)
+	case GBench:
+		bs, err = ParseGBench(name, data, o)
+	case PytestBenchmark:
+		bs, err = ParsePytest(name, data, o)
+	case NVBench:
+		bs, err = ParseNVBench(name, data, nil, o)
+	case Perfgate:
+		bs, err = parsePerfgate(name, data)
+	case JSONSamples:
+		bs, err = ParseJSONSamples(name, data, o)
+	case Comprehensive:
+		bs, err = ParseComprehensive(name, data, o)
+	case SDPAJSONL:
+		bs, err = ParseSDPA(name, data, o)
+	case Criterion:
+		return nil, &model.InputError{File: name, Msg: "criterion output is a directory (target/criterion), not a single file"}
+	default:
+		return nil, fmt.Errorf("unknown format %q (have %s)", format, strings.Join(Formats, ", "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(bs) == 0 {
+		return nil, &model.InputError{File: name, Msg: fmt.Sprintf("no benchmarks found (is this %s output?)", format)}
+	}
+	return bs, nil
+}
+
+func parsePerfgate(name string, data []byte) ([]model.Benchmark, error) {
+	r, err := model.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return r.Benchmarks, nil
+}
+
+func bad(file, path, format string, args ...any) *model.InputError {
+	return &model.InputError{File: file, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+func lineAt(n int) string { return fmt.Sprintf("line %d", n) }
+
+// Merge pools benchmarks with the same suite and name (from repeated runs of
+// a command, or several files) into one, in first-seen order. Samples are
+// concatenated; a benchmark is SummaryOnly if any part was; metrics and info
+// of the first part win. Units must agree.
+func Merge(parts ...[]model.Benchmark) ([]model.Benchmark, error) {
+	var out []model.Benchmark
+	index := map[model.Key]int{}
+	for _, bs := range parts {
+		for _, b := range bs {
+			i, seen := index[b.Key()]
+			if !seen {
+				index[b.Key()] = len(out)
+				b.Samples = slices.Clone(b.Samples)
+				out = append(out, b)
+				continue
+			}
+			m := &out[i]
+			if m.Unit != b.Unit {
+				return nil, fmt.Errorf("benchmark %s: unit %q in one part, %q in another", b.Key(), m.Unit, b.Unit)
+			}
+			m.Samples = append(m.Samples, b.Samples...)
+			m.SummaryOnly = m.SummaryOnly || b.SummaryOnly
+			if m.Error == "" {
+				m.Error = b.Error
+			}
+		}
+	}
+	for i := range out {
+		if len(out[i].Samples) > 0 {
+			out[i].Error = ""
+		}
+	}
+	return out, nil
+}
+
+// median returns the median of xs (which it sorts), or 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	sort.Float64s(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// betterForUnit guesses the direction of a unit: rates are better higher.
+func betterForUnit(unit string) model.Better {
+	u := strings.ToLower(unit)
+	if strings.HasSuffix(u, "/s") || strings.Contains(u, "per_second") || strings.Contains(u, "flops") || strings.Contains(u, "throughput") {
+		return model.Higher
+	}
+	return model.Lower
+}

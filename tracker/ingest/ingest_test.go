@@ -1,0 +1,94 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// goldenCases are real tool output (gotest, gbench, pytest-benchmark: see the
+// generator commands next to each file) and, for tools that cannot run here,
+// files built from their documented formats (criterion/gen.py, nvbench/gen.py
+// name the references).
+var goldenCases = []struct {
+	name, format string
+	paths        []string
+	opt          Options
+}{
+	{"gotest_count5", GoTest, []string{"gotest/benchpkg_count5.txt"}, Options{}},
+	{"gotest_cpu_v", GoTest, []string{"gotest/benchpkg_cpu_v.txt"}, Options{Suite: "benchpkg"}},
+	{"gbench_repetitions", GBench, []string{"gbench/repetitions.json"}, Options{}},
+	{"gbench_single", GBench, []string{"gbench/single.json"}, Options{}},
+	{"gbench_aggregates_only", GBench, []string{"gbench/aggregates_only.json"}, Options{}},
+	{"pytest_data", PytestBenchmark, []string{"pytest/summary.json"}, Options{}},
+	{"pytest_saved_without_data", PytestBenchmark, []string{"pytest/saved_without_data.json"}, Options{}},
+	{"criterion", Criterion, []string{"criterion/target/criterion"}, Options{}},
+	{"nvbench_summary", NVBench, []string{"nvbench/summary.json"}, Options{}},
+	{"nvbench_jsonbin", NVBench, []string{"nvbench/with_bin.json"}, Options{}},
+	{"perfgate", Perfgate, []string{"perfgate/results.json"}, Options{}},
+	{"jsonsamples_plain", JSONSamples, []string{"jsonsamples/plain.json"}, Options{Unit: "ms"}},
+	{"jsonsamples_spec", JSONSamples, []string{"jsonsamples/spec.json"}, Options{}},
+	{"comprehensive", Comprehensive, []string{"comprehensive/results.json"}, Options{}},
+	{"sdpa", SDPAJSONL, []string{"sdpa/results.jsonl"}, Options{}},
+	{"sdpa_pooled_twice", SDPAJSONL, []string{"sdpa/results.jsonl", "sdpa/results.jsonl"}, Options{}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, tt := range goldenCases {
+		t.Run(tt.name, func(t *testing.T) {
+			paths := make([]string, len(tt.paths))
+			for i, p := range tt.paths {
+				paths[i] = filepath.Join("testdata", p)
+			}
+			bs, err := ParseFiles(tt.format, paths, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkValid(t, bs)
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(bs); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "golden", tt.name+".json")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("output differs from %s (go test -update rewrites it):\n%s", golden, buf.String())
+			}
+		})
+	}
+}
+
+// checkValid checks that the benchmarks make a valid results-v1 document.
+func checkValid(t *testing.T, bs []model.Benchmark) {
+	t.Helper()
+	r := model.Results{Schema: model.Schema, Run: model.Run{ID: "x", Repo: "a/b", Commit: strings.Repeat("0", 40),
+		Branch: "main", Event: model.EventLocal, Testbed: "t"}, Benchmarks: bs}
+	var buf bytes.Buffer
+	if err := model.Encode(&buf, &r); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := model.Parse("ingested", buf.Bytes()); err != nil {
+		t.Fatalf("not a valid results document: %v", err)
+	}
+}
