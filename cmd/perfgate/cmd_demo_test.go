@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const examplesDir = "../../examples"
+
+func TestDemo(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the demo's temporary store goes here, and must be gone after
+	_, cwdStoreBefore := os.Stat(filestoreDefault)
+	for _, f := range []struct{ format, golden string }{
+		{"markdown", "demo.md"}, {"text", "demo.txt"}, {"json", "demo.json"},
+	} {
+		t.Run(f.format, func(t *testing.T) {
+			out, errOut, code := invoke(t, nil, "demo", "--examples", examplesDir, "--format", f.format)
+			if code != exitRegression {
+				t.Fatalf("demo: exit %d, want 1 (the example PR has a regression); stderr %s", code, errOut)
+			}
+			if !strings.Contains(errOut, "recorded 5 main-branch runs") {
+				t.Errorf("stderr does not narrate the demo: %q", errOut)
+			}
+			golden(t, f.golden, out)
+		})
+	}
+	if ents, err := os.ReadDir(tmp); err != nil || len(ents) != 0 {
+		t.Errorf("the demo left %d entries in its temporary directory (%v)", len(ents), err)
+	}
+	if _, err := os.Stat(filestoreDefault); os.IsNotExist(cwdStoreBefore) && !os.IsNotExist(err) {
+		t.Errorf("the demo created %s in the working directory", filestoreDefault)
+	}
+}
+
+const filestoreDefault = ".perfgate"
+
+// TestDemoData checks what examples/README.md promises of the synthetic
+// data, whatever the exact numbers: one regression on gelu fp16, one
+// improvement on add fp16, one warning on the noisy microbatch benchmark,
+// and three baseline runs used.
+func TestDemoData(t *testing.T) {
+	out, errOut, code := invoke(t, nil, "demo", "--examples", examplesDir, "--format", "json")
+	if code != exitRegression {
+		t.Fatalf("demo: exit %d: %s", code, errOut)
+	}
+	var c struct {
+		BaselineRuns []json.RawMessage `json:"baseline_runs"`
+		Benchmarks   []struct{ Suite, Name, Verdict string }
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.BaselineRuns) != 3 {
+		t.Errorf("%d baseline runs used, want 3", len(c.BaselineRuns))
+	}
+	verdicts := map[string][]string{}
+	for _, b := range c.Benchmarks {
+		verdicts[b.Verdict] = append(verdicts[b.Verdict], b.Suite+"/"+b.Name)
+	}
+	want := map[string]string{
+		"regression":  "elementwise/gelu/dtype=fp16/n=16M/mode=batch",
+		"improvement": "elementwise/add/dtype=fp16/n=16M/mode=batch",
+		"warn":        "microbatch/launch_per_op/n=256/ops=10000/mode=batch",
+	}
+	for v, name := range want {
+		if got := verdicts[v]; len(got) != 1 || got[0] != name {
+			t.Errorf("%s: %v, want exactly [%s]", v, got, name)
+		}
+	}
+	if n := len(verdicts["unchanged"]); n+3 != len(c.Benchmarks) || n < 5 {
+		t.Errorf("%d unchanged of %d benchmarks; want all the others, at least 5", n, len(c.Benchmarks))
+	}
+}
+
+func TestDemoUsage(t *testing.T) {
+	cases := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"no example data", []string{"--examples", filepath.Join(t.TempDir(), "nowhere")}, "--examples"},
+		{"bad format", []string{"--examples", examplesDir, "--format", "html"}, "-format"},
+		{"stray argument", []string{"--examples", examplesDir, "pr.json"}, "pr.json"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, errOut, code := invoke(t, nil, append([]string{"demo"}, c.args...)...)
+			if code != exitBadInput || !strings.Contains(errOut, c.wantErr) {
+				t.Errorf("exit %d, stderr %q; want exit 2 naming %q", code, errOut, c.wantErr)
+			}
+		})
+	}
+}
