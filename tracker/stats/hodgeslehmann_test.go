@@ -140,22 +140,3 @@ func TestHodgesLehmannRatioErrors(t *testing.T) {
 		})
 	}
 }
-
-// BenchmarkMannWhitneyAndHL100x100 is the per-benchmark statistics cost of
-// a compare with 100 samples per side: one test and one ratio interval.
-func BenchmarkMannWhitneyAndHL100x100(b *testing.B) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	base, cand := make([]float64, 100), make([]float64, 100)
-	for i := range 100 {
-		base[i] = 1000 * math.Exp(0.03*rng.NormFloat64())
-		cand[i] = 1010 * math.Exp(0.03*rng.NormFloat64())
-	}
-	for b.Loop() {
-		if _, err := MannWhitney(cand, base, Greater); err != nil {
-			b.Fatal(err)
-		}
-		if _, _, _, err := HodgesLehmannRatio(base, cand, 0.99); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

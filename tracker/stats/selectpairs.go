@@ -4,9 +4,10 @@ package stats
 // c[j] − b[i] of two sorted samples without forming all n·m of them.
 // Row i holds c[·] − b[i]: increasing along a row, decreasing down a column.
 // Selection is quickselect over the implicit matrix: each round counts the
-// differences below a random active pivot with a two-pointer walk in
-// O(n+m) and discards, row by row, the part on the wrong side of it, until
-// few enough remain to select among directly.
+// differences below an active pivot with a two-pointer walk in O(n+m) and
+// discards, row by row, the part on the wrong side of it, until few enough
+// remain (about 2(n+m)) to select among directly. About four rounds find
+// one order statistic of 100×100 differences.
 type selector struct {
 	b, c   []float64
 	lo, hi []int // the active columns of row i are [lo[i], hi[i])
@@ -44,9 +45,17 @@ func (s *selector) kthPair(k int, pair bool) (float64, float64) {
 		s.lo[i], s.hi[i] = 0, m
 	}
 	below, active := 0, len(s.b)*m // differences left of lo, and in [lo, hi)
-	for active > cap(s.buf) {
-		v := s.pivot(active)
+	for slow := false; active > cap(s.buf); {
+		// Aim at the target's rank, but fall back to a uniform pivot when
+		// the last round kept over 3/4 of the active set, so that the
+		// expected work stays O((n+m) log(nm)) whatever the data.
+		f := float64(k-below) / float64(active)
+		if slow {
+			f = -1
+		}
+		v := s.pivot(active, f)
 		lt, le := s.count(v)
+		prev := active
 		switch {
 		case last <= lt: // all wanted ranks are < v
 			below, active = 0, 0
@@ -67,6 +76,7 @@ func (s *selector) kthPair(k int, pair bool) (float64, float64) {
 		default: // v separates k from k+1: rare, select them apart
 			return s.kth(k), s.kth(k + 1)
 		}
+		slow = 4*active > 3*prev
 	}
 	s.buf = s.buf[:0]
 	for i, bi := range s.b {
@@ -86,8 +96,11 @@ func (s *selector) kthPair(k int, pair bool) (float64, float64) {
 	return a, next
 }
 
-// pivot returns an active difference chosen uniformly at random.
-func (s *selector) pivot(active int) float64 {
+// pivot returns an active difference near relative rank f of the active
+// ones: the element at that fraction of a row drawn at random, with rows
+// weighted by their active counts. With f < 0 it returns an active
+// difference chosen uniformly at random.
+func (s *selector) pivot(active int, f float64) float64 {
 	s.rng += 0x9e3779b97f4a7c15
 	z := s.rng
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
@@ -96,6 +109,9 @@ func (s *selector) pivot(active int) float64 {
 	for i, bi := range s.b {
 		w := s.hi[i] - s.lo[i]
 		if r < w {
+			if f >= 0 {
+				r = min(int(f*float64(w)), w-1)
+			}
 			return s.c[s.lo[i]+r] - bi
 		}
 		r -= w
@@ -105,15 +121,18 @@ func (s *selector) pivot(active int) float64 {
 
 // count fills ltRow and leRow for pivot v and returns their sums. Because
 // c[j] − b[i] shrinks as i grows, both per-row counts are non-decreasing
-// in i, so one forward pointer each suffices.
+// in i, so one forward pointer each suffices. The pivot is an active
+// difference, so everything left of lo[i] is below it and everything from
+// hi[i] on is above it: each pointer only walks the active columns.
 func (s *selector) count(v float64) (lt, le int) {
 	p, q, c := 0, 0, s.c
 	for i, bi := range s.b {
-		for p < len(c) && c[p]-bi < v {
+		p = max(p, s.lo[i])
+		for hi := s.hi[i]; p < hi && c[p]-bi < v; {
 			p++
 		}
 		q = max(q, p)
-		for q < len(c) && c[q]-bi <= v {
+		for hi := s.hi[i]; q < hi && c[q]-bi <= v; {
 			q++
 		}
 		s.ltRow[i], s.leRow[i] = p, q
