@@ -66,14 +66,21 @@ func MannWhitney(x, y []float64, alt Alternative) (MWResult, error) {
 	r := rankSamples(x, y)
 	n, m := len(x), len(y)
 	res := MWResult{U: float64(r.u2) / 2}
-	var lower, upper float64 // P(U ≤ observed), P(U ≥ observed)
+	var lower, upper func() float64 // P(U ≤ observed), P(U ≥ observed)
 	switch {
 	case !r.ties() && n <= exactMax && m <= exactMax:
 		d := exactDist(n, m)
-		lower, upper = d.le(res.U), d.ge(res.U)
+		lower = func() float64 { return d.le(res.U) }
+		upper = func() float64 { return d.ge(res.U) }
 		res.Method = MethodExact
 	case r.ties() && n <= exactTiesMax && m <= exactTiesMax:
-		lower, upper = tieTails(n, r)
+		// Each tail is summed directly; the upper one as the lower tail of
+		// U' = nm − U, which is U with the order of values reversed.
+		lower = func() float64 { return tieLE(n, r.groups, r.u2) }
+		upper = func() float64 {
+			slices.Reverse(r.groups)
+			return tieLE(n, r.groups, 2*n*m-r.u2)
+		}
 		res.Method = MethodExactTies
 	default:
 		res.P = normalP(n, m, res.U, r.tieTerm, alt)
@@ -82,28 +89,13 @@ func MannWhitney(x, y []float64, alt Alternative) (MWResult, error) {
 	}
 	switch alt {
 	case Less:
-		res.P = lower
+		res.P = lower()
 	case Greater:
-		res.P = upper
+		res.P = upper()
 	default:
-		res.P = min(1, 2*min(lower, upper))
+		res.P = min(1, 2*min(lower(), upper()))
 	}
 	return res, nil
-}
-
-// tieTails returns the exact lower and upper tail probabilities of the
-// observed U given the tie structure in r. Each tail is summed directly.
-func tieTails(n int, r ranks) (lower, upper float64) {
-	counts, total := tieDist(n, r.groups)
-	for h, c := range counts {
-		if h <= r.u2 {
-			lower += c
-		}
-		if h >= r.u2 {
-			upper += c
-		}
-	}
-	return lower / total, upper / total
 }
 
 // normalP returns the normal-approximation p-value with the tie-corrected

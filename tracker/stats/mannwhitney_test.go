@@ -208,13 +208,8 @@ func TestExactDistribution(t *testing.T) {
 			N += g
 		}
 		n := N / 2
-		counts, total := tieDist(n, groups)
-		var sum float64
-		for _, c := range counts {
-			sum += c
-		}
-		if want := math.Exp(lchoose(N, n)); relErr(total, want) > 1e-12 || sum != total {
-			t.Errorf("groups %v: total %v (sum %v), want C(%d, %d) = %v", groups, total, sum, N, n, want)
+		if p := tieLE(n, groups, 2*n*(N-n)); relErr(p, 1) > 1e-15 {
+			t.Errorf("groups %v: P(U ≤ nm) = %v, want 1", groups, p)
 		}
 	}
 }

@@ -95,45 +95,66 @@ func (d *uDist) quantile(p float64) int {
 	return len(d.cum) - 1
 }
 
-// tieDist returns the exact permutation null distribution of 2U for n x's
-// and the tie groups of the pooled sample, given as group sizes in
-// increasing order of value. counts[h] is the number of the C(n+m, n)
-// assignments with 2U = h; U counts a tied x-y pair as 1/2, which is what
-// midranks give. The DP places k of a group's t items in x with weight
-// C(t, k); each such x beats the y's of earlier groups and ties the t-k y's
-// of its own group.
-func tieDist(n int, groups []int) (counts []float64, total float64) {
+// tieLE returns P(2U ≤ limit) under the exact permutation null
+// distribution of U for n x's and the tie groups of the pooled sample,
+// given as group sizes in increasing order of value. U counts a tied x-y
+// pair as 1/2, which is what midranks give. A DP over the groups places k
+// of a group's t items in x with weight C(t, k); each such x beats the y's
+// of earlier groups and ties the t-k y's of its own group. Contributions
+// to 2U are never negative, so states past limit can be dropped: the work
+// shrinks with the tail that is asked for.
+func tieLE(n int, groups []int, limit int) float64 {
 	N := 0
 	for _, t := range groups {
 		N += t
 	}
 	m := N - n
-	w := 2*n*m + 1
-	cur := make([]float64, (n+1)*w)
-	next := make([]float64, (n+1)*w)
+	limit = min(limit, 2*n*m)
+	if limit < 0 {
+		return 0
+	}
+	w := limit + 1
+	bufp := dpBufs.Get().(*[]float64)
+	defer dpBufs.Put(bufp)
+	if cap(*bufp) < 2*(n+1)*w {
+		*bufp = make([]float64, 2*(n+1)*w)
+	}
+	// Only states a group can reach are cleared and read, so stale values
+	// from an earlier call never leak in.
+	cur, next := (*bufp)[:(n+1)*w], (*bufp)[(n+1)*w:2*(n+1)*w]
 	cur[0] = 1
 	seen := 0 // items in earlier groups
 	for _, t := range groups {
-		clear(next)
+		// Clear only the states this group can reach.
+		for j := max(0, n-(N-seen-t)); j <= min(n, seen+t); j++ {
+			clear(next[j*w : j*w+min(limit, 2*j*(seen+t-j))+1])
+		}
 		binom := binomialRow(t)
 		for kp := max(0, n-(N-seen)); kp <= min(n, seen); kp++ {
-			row := cur[kp*w : kp*w+2*kp*(seen-kp)+1]
+			row := cur[kp*w : kp*w+min(limit, 2*kp*(seen-kp))+1]
 			for k := max(0, n-(N-seen-t)-kp); k <= min(t, n-kp); k++ {
-				dst, add, c := next[(kp+k)*w:], 2*k*(seen-kp)+k*(t-k), binom[k]
-				for h, v := range row {
-					dst[h+add] += v * c
+				add, c := 2*k*(seen-kp)+k*(t-k), binom[k]
+				if add > limit {
+					continue
+				}
+				dst := next[(kp+k)*w+add : (kp+k+1)*w]
+				for h, v := range row[:min(len(row), len(dst))] {
+					dst[h] += v * c
 				}
 			}
 		}
 		cur, next = next, cur
 		seen += t
 	}
-	counts = cur[n*w : n*w+w]
-	for _, c := range counts {
-		total += c
+	var le float64
+	for _, c := range cur[n*w : (n+1)*w] {
+		le += c
 	}
-	return counts, total
+	return le / binomialRow(N)[n]
 }
+
+// dpBufs recycles tieLE's DP tables, which reach 2·26·1251 float64s.
+var dpBufs = sync.Pool{New: func() any { return new([]float64) }}
 
 // binomialRow returns C(t, 0..t) as float64.
 func binomialRow(t int) []float64 {
