@@ -102,11 +102,12 @@ func envKeys(c *compare.Comparison) []string {
 	return append(keys, rest...)
 }
 
-// envDiffs returns the keys whose values differ between the two sides.
+// envDiffs returns the keys whose values differ between the two sides. A
+// key that one side does not report is unknown there, not different.
 func envDiffs(c *compare.Comparison) []string {
 	var out []string
 	for _, k := range envKeys(c) {
-		if c.BaselineEnv[k] != c.CandidateEnv[k] {
+		if envDiffers(c, k) {
 			out = append(out, k)
 		}
 	}
@@ -121,6 +122,9 @@ func method(c *compare.Comparison) string {
 		if !math.IsNaN(r.PAdjusted) {
 			tested++
 		}
+	}
+	if tested == 0 && o.Correction != compare.CorrectionNone {
+		return "no benchmark had enough samples on both sides to be tested; " + fmt.Sprintf("at least %d samples per side are needed.", o.MinSamples)
 	}
 	corr := map[string]string{
 		compare.CorrectionBH:   "adjusted with Benjamini-Hochberg across the " + count(tested, "tested benchmark"),
@@ -138,4 +142,9 @@ func method(c *compare.Comparison) string {
 		"or when the CI reaches past it; at least %d samples per side; p = adjusted one-sided p in the direction of the change; "+
 		"summary-only benchmarks get a ratio of medians and at most a warning.",
 		corr, o.Alpha, t, level(o.CILevel()), threshold(o.Threshold), o.MinSamples)
+}
+
+func envDiffers(c *compare.Comparison, k string) bool {
+	b, d := c.BaselineEnv[k], c.CandidateEnv[k]
+	return b != "" && d != "" && b != d
 }

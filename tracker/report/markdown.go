@@ -139,7 +139,7 @@ type section struct {
 
 var sections = []section{
 	{"❌ Regressions", compare.Regression, false},
-	{"⚠️ Warnings (inconclusive)", compare.Warn, true},
+	{"⚠️ Inconclusive", compare.Warn, true},
 	{"🟢 Improvements", compare.Improvement, false},
 	{"💥 Errors", compare.Error, true},
 }
@@ -225,7 +225,7 @@ func bold(s string, on bool) string {
 
 // writeDetails writes the collapsed table of every benchmark.
 func writeDetails(b *strings.Builder, c *compare.Comparison) {
-	fmt.Fprintf(b, "<details><summary>All %s</summary>\n\n", count(len(c.Results), "benchmark"))
+	fmt.Fprintf(b, "<details><summary>All benchmarks (%d)</summary>\n\n", len(c.Results))
 	b.WriteString("| benchmark | verdict | baseline | candidate | change | " + level(c.Options.CILevel()) +
 		" CI | p (adj.) | n | note |\n|:--|:--|--:|--:|--:|:-:|--:|--:|:--|\n")
 	for i := range c.Results {
@@ -244,13 +244,18 @@ func writeEnv(b *strings.Builder, c *compare.Comparison) {
 		return
 	}
 	summary := "Environment: identical"
+	for _, k := range keys {
+		if c.BaselineEnv[k] == "" || c.CandidateEnv[k] == "" {
+			summary = "Environment: partly unknown"
+		}
+	}
 	if diffs := envDiffs(c); len(diffs) > 0 {
 		summary = "Environment: ⚠️ differs in " + md(strings.Join(diffs, ", "))
 	}
 	b.WriteString("<details><summary>" + summary + "</summary>\n\n| | baseline | candidate |\n|:--|:--|:--|\n")
 	for _, k := range keys {
 		base, cand := md(orDash(c.BaselineEnv[k])), md(orDash(c.CandidateEnv[k]))
-		diff := c.BaselineEnv[k] != c.CandidateEnv[k]
+		diff := envDiffers(c, k)
 		key := md(k)
 		if diff {
 			key = "⚠️ **" + key + "**"

@@ -30,8 +30,8 @@ func Text(c *compare.Comparison) string {
 				pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, plain(r.Reason))
 		}
 		tw.Flush()
-		for _, line := range strings.SplitAfter(tb.String(), "\n") {
-			b.WriteString(strings.TrimRight(line, " "))
+		for _, line := range strings.Split(strings.TrimSuffix(tb.String(), "\n"), "\n") {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 	}
 	b.WriteByte('\n')

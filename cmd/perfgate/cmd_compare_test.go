@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// compareFiles writes a baseline split over two runs and a candidate in
+// which elementwise/mul is 25% slower and copy/d2d unchanged, and returns
+// the three paths.
+func compareFiles(t *testing.T) (base1, base2, cand string) {
+	t.Helper()
+	dir := t.TempDir()
+	mk := func(id, commit string, bs ...model.Benchmark) string {
+		r := &model.Results{Schema: model.Schema, Run: model.Run{
+			ID: id, Repo: "o/r", Commit: strings.Repeat(commit, 40), Branch: "main", Event: model.EventPush,
+			Testbed: "h200", StartedAt: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC),
+		}, Benchmarks: bs}
+		path := filepath.Join(dir, id+".json")
+		if err := model.WriteFile(path, r); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	vals := func(start, step float64, n int) []float64 {
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = start + float64(i)*step
+		}
+		return out
+	}
+	b := func(name, unit string, better model.Better, s []float64) model.Benchmark {
+		return model.Benchmark{Suite: "elementwise", Name: name, Unit: unit, Better: better, Samples: s}
+	}
+	base1 = mk("b1", "a", b("mul", "ns", model.Lower, vals(1000, 10, 5)), b("d2d", "GB/s", model.Higher, vals(3000, 1, 5)))
+	base2 = mk("b2", "c", b("mul", "ns", model.Lower, vals(1050, 10, 5)), b("d2d", "GB/s", model.Higher, vals(3005, 1, 5)))
+	cand = mk("c1", "d", b("mul", "ns", model.Lower, vals(1250, 12.5, 10)), b("d2d", "GB/s", model.Higher, vals(3000, 1, 10)))
+	return base1, base2, cand
+}
+
+// runCompareCmd runs perfgate in-process with the given environment.
+func runCompareCmd(vars map[string]string, args ...string) (stdout, stderr string, code int) {
+	var out, errb bytes.Buffer
+	e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
+	code = runEnv(context.Background(), append([]string{"compare"}, args...), e)
+	return out.String(), errb.String(), code
+}
+
+func TestCompareExitCodes(t *testing.T) {
+	b1, b2, c := compareFiles(t)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	data, err := os.ReadFile(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, bytes.Replace(data, []byte(`"higher"`), []byte(`"up"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		vars    map[string]string
+		args    []string
+		code    int
+		errHas  string // in stderr
+		outHas  string // in stdout
+		outNone bool
+	}{
+		{"regression", nil, []string{"--baseline", b1, "--baseline", b2, "--candidate", c}, 1, "", "Regression: 1 of 2", false},
+		{"threshold above the change", nil, []string{"--baseline", b1, "--baseline", b2, "--candidate", c, "--threshold", "30"}, 0, "", "No regression", false},
+		{"env threshold", map[string]string{"PERFGATE_THRESHOLD": "30"}, []string{"--baseline", b1, "--baseline", b2, "--candidate", c}, 0, "", "No regression", false},
+		{"flag beats env", map[string]string{"PERFGATE_THRESHOLD": "30"}, []string{"--baseline", b1, "--baseline", b2, "--candidate", c, "--threshold", "10"}, 1, "", "Regression", false},
+		{"A/A", nil, []string{"--baseline", c, "--candidate", c}, 0, "", "No regression", false},
+		{"markdown", nil, []string{"--baseline", b1, "--baseline", b2, "--candidate", c, "--format", "markdown"}, 1, "", "### ❌ Regression", false},
+		{"missing baseline", nil, []string{"--candidate", c}, 2, "-baseline", "", true},
+		{"missing candidate", nil, []string{"--baseline", b1}, 2, "-candidate", "", true},
+		{"positional argument", nil, []string{"--baseline", b1, "--candidate", c, c}, 2, "unexpected argument", "", true},
+		{"bad file", nil, []string{"--baseline", b1, "--candidate", bad}, 2, bad + ": $.benchmarks[1].better", "", true},
+		{"missing file", nil, []string{"--baseline", b1 + ".nope", "--candidate", c}, 2, b1 + ".nope", "", true},
+		{"alpha", nil, []string{"--baseline", b1, "--candidate", c, "--alpha", "1.5"}, 2, "-alpha", "", true},
+		{"threshold", nil, []string{"--baseline", b1, "--candidate", c, "--threshold", "-1"}, 2, "-threshold", "", true},
+		{"min samples", nil, []string{"--baseline", b1, "--candidate", c, "--min-samples", "1"}, 2, "-min-samples", "", true},
+		{"correction", nil, []string{"--baseline", b1, "--candidate", c, "--correction", "bonferroni"}, 2, "-correction", "", true},
+		{"format", nil, []string{"--baseline", b1, "--candidate", c, "--format", "html"}, 2, "-format", "", true},
+		{"bad env", map[string]string{"PERFGATE_ALPHA": "lots"}, []string{"--baseline", b1, "--candidate", c}, 2, "PERFGATE_ALPHA", "", true},
+		{"bad env overridden", map[string]string{"PERFGATE_ALPHA": "lots"}, []string{"--baseline", b1, "--candidate", c, "--alpha", "0.05"}, 1, "", "Regression", false},
+		{"bad env min samples", map[string]string{"PERFGATE_MIN_SAMPLES": "5.5"}, []string{"--baseline", b1, "--candidate", c}, 2, "PERFGATE_MIN_SAMPLES", "", true},
+		{"help", nil, []string{"--help"}, 0, "--baseline FILE", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := runCompareCmd(tt.vars, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errs)
+			}
+			if !strings.Contains(errs, tt.errHas) {
+				t.Errorf("stderr %q does not mention %q", errs, tt.errHas)
+			}
+			if !strings.Contains(out, tt.outHas) || tt.outNone && out != "" {
+				t.Errorf("stdout %q, want it to contain %q (empty: %v)", out, tt.outHas, tt.outNone)
+			}
+		})
+	}
+}
+
+// TestCompareJSON decodes compare --format json and checks the documented
+// contract: threshold as a fraction, p_value the worse-direction p, the
+// baseline files pooled.
+func TestCompareJSON(t *testing.T) {
+	b1, b2, c := compareFiles(t)
+	out, errs, code := runCompareCmd(nil, "--baseline", b1, "--baseline", b2, "--candidate", c,
+		"--format", "json", "--threshold", "12.5", "--alpha", "0.05", "--correction", "holm", "--min-samples", "4")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %s", code, errs)
+	}
+	var doc struct {
+		Threshold  float64 `json:"threshold"`
+		Alpha      float64 `json:"alpha"`
+		Correction string  `json:"correction"`
+		Benchmarks []struct {
+			Suite           string   `json:"suite"`
+			Name            string   `json:"name"`
+			Unit            string   `json:"unit"`
+			Better          string   `json:"better"`
+			NBaseline       int      `json:"n_baseline"`
+			NCandidate      int      `json:"n_candidate"`
+			BaselineMedian  float64  `json:"baseline_median"`
+			CandidateMedian float64  `json:"candidate_median"`
+			Change          float64  `json:"change"`
+			CILow           float64  `json:"ci_low"`
+			CIHigh          float64  `json:"ci_high"`
+			PValue          *float64 `json:"p_value"`
+			PAdjusted       *float64 `json:"p_adjusted"`
+			Verdict         string   `json:"verdict"`
+		} `json:"benchmarks"`
+		Summary struct {
+			Regressions   int     `json:"regressions"`
+			Improvements  int     `json:"improvements"`
+			Warnings      int     `json:"warnings"`
+			Insufficient  int     `json:"insufficient"`
+			Unchanged     int     `json:"unchanged"`
+			Errors        int     `json:"errors"`
+			GeomeanChange float64 `json:"geomean_change"`
+		} `json:"summary"`
+		BaselineRuns []model.RunRef `json:"baseline_runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if doc.Threshold != 0.125 || doc.Alpha != 0.05 || doc.Correction != "holm" || len(doc.BaselineRuns) != 2 {
+		t.Errorf("header: threshold %v alpha %v correction %q baseline runs %d", doc.Threshold, doc.Alpha, doc.Correction, len(doc.BaselineRuns))
+	}
+	if len(doc.Benchmarks) != 2 {
+		t.Fatalf("%d benchmarks, want 2", len(doc.Benchmarks))
+	}
+	d2d, mul := doc.Benchmarks[0], doc.Benchmarks[1] // sorted by name
+	// Candidate 1250, 1262.5, … is 1.25 × baseline 1000, 1010, … exactly,
+	// and completely above it: exact one-sided p = 1/C(20, 10).
+	if mul.Name != "mul" || mul.Verdict != "regression" || mul.NBaseline != 10 || mul.NCandidate != 10 ||
+		mul.Unit != "ns" || mul.Better != "lower" || mul.BaselineMedian != 1045 {
+		t.Errorf("mul: %+v", mul)
+	}
+	if mul.Change < 0.2499 || mul.Change > 0.2501 || !(mul.CILow < mul.Change && mul.Change < mul.CIHigh) {
+		t.Errorf("mul change %v CI [%v, %v], want 0.25 inside", mul.Change, mul.CILow, mul.CIHigh)
+	}
+	if mul.PValue == nil || *mul.PValue < 5.41e-6 || *mul.PValue > 5.42e-6 || mul.PAdjusted == nil || *mul.PAdjusted < *mul.PValue {
+		t.Errorf("mul p %v adjusted %v, want 1/184756 and no smaller after Holm", mul.PValue, mul.PAdjusted)
+	}
+	if d2d.Verdict != "unchanged" || d2d.Better != "higher" || d2d.PValue == nil || *d2d.PValue < 0.5 {
+		t.Errorf("d2d: %+v", d2d)
+	}
+	s := doc.Summary
+	if s.Regressions != 1 || s.Unchanged != 1 || s.Improvements+s.Warnings+s.Insufficient+s.Errors != 0 {
+		t.Errorf("summary %+v", s)
+	}
+}

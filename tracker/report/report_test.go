@@ -1,0 +1,349 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func seq(start, step float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = start + float64(i)*step
+	}
+	return out
+}
+
+func scale(x []float64, f float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = v * f
+	}
+	return out
+}
+
+func bm(suite, name, unit string, better model.Better, samples []float64) model.Benchmark {
+	return model.Benchmark{Suite: suite, Name: name, Unit: unit, Better: better, Samples: samples}
+}
+
+func run(id, commit, branch string, day int, env map[string]string, bs ...model.Benchmark) *model.Results {
+	return &model.Results{Schema: model.Schema, Run: model.Run{
+		ID: id, Repo: "o/r", Commit: strings.Repeat(commit, 40), Branch: branch, Event: model.EventPush,
+		Testbed: "h200-1", StartedAt: time.Date(2026, 11, day, 9, 30, 0, 0, time.UTC), Env: env,
+	}, Benchmarks: bs}
+}
+
+var (
+	envMain = map[string]string{model.EnvGPU: "NVIDIA H200", model.EnvDriver: "580.159.04", model.EnvCUDA: "13.0", model.EnvNVRTC: "12.8", "clocks": "locked"}
+	envPR   = map[string]string{model.EnvGPU: "NVIDIA H200", model.EnvDriver: "580.160.01", model.EnvCUDA: "13.0", model.EnvNVRTC: "12.9", "clocks": "locked"}
+)
+
+// mixed is a comparison with every verdict, two pooled baseline runs, an
+// environment difference and a run passed over.
+func mixed(t *testing.T) *compare.Comparison {
+	t.Helper()
+	b10 := seq(1000, 10, 10)
+	noisy := []float64{100, 60, 140, 80, 120, 70, 130, 90, 110, 150}
+	broken := bm("gemm", "bf16/m=4096", "us", model.Lower, nil)
+	broken.Error = "CUDA_ERROR_ILLEGAL_ADDRESS"
+	so := func(b model.Benchmark) model.Benchmark { b.SummaryOnly = true; return b }
+	base := []*model.Results{
+		run("b1", "a", "main", 19, envMain,
+			bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, b10[:5]),
+			bm("elementwise", "mul/fp32/n=16777216", "ns", model.Lower, b10[:5]),
+			bm("copy", "d2d/n=1GiB", "GB/s", model.Higher, seq(3000, 2, 10)),
+			bm("reduce", "sum/fp32", "us", model.Lower, noisy),
+			bm("gemm", "bf16/m=4096", "us", model.Lower, seq(250, 0.5, 10)),
+			bm("gemm", "fp16/m=4096", "ms", model.Lower, seq(1.5, 0.001, 10)),
+			so(bm("ext", "tool-mean", "ns", model.Lower, []float64{500, 505})),
+		),
+		run("b2", "c", "main", 20, envMain,
+			bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, b10[5:]),
+			bm("elementwise", "mul/fp32/n=16777216", "ns", model.Lower, b10[5:]),
+			bm("softmax", "old", "ns", model.Lower, b10),
+		),
+	}
+	cand := []*model.Results{run("c1", "d", "feature/faster-add", 21, envPR,
+		bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, scale(b10, 0.8)),
+		bm("elementwise", "mul/fp32/n=16777216", "ns", model.Lower, scale(b10, 1.25)),
+		bm("copy", "d2d/n=1GiB", "GB/s", model.Higher, seq(3001, 2, 10)),
+		bm("reduce", "sum/fp32", "us", model.Lower, scale(noisy, 1.15)),
+		broken,
+		bm("gemm", "fp16/m=4096", "ms", model.Lower, seq(1.5005, 0.001, 10)),
+		so(bm("ext", "tool-mean", "ns", model.Lower, []float64{640, 650})),
+		bm("attention", "flash/new", "us", model.Lower, seq(80, 1, 10)),
+	)}
+	b := &model.Baseline{Runs: base, Used: []model.RunRef{base[0].Run.Ref(), base[1].Run.Ref()},
+		Incomparable: []model.Incomparable{{
+			Run:    model.RunRef{ID: "x", Commit: strings.Repeat("e", 40), StartedAt: time.Date(2026, 11, 18, 8, 0, 0, 0, time.UTC)},
+			Reason: `GPU "NVIDIA A100-SXM4-80GB" vs "NVIDIA H200"`,
+		}}}
+	c, err := compare.CompareBaseline(b, cand, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// clean is a comparison with nothing to report but unchanged benchmarks.
+func clean(t *testing.T) *compare.Comparison {
+	t.Helper()
+	b10 := seq(1000, 10, 10)
+	base := []*model.Results{run("b1", "a", "main", 20, envMain, bm("s", "x", "ns", model.Lower, b10), bm("s", "y", "GB/s", model.Higher, b10))}
+	cand := []*model.Results{run("c1", "d", "pr", 21, envMain, bm("s", "x", "ns", model.Lower, seq(1001, 10, 10)), bm("s", "y", "GB/s", model.Higher, b10))}
+	c, err := compare.Compare(base, cand, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// incomparable is a comparison where every stored run was on another GPU.
+func incomparable(t *testing.T) *compare.Comparison {
+	t.Helper()
+	cand := []*model.Results{run("c1", "d", "pr", 21, envPR, bm("s", "x", "ns", model.Lower, seq(1, 1, 10)))}
+	b := &model.Baseline{Incomparable: []model.Incomparable{
+		{Run: model.RunRef{ID: "old1", Commit: strings.Repeat("a", 40)}, Reason: `GPU "NVIDIA A100" vs "NVIDIA H200"`},
+		{Run: model.RunRef{ID: "old2", Commit: strings.Repeat("b", 40)}, Reason: `GPU "NVIDIA A100" vs "NVIDIA H200"`},
+	}}
+	c, err := compare.CompareBaseline(b, cand, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// nastyNames are benchmark names and texts that try to break out of a
+// Markdown table or ping people.
+var nastyNames = []string{
+	"pipe|in|name",
+	"<script>alert(1)</script>",
+	"@octocat please look",
+	"`code` and ``more``",
+	"*bold* _it_ [link](http://x) ~~s~~ \\",
+	"line\nbreak\rand\ttab",
+	"fixes #12 & <b>",
+	"\x1b[31mred\x1b[0m",
+	"<!-- hidden -->",
+}
+
+func nasty(t *testing.T) *compare.Comparison {
+	t.Helper()
+	b10 := seq(100, 1, 10)
+	var bb, cb []model.Benchmark
+	for i, n := range nastyNames {
+		bb = append(bb, bm("s<|>@x", n, "ns", model.Lower, b10))
+		f := 1.0
+		if i%2 == 0 {
+			f = 1.3
+		}
+		c := bm("s<|>@x", n, "ns", model.Lower, scale(b10, f))
+		if i == 3 {
+			c.Samples, c.Error = nil, "panic: <img src=x onerror=alert(1)> | @admin `rm -rf`"
+		}
+		cb = append(cb, c)
+	}
+	env := map[string]string{model.EnvGPU: "GPU | <i>@team</i>", "note": "`x`"}
+	base := []*model.Results{run("b1", "a", "main", 20, envMain, bb...)}
+	cand := []*model.Results{run("c1", "d", "@evil/<branch>|x", 21, env, cb...)}
+	c, err := compare.Compare(base, cand, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n--- got ---\n%s", path, got)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	cases := map[string]func(*testing.T) *compare.Comparison{
+		"mixed": mixed, "clean": clean, "incomparable": incomparable, "nasty": nasty,
+	}
+	for name, mk := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := mk(t)
+			golden(t, name+".md", Markdown(c, Options{Title: "perfgate (h200-1)", Footer: "<!-- perfgate:sticky -->"}))
+			golden(t, name+".txt", Text(c))
+			var buf bytes.Buffer
+			if err := JSON(&buf, c); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, name+".json", buf.String())
+		})
+	}
+}
+
+func TestVerdictLine(t *testing.T) {
+	tests := []struct {
+		name string
+		mk   func(*testing.T) *compare.Comparison
+		want string
+	}{
+		{"mixed", mixed, "❌ Regression: 1 of 9 benchmarks slower by more than 10%"},
+		{"clean", clean, "✅ No regression: 2 benchmarks · 2 unchanged"},
+		{"incomparable", incomparable, "🚫 Incomparable: no baseline run on a comparable testbed (2 runs passed over"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := VerdictLine(tt.mk(t)); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("VerdictLine = %q, want prefix %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// unescapedPipes counts the "|" of a Markdown line that are not escaped.
+func unescapedPipes(line string) int {
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '|':
+			n++
+		}
+	}
+	return n
+}
+
+// TestMarkdownEscaping checks the properties the golden file shows: every
+// table row has as many cells as its header, and no user text becomes HTML,
+// a mention, an issue link or a code span.
+func TestMarkdownEscaping(t *testing.T) {
+	out := Markdown(nasty(t), Options{})
+	cells := -1
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			cells = -1
+			continue
+		}
+		if cells < 0 {
+			cells = unescapedPipes(line)
+		} else if n := unescapedPipes(line); n != cells {
+			t.Errorf("row has %d cell separators, header %d: %s", n, cells, line)
+		}
+	}
+	for _, bad := range []string{"<script", "<img", "<b>", "<i>", "<!--", "@octocat", "@admin", "@team", "@evil", "#12", "\x1b"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output contains %q", bad)
+		}
+	}
+	if strings.Contains(strings.ReplaceAll(out, "\\`", ""), "`") {
+		t.Error("output contains an unescaped backtick")
+	}
+	txt := Text(nasty(t))
+	if strings.Contains(txt, "\x1b") || strings.Contains(txt, "\r") {
+		t.Error("text output contains control characters")
+	}
+}
+
+func TestMarkdownMaxBytes(t *testing.T) {
+	c := mixed(t)
+	full := Markdown(c, Options{})
+	o := Options{Overflow: "the full report is in the [job summary](https://example.com/run/1)", Footer: "<!-- perfgate:sticky -->"}
+	for _, max := range []int{len(full) - 1, 2500, 1500, 900, 400, 200} {
+		o.MaxBytes = max
+		got := Markdown(c, o)
+		if len(got) > max {
+			t.Errorf("MaxBytes %d: got %d bytes", max, len(got))
+		}
+		if !strings.HasSuffix(got, o.Footer+"\n") || !strings.Contains(got, "job summary") {
+			t.Errorf("MaxBytes %d: lost the footer or the overflow pointer:\n%s", max, got)
+		}
+		if max >= 900 && (!strings.HasPrefix(got, "### "+md(VerdictLine(c))) || !strings.Contains(got, "mul/fp32")) {
+			t.Errorf("MaxBytes %d: lost the verdict line or the regression row:\n%s", max, got)
+		}
+	}
+	o.MaxBytes = 1500
+	golden(t, "truncated.md", Markdown(c, o))
+}
+
+// TestJSONContract decodes the JSON and checks the documented fields.
+func TestJSONContract(t *testing.T) {
+	var buf bytes.Buffer
+	if err := JSON(&buf, mixed(t)); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Threshold  float64 `json:"threshold"`
+		Alpha      float64 `json:"alpha"`
+		Correction string  `json:"correction"`
+		Benchmarks []struct {
+			Suite, Name, Unit, Better, Verdict string
+			NBaseline                          int      `json:"n_baseline"`
+			Change                             *float64 `json:"change"`
+			PValue                             *float64 `json:"p_value"`
+		} `json:"benchmarks"`
+		Summary      map[string]*float64 `json:"summary"`
+		BaselineRuns []model.RunRef      `json:"baseline_runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Threshold != 0.10 || doc.Alpha != 0.01 || doc.Correction != "bh" || len(doc.BaselineRuns) != 2 {
+		t.Errorf("header: %+v", doc)
+	}
+	for _, k := range []string{"regressions", "improvements", "warnings", "insufficient", "unchanged", "errors", "geomean_change"} {
+		if v, ok := doc.Summary[k]; !ok || v == nil || math.IsNaN(*v) {
+			t.Errorf("summary.%s missing", k)
+		}
+	}
+	for _, b := range doc.Benchmarks {
+		if b.Verdict == "error" && (b.Change != nil || b.PValue != nil) {
+			t.Errorf("%s: untested benchmark has change/p_value, want null", b.Name)
+		}
+		if b.Verdict == "regression" && (b.Change == nil || *b.Change <= 0.10 || b.PValue == nil) {
+			t.Errorf("%s: regression without a change above threshold", b.Name)
+		}
+	}
+}
+
+func TestValueFormatting(t *testing.T) {
+	tests := []struct {
+		v    float64
+		unit string
+		want string
+	}{
+		{999.4, "ns", "999.4 ns"},
+		{1234.5, "ns", "1.234 µs"}, // %.3f rounds half to even on the binary value
+		{1.5, "ms", "1.500 ms"},
+		{2500, "us", "2.500 ms"},
+		{3.2e9, "ns", "3.200 s"},
+		{3842.1, "GB/s", "3842 GB/s"},
+		{0.5, "TFLOP/s", "0.5000 TFLOP/s"},
+		{2.5e7, "items/s", "2.5e+07 items/s"},
+		{math.NaN(), "ns", "—"},
+	}
+	for _, tt := range tests {
+		if got := value(tt.v, tt.unit); got != tt.want {
+			t.Errorf("value(%v, %q) = %q, want %q", tt.v, tt.unit, got, tt.want)
+		}
+	}
+}
