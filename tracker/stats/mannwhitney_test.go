@@ -232,3 +232,36 @@ func TestMannWhitneyErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrent exercises the shared caches from many goroutines; run it
+// with -race.
+func TestConcurrent(t *testing.T) {
+	done := make(chan [2]float64)
+	for g := range 8 {
+		go func() {
+			var out [2]float64
+			for i := range 20 {
+				n := 3 + (g+i)%7
+				x, y := make([]float64, n), make([]float64, n+1)
+				for j := range x {
+					x[j] = float64(j) + 0.5
+				}
+				for j := range y {
+					y[j] = float64(j%4) + 1
+				}
+				r1, _ := MannWhitney(x, y, Greater)
+				r2, _ := MannWhitney(x, []float64{0.1, 0.2, 0.3}, Less)
+				_, lo, _, err := HodgesLehmannRatio(append(x, 1), append(y, 1), 0.95)
+				if err != nil {
+					t.Error(err)
+				}
+				out[0] += r1.P + r2.P
+				out[1] += lo
+			}
+			done <- out
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -57,7 +58,7 @@ func newUDist(n, m int) *uDist {
 			}
 		}
 	}
-	cum := dp[n*w : n*w+w]
+	cum := slices.Clone(dp[n*w : n*w+w]) // drop the rest of the table
 	for u := 1; u < w; u++ {
 		cum[u] += cum[u-1]
 	}
