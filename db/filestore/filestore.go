@@ -39,6 +39,12 @@ const DefaultDir = ".perfgate"
 type Store struct {
 	dir string
 	mu  sync.RWMutex // orders goroutines of this process; flock orders processes
+
+	cache struct { // the last index decoded (see readIndex)
+		sync.Mutex
+		raw []byte
+		ix  *index
+	}
 }
 
 var _ tracker.Store = (*Store)(nil)

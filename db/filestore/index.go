@@ -1,10 +1,12 @@
 package filestore
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -104,16 +106,24 @@ func (s *Store) listRuns() (map[string]fileStat, error) {
 	return files, nil
 }
 
+// readIndex reads the stored index. Decoding dominates a query's cost, so
+// the last index decoded is kept and reused while the file's bytes are the
+// same; callers get their own copy of the entries.
 func (s *Store) readIndex() (*index, error) {
 	data, err := os.ReadFile(s.indexPath())
 	if err != nil {
 		return nil, err
 	}
-	var ix index
-	if err := json.Unmarshal(data, &ix); err != nil {
-		return nil, err
+	s.cache.Lock()
+	defer s.cache.Unlock()
+	if s.cache.ix == nil || !bytes.Equal(data, s.cache.raw) {
+		var ix index
+		if err := json.Unmarshal(data, &ix); err != nil {
+			return nil, err
+		}
+		s.cache.raw, s.cache.ix = data, &ix
 	}
-	return &ix, nil
+	return &index{Version: s.cache.ix.Version, Runs: slices.Clone(s.cache.ix.Runs)}, nil
 }
 
 // matches reports whether the index describes exactly these files.

@@ -14,11 +14,13 @@ import (
 )
 
 // newestFirst orders entries by started_at, newest first, ties by ID.
-func newestFirst(a, b entry) int {
-	if c := b.Run.StartedAt.Compare(a.Run.StartedAt); c != 0 {
+func newestFirst(a, b entry) int { return newestFirstRun(&a.Run, &b.Run) }
+
+func newestFirstRun(a, b *model.Run) int {
+	if c := b.StartedAt.Compare(a.StartedAt); c != 0 {
 		return c
 	}
-	return cmp.Compare(b.Run.ID, a.Run.ID)
+	return cmp.Compare(b.ID, a.ID)
 }
 
 // Baseline returns the latest q.Runs comparable baseline runs of q.Branch.
@@ -53,20 +55,21 @@ func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Bas
 // selectBaseline picks the runs of a baseline and the runs it reports as
 // passed over, by the rules documented on model.Baseline.
 func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []model.Incomparable) {
-	var cands []entry
-	for _, e := range all {
+	var cands []*entry // pointers: entries are large to swap while sorting
+	for i := range all {
+		e := &all[i]
 		if (q.Repo == "" || e.Run.Repo == q.Repo) && e.Run.ID != q.Exclude && e.Run.IsBaselineCandidate(q.Branch) {
 			cands = append(cands, e)
 		}
 	}
-	slices.SortFunc(cands, newestFirst)
+	slices.SortFunc(cands, func(a, b *entry) int { return newestFirstRun(&a.Run, &b.Run) })
 	var skipped []model.Incomparable
 	for _, e := range cands {
 		if ok, why := model.Comparable(q.Testbed, model.FingerprintOf(&e.Run)); !ok {
 			skipped = append(skipped, model.Incomparable{Run: e.Run.Ref(), Reason: why})
 			continue
 		}
-		if used = append(used, e); len(used) == q.Runs {
+		if used = append(used, *e); len(used) == q.Runs {
 			break
 		}
 	}
