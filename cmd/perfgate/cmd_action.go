@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/githubapi"
+	"github.com/perfgate/perfgate/db/filestore"
+	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func init() {
+	register(&command{
+		Name:    "action",
+		Summary: "run as the GitHub Action: inputs from INPUT_*, the event from GITHUB_* (docs/action.md)",
+		Run:     runAction,
+	})
+}
+
+// actionSuites runs the suites of the config input when no results-file is
+// given, returning one results document per run. It stays nil until suite
+// running (perfgate run --config) is wired in; the action then asks for
+// results-file.
+var actionSuites func(ctx context.Context, e *env, config string) ([]*model.Results, error)
+
+// actionOptions is everything perfgate action acts on, read from the
+// inputs (INPUT_*) and the runner's environment (GITHUB_*).
+type actionOptions struct {
+	token, dbURL, storeDir, config string
+	resultFiles                    []string
+	compare                        compare.Options
+	baselineRuns                   int
+	failOnRegression               bool
+	comment                        action.CommentPolicy
+	inputs                         action.Inputs
+	env                            action.Env
+	eventPath, apiURL, reportPath  string
+}
+
+func runAction(ctx context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "action", "(no flags: configured by the GitHub Action's inputs, see docs/action.md)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("action: unexpected argument %q (it takes its inputs from INPUT_* variables)", fs.Arg(0))
+	}
+	gha := githubactions.New(githubactions.WithGetenv(e.Getenv), githubactions.WithWriter(e.Stdout))
+	// Mask before anything else is printed.
+	for _, s := range action.Secrets(gha.GetInput("github-token"), gha.GetInput("database-url")) {
+		gha.AddMask(s)
+	}
+	o, err := readActionOptions(gha, e)
+	if err != nil {
+		return err
+	}
+	event, err := readEvent(o.eventPath)
+	if err != nil {
+		return err
+	}
+	plan, err := action.Decide(o.env, event, o.inputs)
+	if err != nil {
+		return planError(gha, err)
+	}
+	fmt.Fprintf(e.Stderr, "perfgate: %s on %s (%s): mode %s, baseline branch %s\n",
+		plan.Event, plan.Repo, shortSHA(plan.HeadSHA), plan.Mode, plan.BaselineBranch)
+	a := &actionRun{e: e, gha: gha, o: o, plan: plan}
+	return a.run(ctx)
+}
+
+// planError maps the event decision's failures: a refused fork is exit 3
+// (the job must not go green by accident), an unsupported event or a
+// malformed environment exit 2.
+func planError(gha *githubactions.Action, err error) error {
+	var fe *action.ForkError
+	if errors.As(err, &fe) {
+		gha.WithFieldsMap(map[string]string{"title": "perfgate refused a fork"}).Errorf("%s", fe.Error())
+		return &exitError{code: exitInfra, err: err}
+	}
+	return &exitError{code: exitBadInput, err: err}
+}
+
+// readActionOptions reads and checks the inputs; a bad one is a usage
+// error naming it.
+func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error) {
+	o := &actionOptions{
+		token: gha.GetInput("github-token"), dbURL: gha.GetInput("database-url"),
+		storeDir: gha.GetInput("store-dir"), config: gha.GetInput("config"),
+		compare: compare.DefaultOptions(), baselineRuns: 3,
+		env: action.Env{
+			EventName: e.Getenv("GITHUB_EVENT_NAME"), Repository: e.Getenv("GITHUB_REPOSITORY"), SHA: e.Getenv("GITHUB_SHA"),
+			Ref: e.Getenv("GITHUB_REF"), RefName: e.Getenv("GITHUB_REF_NAME"),
+			ServerURL: envDefault(e, "GITHUB_SERVER_URL", "https://github.com"), RunID: e.Getenv("GITHUB_RUN_ID"),
+			Workflow: e.Getenv("GITHUB_WORKFLOW"), Job: e.Getenv("GITHUB_JOB"),
+		},
+		eventPath: e.Getenv("GITHUB_EVENT_PATH"), apiURL: e.Getenv("GITHUB_API_URL"),
+	}
+	for _, f := range strings.Split(gha.GetInput("results-file"), ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			o.resultFiles = append(o.resultFiles, f)
+		}
+	}
+	if o.storeDir == "" {
+		o.storeDir = filepath.Join(envDefault(e, "RUNNER_TOOL_CACHE", "."), "perfgate", filestore.DefaultDir)
+	}
+	o.reportPath = filepath.Join(envDefault(e, "RUNNER_TEMP", "."), "perfgate-report.md")
+	var err error
+	if o.compare.Threshold, err = inputFloat(gha, "threshold", 10, 0, 1e6); err != nil {
+		return nil, err
+	}
+	o.compare.Threshold /= 100
+	if o.compare.Alpha, err = inputFloat(gha, "alpha", 0.01, 0, 1); err != nil {
+		return nil, err
+	}
+	o.inputs.BaselineBranch = gha.GetInput("baseline-branch")
+	bools := []struct {
+		name string
+		def  bool
+		dst  *bool
+	}{{"fail-on-regression", true, &o.failOnRegression}, {"record", false, &o.inputs.Record}, {"allow-forks", false, &o.inputs.AllowForks}}
+	for _, b := range bools {
+		if *b.dst, err = inputBool(gha, b.name, b.def); err != nil {
+			return nil, err
+		}
+	}
+	if o.comment, err = action.ParseCommentPolicy(gha.GetInput("comment")); err != nil {
+		return nil, &exitError{code: exitBadInput, err: err}
+	}
+	return o, nil
+}
+
+// inputFloat reads a numeric input within (lo, hi]; for threshold lo itself
+// is allowed.
+func inputFloat(gha *githubactions.Action, name string, def, lo, hi float64) (float64, error) {
+	s := strings.TrimSpace(gha.GetInput(name))
+	if s == "" {
+		return def, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < lo || v > hi || (name == "alpha" && (v == lo || v == hi)) {
+		return 0, usageError("%s: %q is not a number in range (%v to %v)", name, s, lo, hi)
+	}
+	return v, nil
+}
+
+// inputBool reads a true/false input, as the runner spells YAML booleans.
+func inputBool(gha *githubactions.Action, name string, def bool) (bool, error) {
+	switch s := strings.ToLower(strings.TrimSpace(gha.GetInput(name))); s {
+	case "":
+		return def, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	default:
+		return false, usageError("%s: %q is not true or false", name, s)
+	}
+}
+
+// readEvent reads the webhook payload GITHUB_EVENT_PATH names.
+func readEvent(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageError("GITHUB_EVENT_PATH: %v", err)
+	}
+	return b, nil
+}
+
+// loadActionResults reads the results-file inputs, or runs the suites.
+func loadActionResults(ctx context.Context, e *env, o *actionOptions) ([]*model.Results, []string, error) {
+	if len(o.resultFiles) > 0 {
+		runs, err := loadCandidates(o.resultFiles)
+		return runs, o.resultFiles, err
+	}
+	if actionSuites == nil {
+		return nil, nil, usageError("results-file: empty, and this perfgate cannot run suites from config yet; " +
+			"run the benchmarks in an earlier step and pass their results-v1 files")
+	}
+	runs, err := actionSuites(ctx, e, o.config)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = "run " + r.Run.ID
+	}
+	return runs, names, nil
+}
+
+// githubClients makes the comment and status clients of the check mode.
+func githubClients(o *actionOptions) (action.Comments, action.Statuses, error) {
+	if o.token == "" {
+		return nil, nil, usageError("github-token: empty; the check mode needs it to comment and set the status")
+	}
+	c, err := githubapi.New(o.apiURL, o.token, githubapi.Options{})
+	if err != nil {
+		return nil, nil, usageError("%v", err)
+	}
+	return c.Comments(), c.Statuses(), nil
+}

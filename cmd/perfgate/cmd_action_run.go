@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/report"
+)
+
+// An actionRun is one run of perfgate action after its plan is made.
+type actionRun struct {
+	e    *env
+	gha  *githubactions.Action
+	o    *actionOptions
+	plan *action.Plan
+}
+
+func (a *actionRun) run(ctx context.Context) error {
+	runs, files, err := loadActionResults(ctx, a.e, a.o)
+	if err != nil {
+		return err
+	}
+	var comments action.Comments
+	var statuses action.Statuses
+	if a.plan.Mode == action.ModeCheck {
+		if comments, statuses, err = githubClients(a.o); err != nil {
+			return err
+		}
+	}
+	sf := storeFlags{dir: a.o.storeDir, dbURL: a.o.dbURL, spool: defaultSpoolDir}
+	st, err := openStore(ctx, a.e, sf)
+	if err != nil {
+		return spoolOnFailure(a.e, sf, runs, err)
+	}
+	defer st.Close()
+	c, err := checkAgainst(ctx, st, runs, a.plan.BaselineBranch, a.o.baselineRuns, a.o.compare)
+	if err != nil {
+		return spoolOnFailure(a.e, sf, runs, err)
+	}
+	tally := tallyOf(c)
+	if err := a.report(c, tally); err != nil {
+		return err
+	}
+	var ghErr error
+	if a.plan.Mode == action.ModeCheck {
+		ghErr = a.updateGitHub(ctx, comments, statuses, c, tally)
+	}
+	if err := a.record(ctx, st, files, runs, c); err != nil {
+		return spoolOnFailure(a.e, sf, runs, err)
+	}
+	return a.exit(tally, ghErr)
+}
+
+// report writes the verdict everywhere a reader may look: the log (one
+// group per suite, annotations), the job summary, the report file and the
+// step outputs. Nothing it does talks to GitHub's API.
+func (a *actionRun) report(c *compare.Comparison, t action.Tally) error {
+	a.logSuites(c)
+	a.annotate(c)
+	md := report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer()})
+	if err := os.WriteFile(a.o.reportPath, []byte(md), 0o644); err != nil {
+		return &model.InfraError{Op: "write the report " + a.o.reportPath, Err: err}
+	}
+	a.gha.AddStepSummary(md)
+	a.gha.SetOutput("verdict", string(t.Verdict()))
+	a.gha.SetOutput("regressions", strconv.Itoa(t.Regressions))
+	a.gha.SetOutput("improvements", strconv.Itoa(t.Improvements))
+	a.gha.SetOutput("report", a.o.reportPath)
+	a.gha.SetOutput("run-id", c.Candidate.ID)
+	fmt.Fprintf(a.e.Stdout, "perfgate: %s\n", report.VerdictLine(c))
+	fmt.Fprintf(a.e.Stdout, "perfgate: verdict %s; report %s\n", t.Verdict(), a.o.reportPath)
+	return nil
+}
+
+func (a *actionRun) footer() string {
+	return fmt.Sprintf("[workflow run](%s) · perfgate %s", a.plan.RunURL, buildVersion())
+}
+
+// logSuites prints one collapsible log group per suite.
+func (a *actionRun) logSuites(c *compare.Comparison) {
+	bySuite := map[string][]compare.Result{}
+	for _, r := range c.Results {
+		bySuite[r.Suite] = append(bySuite[r.Suite], r)
+	}
+	suites := make([]string, 0, len(bySuite))
+	for s := range bySuite {
+		suites = append(suites, s)
+	}
+	sort.Strings(suites)
+	for _, s := range suites {
+		a.gha.Group(fmt.Sprintf("perfgate: suite %s (%d benchmarks)", s, len(bySuite[s])))
+		for _, r := range bySuite[s] {
+			fmt.Fprintf(a.e.Stdout, "%-12s %s/%s: %s\n", r.Verdict, r.Suite, r.Name, describeChange(&r))
+		}
+		a.gha.EndGroup()
+	}
+}
+
+// annotate adds an error annotation per regression and a warning per warn.
+func (a *actionRun) annotate(c *compare.Comparison) {
+	for i := range c.Results {
+		r := &c.Results[i]
+		fields := map[string]string{"title": fmt.Sprintf("perfgate %s: %s/%s", r.Verdict, r.Suite, r.Name)}
+		switch r.Verdict {
+		case compare.Regression:
+			a.gha.WithFieldsMap(fields).Errorf("%s", describeChange(r))
+		case compare.Warn:
+			a.gha.WithFieldsMap(fields).Warningf("%s", describeChange(r))
+		}
+	}
+}
+
+// describeChange says in one line how a benchmark moved and how sure that is.
+func describeChange(r *compare.Result) string {
+	if math.IsNaN(r.Change) || r.NBaseline == 0 {
+		return fmt.Sprintf("n=%d/%d; %s", r.NBaseline, r.NCandidate, r.Reason)
+	}
+	s := fmt.Sprintf("median %.4g → %.4g %s, %+.1f%% (CI %+.1f%% … %+.1f%%; positive is worse), p(slower, adj.)=%.3g, threshold %.3g%%, n=%d/%d",
+		r.BaselineMedian, r.CandidateMedian, r.Unit, 100*r.Change, 100*r.CILow, 100*r.CIHigh, r.PAdjusted, 100*r.Threshold, r.NBaseline, r.NCandidate)
+	if r.Reason != "" {
+		s += "; " + r.Reason
+	}
+	return s
+}
+
+// updateGitHub posts the sticky comment and sets the commit status. It
+// tries both even if one fails, and returns what failed.
+func (a *actionRun) updateGitHub(ctx context.Context, cs action.Comments, ss action.Statuses, c *compare.Comparison, t action.Tally) error {
+	pointer := "The full report is in the job summary: " + a.plan.RunURL
+	body := report.Markdown(c, report.Options{
+		Title: "perfgate", Footer: a.footer(), Overflow: pointer,
+		MaxBytes: action.MaxCommentChars - len(a.plan.Marker) - 1,
+	})
+	body = action.FitComment(a.plan.Marker, body, pointer)
+	var errs []error
+	act, made, err := action.PostSticky(ctx, cs, a.plan.Repo, a.plan.PR, a.plan.Marker, body, a.o.comment, t.Changed())
+	switch {
+	case err != nil:
+		errs = append(errs, fmt.Errorf("the pull-request comment: %w", err))
+	case act != action.CommentSkip:
+		fmt.Fprintf(a.e.Stderr, "perfgate: comment %sd: %s\n", act, made.URL)
+	}
+	st := action.StatusFor(t, a.o.failOnRegression, a.plan.RunURL)
+	if err := ss.Create(ctx, a.plan.Repo, a.plan.HeadSHA, st); err != nil {
+		errs = append(errs, fmt.Errorf("the commit status: %w", err))
+	}
+	for _, err := range errs {
+		a.gha.WithFieldsMap(map[string]string{"title": "perfgate could not update GitHub"}).Errorf("%v", err)
+	}
+	return errors.Join(errs...)
+}
+
+// record stores the runs the plan says to. In the check mode a run that
+// claims to be a baseline-branch run is not stored: a pull request must
+// never become a baseline.
+func (a *actionRun) record(ctx context.Context, st tracker.Store, files []string, runs []*model.Results, c *compare.Comparison) error {
+	if !a.plan.Record {
+		return nil
+	}
+	var keepFiles []string
+	var keep []*model.Results
+	for i, r := range runs {
+		if a.plan.Mode == action.ModeCheck && r.Run.IsBaselineCandidate(a.plan.BaselineBranch) {
+			a.gha.Warningf("%s: run %s claims to be a %s run of %s outside a pull request; not recorded from a pull request",
+				files[i], r.Run.ID, r.Run.Event, r.Run.Branch)
+			continue
+		}
+		keepFiles, keep = append(keepFiles, files[i]), append(keep, r)
+	}
+	if err := recordAll(ctx, a.e.Stderr, st, keepFiles, keep); err != nil {
+		return err
+	}
+	if a.plan.Mode == action.ModeCheck {
+		saveComparison(ctx, a.e, st, c)
+	}
+	return nil
+}
+
+// exit turns the outcome into the exit code: 1 on a regression that fails
+// the check, else 3 when GitHub could not be updated, else 0. The verdict
+// has been written out before.
+func (a *actionRun) exit(t action.Tally, ghErr error) error {
+	failed := a.plan.Mode == action.ModeCheck && a.o.failOnRegression && t.Verdict() == action.Fail
+	switch {
+	case failed && ghErr != nil:
+		fmt.Fprintf(a.e.Stderr, "perfgate: also, GitHub could not be updated: %v\n", ghErr)
+		return errRegression
+	case failed:
+		return errRegression
+	case ghErr != nil:
+		return &exitError{code: exitInfra, err: fmt.Errorf("the verdict (%s) is in the job summary and outputs, but GitHub could not be updated: %w", t.Verdict(), ghErr)}
+	}
+	return nil
+}
+
+// tallyOf counts a comparison's verdicts for the status and the outputs.
+func tallyOf(c *compare.Comparison) action.Tally {
+	s := c.Summary
+	return action.Tally{
+		Regressions: s.Regressions, Improvements: s.Improvements, Warnings: s.Warnings, Insufficient: s.Insufficient,
+		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Threshold: c.Options.Threshold,
+	}
+}
