@@ -71,6 +71,7 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	cf.register(fs, e)
 	cmp.register(fs, e)
 	sf.register(fs, e)
+	sf.registerSpool(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -90,17 +91,18 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	}
 	st, err := openStore(ctx, e, sf)
 	if err != nil {
-		return err
+		return spoolOnFailure(e, sf, cands, err)
 	}
 	defer st.Close()
 	c, err := checkAgainst(ctx, st, cands, cf.branch, cf.runs, opt)
 	if err != nil {
-		return err
+		return spoolOnFailure(e, sf, cands, err)
 	}
 	if cf.record {
 		if err := recordAll(ctx, e.Stderr, st, cf.candidates, cands); err != nil {
-			return err
+			return spoolOnFailure(e, sf, cands, err)
 		}
+		saveComparison(ctx, e, st, c)
 	}
 	return finishCheck(e, &cmp, c, cmp.format, cf.branch)
 }

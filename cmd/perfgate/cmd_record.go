@@ -20,9 +20,10 @@ func init() {
 }
 
 func runRecord(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "record", "[--store DIR | --db URL] FILE...")
+	fs := newFlagSet(e, "record", "[--store DIR | --db URL [--spool DIR]] FILE...")
 	var sf storeFlags
 	sf.register(fs, e)
+	sf.registerSpool(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -35,10 +36,10 @@ func runRecord(ctx context.Context, args []string, e *env) error {
 	}
 	st, err := openStore(ctx, e, sf)
 	if err != nil {
-		return err
+		return spoolOnFailure(e, sf, runs, err)
 	}
 	defer st.Close()
-	return recordAll(ctx, e.Stdout, st, fs.Args(), runs)
+	return spoolOnFailure(e, sf, runs, recordAll(ctx, e.Stdout, st, fs.Args(), runs))
 }
 
 // loadResults loads and validates every file before anything is stored, and

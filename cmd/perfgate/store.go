@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 
+	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // storeFlags choose the history store of a command that touches history:
@@ -13,6 +15,7 @@ import (
 type storeFlags struct {
 	dir   string // --store: the embedded store's directory
 	dbURL string // --db: a Postgres URL or DSN; wins over dir
+	spool string // --spool (record, check, upload): where runs wait when the database is down
 }
 
 // register adds --store and --db to fs, defaulting from PERFGATE_STORE and
@@ -32,12 +35,19 @@ func openStore(ctx context.Context, e *env, sf storeFlags) (tracker.Store, error
 	return openDir(sf)
 }
 
-// openDB opens the Postgres store.
-//
-// Placeholder until the Postgres store lands: its owner replaces this body
-// (and adds spooling) without touching openStore's callers.
+// openDB opens the Postgres store, which checks the schema version. A
+// malformed URL is a usage error naming --db; an unreachable server or a
+// schema to migrate is an infrastructure failure (exit 3), which record and
+// check answer by spooling (spool.go).
 func openDB(ctx context.Context, e *env, sf storeFlags) (tracker.Store, error) {
-	return nil, usageError("--db: the Postgres store is not built yet")
+	st, err := db.Open(ctx, sf.dbURL)
+	if model.IsInputError(err) {
+		return nil, usageError("--db: %v", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // openDir opens the embedded directory store.

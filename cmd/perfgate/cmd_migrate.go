@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/perfgate/perfgate/db"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func init() {
+	register(&command{
+		Name:    "migrate",
+		Summary: "create or upgrade the Postgres history schema (safe to run from several jobs at once)",
+		Run:     runMigrate,
+	})
+}
+
+func runMigrate(ctx context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "migrate", "--db URL")
+	url := fs.String("db", e.Getenv("PERFGATE_DATABASE_URL"), "Postgres history database `URL` (env PERFGATE_DATABASE_URL)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError("migrate: unexpected argument %q", fs.Arg(0))
+	case *url == "":
+		return usageError("--db: migrate needs the database URL (or PERFGATE_DATABASE_URL); the embedded store needs no migration")
+	}
+	res, err := db.Migrate(ctx, *url, func(seq int32, name string) {
+		fmt.Fprintf(e.Stdout, "applying migration %d: %s\n", seq, name)
+	})
+	if model.IsInputError(err) {
+		return usageError("--db: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	if res.From == res.To {
+		fmt.Fprintf(e.Stdout, "schema already at version %d\n", res.To)
+		return nil
+	}
+	fmt.Fprintf(e.Stdout, "schema migrated from version %d to %d\n", res.From, res.To)
+	return nil
+}

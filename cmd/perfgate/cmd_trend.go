@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/trend"
+)
+
+func init() {
+	register(&command{
+		Name:    "trend",
+		Summary: "show a benchmark's history run by run, with the step changes in it",
+		Run:     runTrend,
+	})
+}
+
+// trendFlags are trend's flags.
+type trendFlags struct {
+	pattern, suite, since, branch, testbed, repo, format string
+	threshold                                            float64 // percent
+	window                                               int
+}
+
+func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
+	fs.StringVar(&tf.pattern, "benchmark", "", "benchmark name `PATTERN`: a glob whose * does not cross /, e.g. 'add/fp32/*'; a lone '*' means every benchmark")
+	fs.StringVar(&tf.suite, "suite", "", "only this `SUITE`")
+	fs.StringVar(&tf.since, "since", "90d", "only runs that started within this `age` (90d, 2w, 36h; 0 = all)")
+	fs.StringVar(&tf.branch, "branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
+		"only baseline runs of this `BRANCH` (never pull-request runs); '' = every run (env PERFGATE_BASELINE_BRANCH)")
+	fs.StringVar(&tf.testbed, "testbed", "", "only runs on this testbed `LABEL`")
+	fs.StringVar(&tf.repo, "repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
+	fs.StringVar(&tf.format, "format", "table", "output format: table, csv, json")
+	fs.Float64Var(&tf.threshold, "step-threshold", 10, "smallest change of the median that is a step, in `percent`")
+	fs.IntVar(&tf.window, "step-window", 5, "runs compared on each side of a step")
+}
+
+// query validates the flags and builds the trend query.
+func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, error) {
+	var opt trend.Options
+	switch {
+	case tf.pattern == "":
+		return model.TrendQuery{}, opt, usageError("--benchmark: name the benchmark(s), e.g. --benchmark 'add/fp32/*' ('*' for all)")
+	case tf.format != "table" && tf.format != "csv" && tf.format != "json":
+		return model.TrendQuery{}, opt, usageError("--format: %q is not one of table, csv, json", tf.format)
+	case !(tf.threshold > 0 && tf.threshold < 1000):
+		return model.TrendQuery{}, opt, usageError("--step-threshold: must be a percentage above 0, got %v", tf.threshold)
+	case tf.window < 2 || tf.window > 100:
+		return model.TrendQuery{}, opt, usageError("--step-window: must be between 2 and 100, got %d", tf.window)
+	}
+	if _, err := path.Match(tf.pattern, ""); err != nil {
+		return model.TrendQuery{}, opt, usageError("--benchmark: %q is not a valid pattern: %v", tf.pattern, err)
+	}
+	since, err := ageCutoff("since", tf.since, now)
+	if err != nil {
+		return model.TrendQuery{}, opt, err
+	}
+	pattern := tf.pattern
+	if pattern == "*" { // "every benchmark", though a lone * does not cross the / in names
+		pattern = ""
+	}
+	q := model.TrendQuery{Repo: tf.repo, Suite: tf.suite, Pattern: pattern, Since: since,
+		Branch: strings.TrimSpace(tf.branch), Testbed: tf.testbed}
+	return q, trend.Options{Window: tf.window, Threshold: tf.threshold / 100}, nil
+}
+
+func runTrend(ctx context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d] [--branch main] [--testbed T] [--format table|csv|json] [--store DIR | --db URL]")
+	var (
+		tf trendFlags
+		sf storeFlags
+	)
+	tf.register(fs, e)
+	sf.register(fs, e)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("trend: unexpected argument %q (the benchmark goes in --benchmark)", fs.Arg(0))
+	}
+	q, opt, err := tf.query(time.Now())
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, e, sf)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	series, err := st.Trend(ctx, q)
+	if err != nil {
+		return err
+	}
+	out := trend.Analyze(series, opt)
+	switch tf.format {
+	case "csv":
+		return trend.CSV(e.Stdout, out)
+	case "json":
+		return trend.JSON(e.Stdout, out)
+	}
+	return trend.Table(e.Stdout, out)
+}

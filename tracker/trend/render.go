@@ -1,0 +1,126 @@
+package trend
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A Series is one benchmark's trend with the steps found in it.
+type Series struct {
+	model.TrendSeries
+	Steps []Step `json:"steps"`
+}
+
+// Analyze finds the steps of every series.
+func Analyze(series []model.TrendSeries, o Options) []Series {
+	out := make([]Series, len(series))
+	for i, se := range series {
+		out[i] = Series{TrendSeries: se, Steps: Steps(se, o)}
+		if out[i].Steps == nil {
+			out[i].Steps = []Step{}
+		}
+		if out[i].Points == nil {
+			out[i].Points = []model.TrendPoint{}
+		}
+	}
+	return out
+}
+
+// stepAtIndex maps a point index to the step starting there.
+func stepAtIndex(s Series) map[int]Step {
+	m := map[int]Step{}
+	for _, st := range s.Steps {
+		m[st.Index] = st
+	}
+	return m
+}
+
+const timeLayout = "2006-01-02 15:04Z"
+
+// Table writes one block per series: its points, one row per run, oldest
+// first, with the step changes marked where they start and listed after.
+func Table(w io.Writer, series []Series) error {
+	if len(series) == 0 {
+		_, err := fmt.Fprintln(w, "no runs match")
+		return err
+	}
+	for i, s := range series {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s/%s (%s, %s is better): %d run(s), %d step change(s)\n",
+			s.Suite, s.Name, s.Unit, s.Better, len(s.Points), len(s.Steps))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "started\tcommit\trun\tmedian\tcv\tn\tstep\t")
+		steps := stepAtIndex(s)
+		for j, p := range s.Points {
+			mark := ""
+			if st, ok := steps[j]; ok {
+				mark = fmt.Sprintf("%+.1f%% %s", 100*st.Change, st.Kind)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f%%\t%d\t%s\t\n", p.Run.StartedAt.UTC().Format(timeLayout),
+				short(p.Run.Commit), p.Run.ID, num(p.Median), 100*p.CV, p.N, mark)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, st := range s.Steps {
+			fmt.Fprintf(w, "step: %s at %s (commit %s, run %s): median %s → %s %s, %+.1f%%\n", st.Kind,
+				st.Run.StartedAt.UTC().Format(timeLayout), short(st.Run.Commit), st.Run.ID,
+				num(st.Before), num(st.After), s.Unit, 100*st.Change)
+		}
+	}
+	return nil
+}
+
+// CSV writes one row per point; step_change holds the step's change
+// (positive = worse) on the first point after a step, and is empty
+// elsewhere.
+func CSV(w io.Writer, series []Series) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"suite", "name", "unit", "better", "started_at", "commit", "run_id", "branch", "testbed",
+		"median", "cv", "n", "step_change"})
+	for _, s := range series {
+		steps := stepAtIndex(s)
+		for j, p := range s.Points {
+			change := ""
+			if st, ok := steps[j]; ok {
+				change = strconv.FormatFloat(st.Change, 'g', -1, 64)
+			}
+			cw.Write([]string{s.Suite, s.Name, s.Unit, string(s.Better), p.Run.StartedAt.UTC().Format(time.RFC3339),
+				p.Run.Commit, p.Run.ID, p.Run.Branch, p.Run.Testbed, strconv.FormatFloat(p.Median, 'g', -1, 64),
+				strconv.FormatFloat(p.CV, 'g', -1, 64), strconv.Itoa(p.N), change})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// JSON writes {"series": [...]}, each series with its points and steps.
+func JSON(w io.Writer, series []Series) error {
+	if series == nil {
+		series = []Series{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Series []Series `json:"series"`
+	}{series})
+}
+
+// num renders a median with six significant digits.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
