@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -146,15 +145,14 @@ func adjust(items []item, correction string) {
 	}
 }
 
+// median returns the median of sorted x, or NaN when x is empty.
 func median(x []float64) float64 {
 	n := len(x)
 	if n == 0 {
 		return math.NaN()
 	}
-	s := slices.Clone(x)
-	slices.Sort(s)
 	if n%2 == 1 {
-		return s[n/2]
+		return x[n/2]
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return (x[n/2-1] + x[n/2]) / 2
 }
