@@ -36,6 +36,17 @@ type Override struct {
 	Glob      string
 	Threshold float64      // a fraction; negative: keep Options.Threshold
 	Better    model.Better // "": keep the benchmark's own direction
+	// Exact makes Glob a literal "suite/name" that matches only that key
+	// (not the keys below it, and with no metacharacters).
+	Exact bool
+}
+
+// matches reports whether the override applies to key.
+func (ov Override) matches(key string) bool {
+	if ov.Exact {
+		return ov.Glob == key
+	}
+	return Match(ov.Glob, key)
 }
 
 // DefaultOptions returns the defaults of the perfgate command line: a 10%
@@ -70,7 +81,7 @@ func (o Options) Validate() error {
 	}
 	for i, ov := range o.Overrides {
 		name := fmt.Sprintf("Overrides[%d]", i)
-		if err := checkGlob(ov.Glob); err != nil {
+		if err := checkGlob(ov.Glob); err != nil && !(ov.Exact && ov.Glob != "") {
 			return &OptionError{name + ".Glob", err.Error()}
 		}
 		if math.IsNaN(ov.Threshold) || math.IsInf(ov.Threshold, 0) {
@@ -135,7 +146,7 @@ type settings struct {
 func (o Options) settingsFor(key string, better model.Better) settings {
 	s := settings{threshold: o.Threshold, better: better}
 	for _, ov := range o.Overrides {
-		if !Match(ov.Glob, key) {
+		if !ov.matches(key) {
 			continue
 		}
 		if ov.Threshold >= 0 {

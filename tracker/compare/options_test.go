@@ -75,6 +75,20 @@ func TestSettingsFor(t *testing.T) {
 	o.Overrides = []Override{
 		{Glob: "gemm/*", Threshold: 0.05},
 		{Glob: "copy", Threshold: -1, Better: model.Higher},
+		{Glob: "x/a[1]", Threshold: 0.3, Exact: true},
+		{Glob: "x/a", Threshold: 0.2, Exact: true},
+	}
+	if s := o.settingsFor("x/a[1]", model.Lower); s.threshold != 0.3 {
+		t.Errorf("exact key with metacharacters: %+v", s)
+	}
+	if s := o.settingsFor("x/a/b", model.Lower); s.threshold != 0.10 {
+		t.Errorf("exact override applied below its key: %+v", s)
+	}
+	if s := o.settingsFor("x/a", model.Lower); s.threshold != 0.2 {
+		t.Errorf("exact key: %+v", s)
+	}
+	if err := o.Validate(); err != nil {
+		t.Errorf("exact override with metacharacters rejected: %v", err)
 	}
 	if s := o.settingsFor("gemm/bf16/m=1", model.Lower); s.threshold != 0.05 || s.better != model.Lower {
 		t.Errorf("gemm: %+v", s)
