@@ -27,7 +27,9 @@ func Describe(x []float64) Summary {
 		return Summary{}
 	}
 	s := slices.Clone(x)
-	slices.Sort(s)
+	if !slices.IsSorted(s) {
+		slices.Sort(s)
+	}
 	sum := Summary{N: n, Min: s[0], Max: s[n-1], Median: quantile(s, 0.5),
 		P95: quantile(s, 0.95), P99: quantile(s, 0.99)}
 	for _, v := range s {

@@ -3,7 +3,6 @@ package stats
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // HodgesLehmannRatio estimates the ratio cand/base as the median of all n·m
@@ -93,6 +92,6 @@ func sortedLogs(name string, x []float64) ([]float64, error) {
 		}
 		l[i] = math.Log(v)
 	}
-	slices.Sort(l)
+	sortFloats(l)
 	return l, nil
 }

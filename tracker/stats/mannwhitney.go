@@ -49,7 +49,9 @@ type MWResult struct {
 // MannWhitney runs the Mann-Whitney U (Wilcoxon rank-sum) test of x
 // against y. The p-value is exact when there are no ties and both samples
 // have at most 50 values, exact given the tie structure when there are ties
-// and both have at most 25, and otherwise from the normal approximation
+// and both have at most 25 (the permutation distribution of the midrank
+// sum, as R's coin::wilcox_test(distribution="exact"), not scipy's
+// tie-less exact distribution), and otherwise from the normal approximation
 // with tie and continuity corrections (as scipy's method='asymptotic' and
 // R's wilcox.test(exact=FALSE, correct=TRUE)). A two-sided p-value is
 // min(1, 2·min(lower tail, upper tail)), as in scipy and R.
@@ -78,8 +80,9 @@ func MannWhitney(x, y []float64, alt Alternative) (MWResult, error) {
 		// U' = nm − U, which is U with the order of values reversed.
 		lower = func() float64 { return tieLE(n, r.groups, r.u2) }
 		upper = func() float64 {
-			slices.Reverse(r.groups)
-			return tieLE(n, r.groups, 2*n*m-r.u2)
+			rev := slices.Clone(r.groups)
+			slices.Reverse(rev)
+			return tieLE(n, rev, 2*n*m-r.u2)
 		}
 		res.Method = MethodExactTies
 	default:
@@ -141,8 +144,8 @@ func (r ranks) ties() bool { return r.tieTerm != 0 }
 // copies of x and y.
 func rankSamples(x, y []float64) ranks {
 	xs, ys := slices.Clone(x), slices.Clone(y)
-	slices.Sort(xs)
-	slices.Sort(ys)
+	sortFloats(xs)
+	sortFloats(ys)
 	r := ranks{groups: make([]int, 0, len(xs)+len(ys))}
 	i, j := 0, 0
 	for i < len(xs) || j < len(ys) {
@@ -180,4 +183,12 @@ func checkSample(name string, x []float64) error {
 		}
 	}
 	return nil
+}
+
+// sortFloats sorts x, which holds no NaN, in increasing order. Callers
+// that keep their samples sorted skip the sort.
+func sortFloats(x []float64) {
+	if !slices.IsSorted(x) {
+		slices.Sort(x)
+	}
 }

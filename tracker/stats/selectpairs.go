@@ -23,9 +23,13 @@ func newSelector(b, c []float64) *selector {
 	return &selector{
 		b: b, c: c,
 		lo: ints[:n], hi: ints[n : 2*n], ltRow: ints[2*n : 3*n], leRow: ints[3*n:],
-		buf: make([]float64, 0, 2*(len(b)+len(c))+32), rng: 0x9e3779b97f4a7c15,
+		buf: make([]float64, 0, gatherCap(len(b), len(c))), rng: 0x9e3779b97f4a7c15,
 	}
 }
+
+// gatherCap is the number of active differences below which selection
+// stops narrowing and picks among them directly.
+func gatherCap(n, m int) int { return 2*(n+m) + 32 }
 
 // kth returns the k-th smallest difference, 1 ≤ k ≤ n·m.
 func (s *selector) kth(k int) float64 {
