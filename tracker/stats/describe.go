@@ -19,8 +19,9 @@ type Summary struct {
 	MAD    float64 // raw median(|x − Median|), not scaled by 1.4826
 }
 
-// Describe summarises x. An empty x gives the zero Summary; callers that
-// need finite numbers for JSON get them.
+// Describe summarises x, whose values the caller has checked are finite.
+// An empty x gives the zero Summary rather than NaNs, which JSON cannot
+// carry.
 func Describe(x []float64) Summary {
 	n := len(x)
 	if n == 0 {

@@ -11,13 +11,15 @@ import (
 // interval for that ratio at level conf (such as 0.99): the k-th smallest
 // and k-th largest pairwise ratio, with k from the exact null distribution
 // of U when both samples have at most 50 values and from the normal
-// approximation otherwise. The indices match R's
+// approximation otherwise. The estimate and the indices match R's
 //
 //	wilcox.test(log(cand), log(base), conf.int=TRUE, conf.level=conf)
 //
-// (whose exact branch is used below 50 values). Ties do not change k, which
-// makes the interval conservative when there are ties. When no k achieves
-// conf, k = 1 and the interval spans every ratio, as in R.
+// exponentiated; R takes its exact branch only below 50 values per side and
+// without ties, and otherwise finds the same order statistics by root
+// finding to within 1e-4. Ties do not change k, which makes the interval
+// conservative when there are ties. When no k achieves conf, k = 1 and the
+// interval spans every ratio, as in R.
 //
 // It returns an error wrapping ErrEmptySample, ErrNonFinite, ErrNonPositive
 // or ErrConfidence for unusable input. The pairwise ratios are never
