@@ -33,16 +33,20 @@ type entry struct {
 }
 
 // fileName returns the run file name for a run ID: the ID itself when it is
-// a plain name, else a sanitised ID plus a hash of the ID, so that distinct
-// IDs never share a file.
+// a plain lower-case name, else a sanitised, lower-cased ID plus a hash of
+// the ID, so that distinct IDs never share a file, even on a file system
+// that ignores case.
 func fileName(id string) string {
 	clean := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.':
 			return r
+		case r >= 'A' && r <= 'Z':
+			return r - 'A' + 'a'
 		}
 		return '_'
 	}, id)
-	if clean == id && len(id) <= 100 && !strings.HasPrefix(id, ".") && !strings.Contains(id, "~") {
+	if clean == id && len(id) <= 100 && !strings.HasPrefix(id, ".") {
 		return id + ".json"
 	}
 	if len(clean) > 60 {
