@@ -99,6 +99,9 @@ type Command struct {
 	// Unit and Better describe json-samples output that does not say.
 	Unit   string
 	Better model.Better
+	// Metric is the go test unit whose values are the samples (gotest only;
+	// default ns/op), e.g. cpu-ns/op reported with b.ReportMetric.
+	Metric string
 }
 
 // A Builtin suite runs one of perfgate's own GPU suites.

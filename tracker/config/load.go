@@ -157,6 +157,7 @@ func (d *decoder) command(c *Command, n *yaml.Node, key string) error {
 		"env":     func(v *yaml.Node, k string) error { return d.env(&c.Env, v, k) },
 		"unit":    d.str(&c.Unit),
 		"better":  d.oneOf(&better, string(model.Lower), string(model.Higher)),
+		"metric":  d.str(&c.Metric),
 	})
 	c.Better = model.Better(better)
 	switch {
@@ -166,6 +167,10 @@ func (d *decoder) command(c *Command, n *yaml.Node, key string) error {
 		return d.errf(n, key+".run", "a command suite needs run: (the shell command)")
 	case c.Format == "":
 		return d.errf(n, key+".format", "a command suite needs format: (one of %v)", ingest.Formats)
+	case c.Metric != "" && c.Format != ingest.GoTest:
+		return d.errf(n, key+".metric", "metric: applies to format gotest only")
+	case (c.Unit != "" || c.Better != "") && c.Format != ingest.JSONSamples:
+		return d.errf(n, key, "unit: and better: apply to format json-samples only (use the top-level better: to override a direction)")
 	case c.Format == ingest.Criterion && c.Output == "":
 		return d.errf(n, key+".output", "criterion writes files, not standard output: set output: to its directory (e.g. target/criterion)")
 	}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -10,14 +11,15 @@ import (
 )
 
 // ParseGoTest parses `go test -bench` text output. Each result line is one
-// sample of its benchmark (so -count N gives N samples) in ns/op; every other
+// sample of its benchmark (so -count N gives N samples) in ns/op, or in the
+// unit Options.Metric names (a benchmark without it gets Error); every other
 // unit on the line (MB/s, B/op, allocs/op, b.ReportMetric units) becomes a
 // metric, the median over the samples. The -GOMAXPROCS suffix moves to
 // params["procs"] (and into the name only when one output has several), and
 // name/key=value sub-benchmark parts become params too.
 // "--- FAIL: BenchmarkX" without results gives a benchmark with Error set.
 func ParseGoTest(name string, data []byte, o Options) ([]model.Benchmark, error) {
-	p := &gotestParser{file: name, suite: o.suite(GoTest), index: map[string]int{}, procs: map[string]map[string]bool{}, pkgs: map[string]bool{}}
+	p := &gotestParser{file: name, suite: o.suite(GoTest), metric: first(o.Metric, "ns/op"), index: map[string]int{}, procs: map[string]map[string]bool{}, pkgs: map[string]bool{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	for line := 1; sc.Scan(); line++ {
@@ -40,6 +42,7 @@ type gotestRow struct {
 
 type gotestParser struct {
 	file, suite string
+	metric      string // the unit whose values are the samples
 	pkg         string
 	info        map[string]string
 	rows        []*gotestRow
@@ -172,8 +175,13 @@ func (p *gotestParser) finish() []model.Benchmark {
 }
 
 func (p *gotestParser) fillSamples(b *model.Benchmark, r *gotestRow) {
-	primary := "ns/op"
+	primary := p.metric
 	if _, ok := r.metrics[primary]; !ok {
+		if p.metric != "ns/op" {
+			b.Error = fmt.Sprintf("go test reported no %s for this benchmark (it reported %s)", p.metric, strings.Join(r.metricOrder, ", "))
+			b.Unit, b.Better, b.Samples = p.metric, betterForUnit(p.metric), []float64{}
+			return
+		}
 		primary = r.metricOrder[0]
 	}
 	b.Samples = r.metrics[primary]

@@ -44,6 +44,9 @@ type Options struct {
 	// Unit and Better describe json-samples input that does not say.
 	Unit   string
 	Better model.Better
+	// Metric picks the unit of go test output whose values are the samples
+	// (default ns/op), e.g. a b.ReportMetric unit such as cpu-ns/op.
+	Metric string
 }
 
 func (o Options) suite(format string) string {

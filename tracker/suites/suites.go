@@ -40,6 +40,7 @@ type Command struct {
 	Timeout time.Duration // per repeat; 0 = none
 	Unit    string        // for json-samples
 	Better  model.Better  // for json-samples
+	Metric  string        // for gotest: the unit whose values are the samples
 }
 
 // Options are how a Command runs.
@@ -122,7 +123,7 @@ func runOnce(ctx context.Context, c Command, repeat int, o Options) ([]model.Ben
 	if err != nil {
 		return nil, err
 	}
-	opt := ingest.Options{Suite: c.Suite, Unit: c.Unit, Better: c.Better}
+	opt := ingest.Options{Suite: c.Suite, Unit: c.Unit, Better: c.Better, Metric: c.Metric}
 	if outPath == "" {
 		label := fmt.Sprintf("suite %s (standard output of run %d)", c.Suite, repeat)
 		return ingest.Parse(c.Format, label, stdout, opt)

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// abSession is the state of one perfgate ab: the repository, the base
+// worktree (always removed by cleanup), both configurations and one GPU.
+type abSession struct {
+	e                        *env
+	o                        *abOptions
+	root, wt, tmp            string
+	baseSHA, headSHA         string
+	headLabel, repo, testbed string
+	headCfg, baseCfg         *config.Config
+	gpu                      *gpuHolder
+	group                    string
+}
+
+func newABSession(ctx context.Context, e *env, o *abOptions) (*abSession, error) {
+	s := &abSession{e: e, o: o, gpu: &gpuHolder{}, group: "ab-" + uuid.NewString()}
+	var err error
+	if s.root, err = gitIn(ctx, o.repo, "rev-parse", "--show-toplevel"); err != nil {
+		return nil, usageError("-repo: %s is not inside a git repository: %v", o.repo, err)
+	}
+	if s.headSHA, err = gitIn(ctx, s.root, "rev-parse", "HEAD"); err != nil {
+		return nil, usageError("-repo: the repository has no commits: %v", err)
+	}
+	if _, err = gitIn(ctx, s.root, "rev-parse", "--verify", "--quiet", o.base+"^{commit}"); err != nil {
+		return nil, usageError("-base: %q is not a commit in %s", o.base, s.root)
+	}
+	if s.baseSHA, err = gitIn(ctx, s.root, "merge-base", o.base, "HEAD"); err != nil {
+		return nil, usageError("-base: %q has no merge base with HEAD: %v", o.base, err)
+	}
+	s.headLabel = short(s.headSHA)
+	if dirty, _ := gitIn(ctx, s.root, "status", "--porcelain", "--untracked-files=no"); dirty != "" {
+		s.headLabel += " + uncommitted changes"
+	}
+	s.repo = first(e.Getenv("GITHUB_REPOSITORY"), gitRepo(ctx), "local/unknown")
+	s.testbed = first(o.testbed, e.Getenv("RUNNER_NAME"), hostname())
+	if err := s.loadHeadConfig(); err != nil {
+		return nil, err
+	}
+	if err := s.addWorktree(ctx); err != nil {
+		s.cleanup()
+		return nil, err
+	}
+	if err := s.loadBaseConfig(); err != nil {
+		s.cleanup()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *abSession) loadHeadConfig() error {
+	path := s.o.configPath
+	if path == "" {
+		path = filepath.Join(s.root, config.DefaultFile)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return usageError("-config: %v", err)
+	}
+	s.headCfg, err = loadConfigAt(abs, s.o.configPath != "")
+	return err
+}
+
+// addWorktree checks the merge base out into a temporary directory.
+func (s *abSession) addWorktree(ctx context.Context) error {
+	var err error
+	if s.tmp, err = os.MkdirTemp("", "perfgate-ab-"); err != nil {
+		return &model.InfraError{Op: "create a temporary directory", Err: err}
+	}
+	s.wt = filepath.Join(s.tmp, "base")
+	if _, err := gitIn(ctx, s.root, "worktree", "add", "--detach", s.wt, s.baseSHA); err != nil {
+		return &model.InfraError{Op: "check out the merge base", Err: err}
+	}
+	return nil
+}
+
+// loadBaseConfig uses the base side's own configuration when it has one at
+// the same path, else the head's configuration applied to the base tree
+// (the configuration is new in this branch).
+func (s *abSession) loadBaseConfig() error {
+	rel, err := abFilepathRel(s.root, s.headCfg.File)
+	if err != nil {
+		rel, err = abFilepathRel(s.root, mustAbs(s.headCfg.File))
+		if err != nil {
+			return err
+		}
+	}
+	path := filepath.Join(s.wt, rel)
+	if _, err := os.Stat(path); err == nil {
+		s.baseCfg, err = config.Load(path)
+		return err
+	}
+	fmt.Fprintf(s.e.Stderr, "perfgate: the base has no %s; using the head's configuration on the base tree\n", rel)
+	c := *s.headCfg
+	c.Dir = filepath.Join(s.wt, filepath.Dir(rel))
+	s.baseCfg = &c
+	return nil
+}
+
+func mustAbs(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return abs
+}
+
+// cleanup removes the worktree and the temporary directory, and closes the GPU.
+func (s *abSession) cleanup() {
+	s.gpu.close()
+	if s.wt != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := gitIn(ctx, s.root, "worktree", "remove", "--force", s.wt); err != nil {
+			fmt.Fprintf(s.e.Stderr, "perfgate: warning: %v\n", err)
+		}
+		gitIn(ctx, s.root, "worktree", "prune")
+	}
+	if s.tmp != "" {
+		os.RemoveAll(s.tmp)
+	}
+}
+
+// runRounds prepares both sides, then runs their suites alternately.
+func (s *abSession) runRounds(ctx context.Context, only *regexp.Regexp) (base, head []*model.Results, err error) {
+	opts := suiteRunOptions{Only: only, Fast: s.o.fast, Log: s.e.Stderr}
+	bs := &abSide{name: "base", runner: &configRunner{cfg: s.baseCfg, gpu: s.gpu, opts: opts}, sha: s.baseSHA, branch: s.o.base}
+	hs := &abSide{name: "head", runner: &configRunner{cfg: s.headCfg, gpu: s.gpu, opts: opts}, sha: s.headSHA,
+		branch: first(git(ctx, "-C", s.root, "rev-parse", "--abbrev-ref", "HEAD"), "HEAD")}
+	for _, side := range []*abSide{bs, hs} {
+		fmt.Fprintf(s.e.Stderr, "perfgate: ab: preparing %s (%s)\n", side.name, side.runner.cfg.Dir)
+		if err := side.runner.prepare(ctx); err != nil {
+			return nil, nil, fmt.Errorf("%s side: %w", side.name, err)
+		}
+	}
+	for i := 0; i < s.o.rounds; i++ {
+		for _, side := range sidesOfRound(s.o.order, i, bs, hs) {
+			fmt.Fprintf(s.e.Stderr, "perfgate: ab: round %d/%d: %s\n", i+1, s.o.rounds, side.name)
+			started := time.Now()
+			out, err := side.runner.run(ctx)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s side, round %d: %w", side.name, i+1, err)
+			}
+			if len(out) == 0 {
+				return nil, nil, usageError("-suite: no suite of %s matches %q", s.headCfg.File, s.o.only)
+			}
+			r := &model.Results{Schema: model.Schema, Run: abRunMeta(s.repo, side.sha, side.branch, s.testbed, s.group, started), Benchmarks: out}
+			r.Run.Env = s.gpu.env()
+			if err := checkBuiltResults(r); err != nil {
+				return nil, nil, errors.Join(fmt.Errorf("%s side, round %d: invalid results", side.name, i+1), err)
+			}
+			side.out = append(side.out, r)
+		}
+	}
+	return bs.out, hs.out, nil
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/ingest"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func init() {
+	register(&command{
+		Name:    "ingest",
+		Summary: "convert another tool's benchmark output into a perfgate results file",
+		Run:     runIngest,
+	})
+}
+
+// ingestOptions are the parsed flags of perfgate ingest.
+type ingestOptions struct {
+	format, suite, unit, better, metric, out string
+	files                                    []string
+	meta                                     runMetaFlags
+}
+
+func runIngest(ctx context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "ingest", "--format FORMAT [--out results.json] FILE...")
+	var o ingestOptions
+	fs.StringVar(&o.format, "format", envDefault(e, "PERFGATE_INGEST_FORMAT", ""), "input `format`: "+strings.Join(ingest.Formats, ", ")+" (env PERFGATE_INGEST_FORMAT)")
+	fs.StringVar(&o.suite, "suite", "", "suite name of the benchmarks (default: the format's name)")
+	fs.StringVar(&o.unit, "unit", "", "unit of json-samples input that does not name one, e.g. ms")
+	fs.StringVar(&o.better, "better", "", "direction of json-samples input that does not say: lower or higher (default: higher for …/s units, else lower)")
+	fs.StringVar(&o.metric, "metric", "", "for -format gotest: the `unit` whose values are the samples (default ns/op), e.g. a b.ReportMetric unit")
+	fs.StringVar(&o.out, "out", "", "write the results document to this `file` (atomically; default: standard output)")
+	o.meta.register(fs, e)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	o.files = fs.Args()
+	if err := o.validate(); err != nil {
+		return err
+	}
+	bs, err := ingest.ParseFiles(o.format, o.files, ingest.Options{Suite: o.suite, Unit: o.unit, Better: model.Better(o.better), Metric: o.metric})
+	if err != nil {
+		return err
+	}
+	run, err := o.meta.resolve(ctx, e, time.Now())
+	if err != nil {
+		return err
+	}
+	r := &model.Results{Schema: model.Schema, Run: run, Benchmarks: bs}
+	if err := checkBuiltResults(r); err != nil {
+		return err
+	}
+	if o.out == "" {
+		return model.Encode(e.Stdout, r)
+	}
+	if err := model.WriteFile(o.out, r); err != nil {
+		return &model.InfraError{Op: "write " + o.out, Err: err}
+	}
+	fmt.Fprintf(e.Stderr, "perfgate: wrote %d benchmarks from %d file(s) to %s\n", len(bs), len(o.files), o.out)
+	return nil
+}
+
+func (o *ingestOptions) validate() error {
+	switch {
+	case o.format == "":
+		return usageError("-format: required, one of %s", strings.Join(ingest.Formats, ", "))
+	case !slices.Contains(ingest.Formats, o.format):
+		return usageError("-format: %q is not one of %s", o.format, strings.Join(ingest.Formats, ", "))
+	case len(o.files) == 0:
+		return usageError("no input files (usage: perfgate ingest --format %s FILE...)", o.format)
+	case o.better != "" && o.better != string(model.Lower) && o.better != string(model.Higher):
+		return usageError("-better: must be lower or higher, got %q", o.better)
+	case o.metric != "" && o.format != ingest.GoTest:
+		return usageError("-metric applies to -format gotest only")
+	case (o.unit != "" || o.better != "") && o.format != ingest.JSONSamples:
+		return usageError("-unit and -better apply to -format json-samples only (%s says its own units)", o.format)
+	}
+	return nil
+}
+
+// checkBuiltResults validates a document perfgate built, the same way a file
+// read back would be, so nothing invalid is ever written.
+func checkBuiltResults(r *model.Results) error {
+	var buf strings.Builder
+	if err := model.Encode(&buf, r); err != nil {
+		return err
+	}
+	_, err := model.Parse("the results", []byte(buf.String()))
+	return err
+}
