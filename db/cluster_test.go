@@ -73,7 +73,9 @@ func (c *cluster) start(t *testing.T) {
 
 // stopImmediately is a crash as far as the database knows: no checkpoint,
 // open transactions are cut off, recovery replays the WAL on restart.
-func (c *cluster) stopImmediately(t *testing.T) { c.run(t, "pg_ctl", "-D", c.data(), "-m", "immediate", "-w", "stop") }
+func (c *cluster) stopImmediately(t *testing.T) {
+	c.run(t, "pg_ctl", "-D", c.data(), "-m", "immediate", "-w", "stop")
+}
 
 // pgctl runs pg_ctl without failing the test (for cleanups).
 func (c *cluster) pgctl(t *testing.T, args ...string) {
