@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"path"
 	"strings"
 	"time"
@@ -96,6 +97,9 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	out := trend.Analyze(series, opt)
+	if len(out) == 0 && strings.Contains(tf.pattern, "*") {
+		fmt.Fprintf(e.Stderr, "perfgate: nothing matches --benchmark %q; note that * does not cross /: 'add/*' matches add/fp32 but not add/fp32/n=1M\n", tf.pattern)
+	}
 	switch tf.format {
 	case "csv":
 		return trend.CSV(e.Stdout, out)
