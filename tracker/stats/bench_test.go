@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -29,6 +30,18 @@ func BenchmarkMannWhitneyAndHL100x100(b *testing.B) {
 		if _, _, _, err := HodgesLehmannRatio(base, cand, 0.99); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkMannWhitneyAndHL100x100Sorted is the same with samples the
+// caller already sorted, which skips the sorts.
+func BenchmarkMannWhitneyAndHL100x100Sorted(b *testing.B) {
+	base, cand := benchSamples(100)
+	slices.Sort(base)
+	slices.Sort(cand)
+	for b.Loop() {
+		MannWhitney(cand, base, Greater)
+		HodgesLehmannRatio(base, cand, 0.99)
 	}
 }
 
