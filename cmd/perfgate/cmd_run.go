@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func init() {
+	register(&command{Name: "run", Summary: "run built-in GPU suites and write results v1", Run: runRun})
+}
+
+// runFlags are perfgate run's flags.
+type runFlags struct {
+	suites, filter, size, dtypes, out string
+	config                            string
+	list, fast                        bool
+	maxTime                           time.Duration
+	meta                              runMetaFlags
+}
+
+func (f *runFlags) register(fs interface {
+	StringVar(*string, string, string, string)
+	BoolVar(*bool, string, bool, string)
+	DurationVar(*time.Duration, string, time.Duration, string)
+}, e *env) {
+	fs.StringVar(&f.suites, "suite", envDefault(e, "PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE)")
+	fs.StringVar(&f.filter, "filter", "", "run only benchmarks whose suite/name matches this regular expression")
+	fs.StringVar(&f.size, "size", envDefault(e, "PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE)")
+	fs.StringVar(&f.dtypes, "dtype", "", "comma-separated element types to run: "+strings.Join(kernels.DTypes, ", ")+" (default: all)")
+	fs.StringVar(&f.out, "out", "", "write results v1 to this file (default: standard output)")
+	fs.StringVar(&f.config, "config", "", "run the suites a .perfgate.yml declares (not available in this build yet)")
+	fs.BoolVar(&f.list, "list", false, "list suites and benchmarks (no GPU needed) and exit")
+	fs.BoolVar(&f.fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
+	fs.DurationVar(&f.maxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
+}
+
+func runRun(ctx context.Context, args []string, e *env) error {
+	var f runFlags
+	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--out results.json] | --list")
+	f.register(fs, e)
+	f.meta.register(fs, e)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("run: unexpected argument %q (suites go in --suite)", fs.Arg(0))
+	}
+	o, err := f.options(e)
+	if err != nil {
+		return err
+	}
+	if f.list {
+		printSuiteList(e.Stdout, o)
+		return nil
+	}
+	if f.config != "" {
+		return usageError("-config: this perfgate cannot run suites from a config file yet; use --suite with the built-in suites")
+	}
+	names, err := f.suiteNames()
+	if err != nil {
+		return err
+	}
+	if !kernels.CUDA {
+		return &exitError{code: exitInfra, err: kernels.ErrNoCUDA}
+	}
+	r, err := f.meta.resolve(ctx, e, time.Now())
+	if err != nil {
+		return err
+	}
+	bs, runEnv, err := runGPUSuites(ctx, e, names, o)
+	if err != nil {
+		return err
+	}
+	r.Env = runEnv
+	return writeRunResults(e, f.out, &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
+}
+
+// options validates the measurement flags and turns them into kernels.Options.
+func (f *runFlags) options(e *env) (kernels.Options, error) {
+	o := kernels.Options{Size: f.size, Fast: f.fast, MaxTime: f.maxTime, CacheDir: e.Getenv("PERFGATE_CACHE")}
+	if f.filter != "" {
+		re, err := regexp.Compile(f.filter)
+		if err != nil {
+			return o, usageError("-filter: %v", err)
+		}
+		o.Filter = re
+	}
+	if f.dtypes != "" {
+		o.DTypes = splitList(f.dtypes)
+	}
+	var oe *kernels.OptionError
+	if err := kernels.ValidateOptions(o); errors.As(err, &oe) {
+		return o, usageError("-%s: %s", oe.Option, oe.Msg)
+	} else if err != nil {
+		return o, usageError("%v", err)
+	}
+	return o, nil
+}
+
+// suiteNames checks --suite against the built-in suites.
+func (f *runFlags) suiteNames() ([]string, error) {
+	names := splitList(f.suites)
+	if len(names) == 0 {
+		return nil, usageError("-suite: name at least one suite (%s), or use --list", strings.Join(kernels.SuiteNames(), ", "))
+	}
+	for _, n := range names {
+		if !slices.Contains(kernels.SuiteNames(), n) {
+			return nil, usageError("-suite: unknown suite %q (built-in suites: %s)", n, strings.Join(kernels.SuiteNames(), ", "))
+		}
+	}
+	return names, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// runGPUSuites opens the GPU, runs the named built-in suites in order with
+// progress on stderr, and returns their benchmarks and the environment
+// fingerprint for run.env. The config-file runner calls it too.
+func runGPUSuites(ctx context.Context, e *env, names []string, o kernels.Options) ([]model.Benchmark, map[string]string, error) {
+	s, err := kernels.Open(ctx)
+	if errors.Is(err, kernels.ErrNoCUDA) {
+		return nil, nil, &exitError{code: exitInfra, err: err}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.Close()
+	p := newProgress(e.Stderr)
+	o.Progress = p.line
+	var all []model.Benchmark
+	for _, name := range names {
+		bs, err := s.RunSuite(ctx, name, o)
+		all = append(all, bs...)
+		if err != nil {
+			p.done()
+			return nil, nil, &model.InfraError{Op: "run suite " + name, Err: err}
+		}
+	}
+	p.done()
+	env := s.Env()
+	env[kernels.EnvPerfgate] = buildVersion()
+	if failed := countErrors(all); failed > 0 {
+		fmt.Fprintf(e.Stderr, "perfgate: %d of %d benchmarks failed (their error is in the results)\n", failed, len(all))
+	}
+	return all, env, nil
+}
+
+func countErrors(bs []model.Benchmark) int {
+	n := 0
+	for _, b := range bs {
+		if b.Error != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// writeRunResults writes results to path atomically, or to stdout.
+func writeRunResults(e *env, path string, r *model.Results) error {
+	if path == "" || path == "-" {
+		return model.Encode(e.Stdout, r)
+	}
+	if err := model.WriteFile(path, r); err != nil {
+		return &model.InfraError{Op: "write " + path, Err: err}
+	}
+	fmt.Fprintf(e.Stderr, "perfgate: wrote %d benchmarks to %s\n", len(r.Benchmarks), path)
+	return nil
+}
+
+func printSuiteList(w io.Writer, o kernels.Options) {
+	for _, s := range kernels.ListFor(o) {
+		fmt.Fprintf(w, "%s: %s\n", s.Name, s.Description)
+		for _, b := range s.Benchmarks {
+			fmt.Fprintf(w, "  %s\n", b)
+		}
+	}
+}
+
+// A progress prints one line per finished benchmark; on a terminal it also
+// keeps a live count on the last line.
+type progress struct {
+	w   io.Writer
+	tty bool
+	n   int
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) line(s string) {
+	p.n++
+	if !p.tty {
+		fmt.Fprintln(p.w, s)
+		return
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s\n\033[1m%d benchmarks done, running…\033[0m", s, p.n)
+}
+
+func (p *progress) done() {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

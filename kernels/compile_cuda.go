@@ -1,0 +1,118 @@
+//go:build cuda
+
+package kernels
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+
+	"gorgonia.org/cu"
+	"gorgonia.org/cu/nvrtc"
+)
+
+//go:embed cu/*.cu
+var cuSources embed.FS
+
+// builtinSource returns common.cu followed by cu/NAME.cu.
+func builtinSource(name string) (string, error) {
+	common, err := cuSources.ReadFile("cu/common.cu")
+	if err != nil {
+		return "", err
+	}
+	body, err := cuSources.ReadFile("cu/" + name + ".cu")
+	if err != nil {
+		return "", err
+	}
+	return string(common) + "\n#line 1 \"" + name + ".cu\"\n" + string(body), nil
+}
+
+// nvrtcOptions are the options every compilation gets: the device's exact
+// virtual architecture (the driver JIT-compiles the PTX for the exact SM).
+func nvrtcOptions(arch string) []string {
+	return []string{"--gpu-architecture=" + arch, "--std=c++17"}
+}
+
+// A module is a loaded CUDA module and the hash of its PTX.
+type module struct {
+	mod     cu.Module
+	ptxHash string
+	fns     map[string]cu.Function
+}
+
+// fn returns the kernel entry point name.
+func (m *module) fn(name string) (cu.Function, error) {
+	if f, ok := m.fns[name]; ok {
+		return f, nil
+	}
+	f, err := m.mod.Function(name)
+	if err != nil {
+		return f, wrap("kernel "+name, err)
+	}
+	m.fns[name] = f
+	return f, nil
+}
+
+// A compileError is NVRTC's refusal, with its log.
+type compileError struct {
+	File string
+	Log  string
+	Err  error
+}
+
+func (e *compileError) Error() string {
+	return fmt.Sprintf("compile %s: %v\n%s", e.File, e.Err, strings.TrimSpace(e.Log))
+}
+func (e *compileError) Unwrap() error { return e.Err }
+
+// load compiles source (named file in messages) with the session's options
+// plus extra, through the PTX cache, and loads it. Modules are kept for the
+// session's life.
+func (g *gpu) load(file, source string, extra []string) (*module, error) {
+	opts := append(nvrtcOptions(g.arch), extra...)
+	key := ptxKey(source, g.arch, g.nvrtc, opts)
+	if m, ok := g.modules[key]; ok {
+		return m, nil
+	}
+	cache := ptxCache{dir: cacheDir(g.cacheDir)}
+	ptx, hit, err := cache.get(key)
+	if err != nil || !hit {
+		if ptx, err = compile(file, source, opts); err != nil {
+			return nil, err
+		}
+		_ = cache.put(key, ptx) // a read-only cache only costs a recompile next time
+	}
+	mod, err := cu.LoadData(ptx)
+	if err != nil {
+		return nil, wrap("load module "+file+" (cuModuleLoadData)", err)
+	}
+	m := &module{mod: mod, ptxHash: sha256Hex(ptx), fns: map[string]cu.Function{}}
+	g.modules[key] = m
+	return m, nil
+}
+
+func compile(file, source string, opts []string) (string, error) {
+	prog, err := nvrtc.CreateProgram(source, file)
+	if err != nil {
+		return "", wrap("nvrtcCreateProgram "+file, err)
+	}
+	defer prog.Destroy()
+	if err := prog.Compile(opts...); err != nil {
+		log, _ := prog.GetLog()
+		return "", &compileError{File: file, Log: log, Err: err}
+	}
+	ptx, err := prog.GetPTX()
+	if err != nil {
+		return "", wrap("nvrtcGetPTX "+file, err)
+	}
+	return strings.TrimRight(ptx, "\x00"), nil
+}
+
+// loadBuiltin loads a built-in suite's module.
+func (g *gpu) loadBuiltin(name string) (*module, error) {
+	src, err := builtinSource(name)
+	if err != nil {
+		return nil, err
+	}
+	return g.load(name+".cu", src, nil)
+}

@@ -1,0 +1,61 @@
+// common.cu is prepended to every built-in suite's source: element types,
+// conversions and the random fill that the CPU reference replays exactly
+// (kernels/numeric.go). No #include: NVRTC compiles it as is.
+
+typedef unsigned short u16;
+typedef long long i64;
+
+// f16 and bf16 are storage types; arithmetic happens in fp32.
+struct f16 { u16 v; };
+struct bf16 { u16 v; };
+
+// v16 is one 16-byte vector load or store.
+struct alignas(16) v16 { unsigned x, y, z, w; };
+
+__device__ __forceinline__ float to_f(float x) { return x; }
+__device__ __forceinline__ float to_f(f16 x) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(x.v));
+    return f;
+}
+__device__ __forceinline__ float to_f(bf16 x) { return __uint_as_float(((unsigned)x.v) << 16); }
+
+template <class T> __device__ __forceinline__ T from_f(float f);
+template <> __device__ __forceinline__ float from_f<float>(float f) { return f; }
+template <> __device__ __forceinline__ f16 from_f<f16>(float f) {
+    f16 r;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r.v) : "f"(f));
+    return r;
+}
+template <> __device__ __forceinline__ bf16 from_f<bf16>(float f) {
+    unsigned u = __float_as_uint(f);
+    bf16 r;
+    if ((u & 0x7fffffffu) > 0x7f800000u) { r.v = 0x7fc0; return r; }
+    u += 0x7fffu + ((u >> 16) & 1u);
+    r.v = (u16)(u >> 16);
+    return r;
+}
+
+__device__ __forceinline__ unsigned fmix32(unsigned h) {
+    h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
+    return h;
+}
+
+// rand_value must match numeric.go's randValue bit for bit.
+__device__ __forceinline__ float rand_value(unsigned seed, i64 i, float lo, float hi) {
+    unsigned h = fmix32((unsigned)i ^ fmix32((unsigned)((unsigned long long)i >> 32) + seed));
+    float u = (float)(h >> 8) * (1.0f / 16777216.0f);
+    float x = __fadd_rn(__fmul_rn(u, hi - lo), lo);
+    return x == 0.0f ? 0.25f : x;
+}
+
+template <class T>
+__device__ void fill(T* p, i64 n, unsigned seed, float lo, float hi) {
+    i64 stride = (i64)gridDim.x * blockDim.x;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        p[i] = from_f<T>(rand_value(seed, i, lo, hi));
+}
+
+extern "C" __global__ void pg_fill_fp32(float* p, i64 n, unsigned seed, float lo, float hi) { fill(p, n, seed, lo, hi); }
+extern "C" __global__ void pg_fill_fp16(f16* p, i64 n, unsigned seed, float lo, float hi) { fill(p, n, seed, lo, hi); }
+extern "C" __global__ void pg_fill_bf16(bf16* p, i64 n, unsigned seed, float lo, float hi) { fill(p, n, seed, lo, hi); }

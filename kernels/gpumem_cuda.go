@@ -1,0 +1,87 @@
+//go:build cuda
+
+package kernels
+
+import (
+	"math"
+	"unsafe"
+
+	"gorgonia.org/cu"
+)
+
+// buffers allocates device memory and frees all of it at once.
+type buffers struct{ ptrs []cu.DevicePtr }
+
+func (b *buffers) alloc(bytes int64) (cu.DevicePtr, error) {
+	p, err := cu.MemAlloc(max(bytes, 16))
+	if err != nil {
+		return 0, wrap("cuMemAlloc "+sizeLabel(bytes)+"B", err)
+	}
+	b.ptrs = append(b.ptrs, p)
+	return p, nil
+}
+
+func (b *buffers) free() {
+	for _, p := range b.ptrs {
+		cu.MemFree(p)
+	}
+	b.ptrs = nil
+}
+
+// f32bits puts a float32 into a kernel argument slot.
+func f32bits(f float32) uint64 { return uint64(math.Float32bits(f)) }
+
+// grid1D returns the number of 256-thread blocks that cover threads threads.
+func grid1D(threads int64) uint32 {
+	return uint32(min(max((threads+255)/256, 1), math.MaxInt32))
+}
+
+// fill writes the random stream seed, in [lo, hi), into n elements of dtype
+// at p, with the module's pg_fill kernel (common.cu).
+func (g *gpu) fill(m *module, p cu.DevicePtr, dtype string, n int64, seed uint32, lo, hi float32) error {
+	fn, err := m.fn("pg_fill_" + dtype)
+	if err != nil {
+		return err
+	}
+	l := &launch{fn: fn, grid: [3]uint32{uint32(min(int64(g.smCount)*32, int64(grid1D(n)))), 1, 1}, block: [3]uint32{256, 1, 1},
+		params: newParams(uint64(p), uint64(n), uint64(seed), f32bits(lo), f32bits(hi))}
+	defer l.params.free()
+	return l.enqueue(g.stream, 1)
+}
+
+// poison sets every byte of an output to 0xFF (NaN in every float type), so
+// an element the kernel forgets to write fails the check.
+func (g *gpu) poison(p cu.DevicePtr, bytes int64) error {
+	return wrap("poison output (cuMemsetD8Async)", cu.MemsetD8Async(p, 0xff, bytes, g.stream))
+}
+
+// readback waits for the stream and copies bytes from p to the host.
+func (g *gpu) readback(p cu.DevicePtr, bytes int64) ([]byte, error) {
+	if err := wrap("cuStreamSynchronize", g.stream.Synchronize()); err != nil {
+		return nil, err
+	}
+	host := make([]byte, bytes)
+	if bytes == 0 {
+		return host, nil
+	}
+	if err := wrap("cuMemcpyDtoH", cu.MemcpyDtoH(unsafe.Pointer(&host[0]), p, bytes)); err != nil {
+		return nil, err
+	}
+	return host, nil
+}
+
+// verify compares the elements idx of an n-element dtype output at p with
+// want(i), rounded to dtype, within tol.
+func (g *gpu) verify(p cu.DevicePtr, dtype string, n int64, idx []int64, tol tolerance, want func(i int64) float32) error {
+	raw, err := g.readback(p, n*elemSize(dtype))
+	if err != nil {
+		return err
+	}
+	got := make([]float32, len(idx))
+	exp := make([]float32, len(idx))
+	for k, i := range idx {
+		got[k] = decodeElem(dtype, raw, i)
+		exp[k] = roundTo(dtype, want(i))
+	}
+	return checkClose(got, exp, idx, tol)
+}

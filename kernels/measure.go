@@ -1,0 +1,193 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// A stopRule decides when a benchmark has enough samples, as nvbench does:
+// at least MinSamples samples and MinGPU of measured GPU time, then stop as
+// soon as the relative standard deviation is at most TargetCV, or once it has
+// stabilised (it will not get better by waiting); never run past MaxTime of
+// wall time or MaxSamples samples. The sample cap departs from nvbench on
+// purpose: every sample goes into the results and into the rank tests, and
+// 2000 samples decide a 1% shift as well as 100,000 do.
+type stopRule struct {
+	MinSamples int
+	MinGPU     time.Duration
+	MaxTime    time.Duration
+	MaxSamples int
+	TargetCV   float64 // 0.005 = 0.5%
+	// StableSpread: the CV is stable when the last CVs seen (the last fifth of
+	// the samples, at least StableWindow) stay within ±StableSpread of their mean.
+	StableSpread float64
+	StableWindow int
+}
+
+// rulesFor returns the stop rule for o: nvbench's defaults (10 samples,
+// 0.5 s, 0.5%, 15 s), or much lower budgets with Fast.
+func rulesFor(o Options) stopRule {
+	r := stopRule{MinSamples: 10, MinGPU: 500 * time.Millisecond, MaxTime: 15 * time.Second,
+		MaxSamples: 2000, TargetCV: 0.005, StableSpread: 0.02, StableWindow: 50}
+	if o.Fast {
+		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 50*time.Millisecond, time.Second, 500, 20
+	}
+	if o.MaxTime > 0 {
+		r.MaxTime = o.MaxTime
+	}
+	return r
+}
+
+// Stop reasons recorded in a benchmark's info["stop"].
+const (
+	stopCV      = "rel-std"
+	stopStable  = "rel-std-stable"
+	stopMaxTime = "max-time"
+	stopMaxN    = "max-samples"
+)
+
+// A sampler accumulates samples and says when to stop. It keeps a running
+// mean and variance (Welford) so each check is O(1) apart from the window.
+type sampler struct {
+	rule    stopRule
+	samples []float64
+	gpu     time.Duration
+	mean    float64
+	m2      float64
+	cvs     []float64 // the CV after each sample, once MinSamples are in
+}
+
+// add records one sample taking gpu time on the device.
+func (s *sampler) add(v float64, gpu time.Duration) {
+	s.samples = append(s.samples, v)
+	s.gpu += gpu
+	d := v - s.mean
+	s.mean += d / float64(len(s.samples))
+	s.m2 += d * (v - s.mean)
+	if len(s.samples) >= s.rule.MinSamples {
+		s.cvs = append(s.cvs, s.cv())
+	}
+}
+
+// cv returns the relative standard deviation (sample std / mean) so far.
+func (s *sampler) cv() float64 {
+	n := len(s.samples)
+	if n < 2 || s.mean == 0 {
+		return math.Inf(1)
+	}
+	return math.Sqrt(s.m2/float64(n-1)) / math.Abs(s.mean)
+}
+
+// done reports whether to stop after wall time elapsed, and why.
+func (s *sampler) done(elapsed time.Duration) (bool, string) {
+	n := len(s.samples)
+	switch {
+	case elapsed >= s.rule.MaxTime:
+		return true, stopMaxTime
+	case n >= s.rule.MaxSamples:
+		return true, stopMaxN
+	case n < s.rule.MinSamples || s.gpu < s.rule.MinGPU:
+		return false, ""
+	case s.cv() <= s.rule.TargetCV:
+		return true, stopCV
+	case s.stable():
+		return true, stopStable
+	}
+	return false, ""
+}
+
+// stable reports whether the recent CVs have stopped moving.
+func (s *sampler) stable() bool {
+	w := max(s.rule.StableWindow, len(s.samples)/5)
+	if len(s.cvs) < w {
+		return false
+	}
+	recent := s.cvs[len(s.cvs)-w:]
+	lo, hi := slices.Min(recent), slices.Max(recent)
+	mid := (lo + hi) / 2
+	return mid > 0 && (hi-lo)/2 <= s.rule.StableSpread*mid
+}
+
+// stopDetail describes why a sampler stopped, for info["stop"].
+func stopDetail(reason string, cv float64, r stopRule) string {
+	switch reason {
+	case stopCV:
+		return fmt.Sprintf("%s %.3f%% <= %.2f%%", reason, cv*100, r.TargetCV*100)
+	case stopStable:
+		return fmt.Sprintf("%s at %.3f%%", reason, cv*100)
+	case stopMaxTime:
+		return fmt.Sprintf("%s %v (rel-std %.3f%%)", reason, r.MaxTime, cv*100)
+	}
+	return fmt.Sprintf("%s %d (rel-std %.3f%%)", reason, r.MaxSamples, cv*100)
+}
+
+// clockFilter drops the samples taken while the SM clock was below frac of
+// the run's median clock (a throttled or not-yet-boosted GPU). Clocks of 0
+// are unknown (no NVML) and never dropped. It returns the kept samples, how
+// many were dropped, and the median clock.
+func clockFilter(samples, clocks []float64, frac float64) (kept []float64, dropped int, median float64) {
+	var known []float64
+	for _, c := range clocks {
+		if c > 0 {
+			known = append(known, c)
+		}
+	}
+	if len(known) == 0 {
+		return slices.Clone(samples), 0, 0
+	}
+	median = medianOf(known)
+	for i, v := range samples {
+		if clocks[i] > 0 && clocks[i] < frac*median {
+			dropped++
+			continue
+		}
+		kept = append(kept, v)
+	}
+	return kept, dropped, median
+}
+
+// manyDrops says when a run's clock drops make it suspect: more than 5%.
+func manyDrops(dropped, total int) bool { return total > 0 && float64(dropped) > 0.05*float64(total) }
+
+// batchSize returns how many back-to-back launches one batch sample needs so
+// that it lasts at least target, given one launch takes about per; clamped to
+// [1, limit].
+func batchSize(per, target time.Duration, limit int) int {
+	if per <= 0 {
+		return limit
+	}
+	n := int((target + per - 1) / per)
+	return min(max(n, 1), limit)
+}
+
+// medianOf returns the median of x (NaN when empty). It does not modify x.
+func medianOf(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// relStd returns the sample standard deviation of x over its mean.
+func relStd(x []float64) float64 {
+	if len(x) < 2 {
+		return math.NaN()
+	}
+	var mean float64
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return math.Sqrt(ss/float64(len(x)-1)) / mean
+}

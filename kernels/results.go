@@ -1,0 +1,159 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A measurement is what the timing loop produced for one benchmark in one mode.
+type measurement struct {
+	Mode     string
+	Samples  []float64 // µs per launch (or per op for sequences), one per event pair
+	Clocks   []float64 // SM clock in MHz when each sample was taken (0: unknown)
+	Stop     string    // why sampling stopped (stopDetail)
+	BatchN   int       // launches per event pair (1 in cold mode)
+	Throttle []string  // NVML clock-event reasons seen while sampling
+	Warmup   time.Duration
+}
+
+// A workMeta describes the work of one launch (or op) for derived metrics.
+type workMeta struct {
+	Bytes, FLOPs float64           // per launch; 0: not reported
+	CeilingGBps  float64           // the measured copy ceiling; 0: unknown
+	PTXHash      string            // sha256 of the PTX the kernel came from
+	Info         map[string]string // extra provenance
+}
+
+// clockFloor is the fraction of the run's median SM clock under which a
+// sample is dropped.
+const clockFloor = 0.9
+
+// toBenchmark turns a measurement into a results-v1 benchmark in µs: clock
+// filtering, metrics (median, CV, GB/s, % of the copy ceiling, TFLOP/s) and
+// provenance (mode, stop reason, batch size, drops, throttling, PTX hash).
+func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
+	b := model.Benchmark{Suite: c.Suite, Name: c.name(m.Mode), Params: c.params(m.Mode),
+		Unit: "us", Better: model.Lower, Metrics: map[string]float64{}, Info: map[string]string{}}
+	kept, dropped, clk := clockFilter(m.Samples, m.Clocks, clockFloor)
+	b.Samples = kept
+	b.Info["mode"] = m.Mode
+	b.Info["stop"] = m.Stop
+	b.Info["batch_n"] = strconv.Itoa(m.BatchN)
+	b.Info["warmup"] = m.Warmup.Round(time.Millisecond).String()
+	if w.PTXHash != "" {
+		b.Info["ptx_sha256"] = w.PTXHash
+	}
+	for k, v := range w.Info {
+		b.Info[k] = v
+	}
+	if len(m.Throttle) > 0 {
+		b.Info["clock_event_reasons"] = strings.Join(m.Throttle, ",")
+	}
+	b.Metrics["samples_taken"] = float64(len(m.Samples))
+	b.Metrics["clock_drops"] = float64(dropped)
+	if clk > 0 {
+		b.Metrics["sm_clock_mhz"] = clk
+	}
+	if manyDrops(dropped, len(m.Samples)) {
+		b.Info["clock_flag"] = fmt.Sprintf("%d of %d samples taken below %.0f%% of the median SM clock (%.0f MHz) were dropped",
+			dropped, len(m.Samples), clockFloor*100, clk)
+	}
+	if len(kept) == 0 {
+		b.Error = "no samples left after dropping those taken at low SM clocks"
+		return b
+	}
+	addDerived(&b, kept, w)
+	return b
+}
+
+// addDerived adds median, CV and throughput metrics from the kept samples.
+func addDerived(b *model.Benchmark, kept []float64, w workMeta) {
+	med := medianOf(kept)
+	b.Metrics["median_us"] = med
+	if cv := relStd(kept); !math.IsNaN(cv) {
+		b.Metrics["cv"] = cv
+	}
+	if w.Bytes > 0 && med > 0 {
+		gbps := w.Bytes / (med * 1e-6) / 1e9
+		b.Metrics["gbps"] = gbps
+		if w.CeilingGBps > 0 {
+			b.Metrics["pct_of_copy"] = 100 * gbps / w.CeilingGBps
+		}
+	}
+	if w.FLOPs > 0 && med > 0 {
+		b.Metrics["tflops"] = w.FLOPs / (med * 1e-6) / 1e12
+	}
+}
+
+// errorBenchmark is a benchmark that produced no timing, with the reason.
+func errorBenchmark(c benchCase, mode string, err error) model.Benchmark {
+	return model.Benchmark{Suite: c.Suite, Name: c.name(mode), Params: c.params(mode),
+		Unit: "us", Better: model.Lower, Samples: []float64{}, Error: err.Error()}
+}
+
+// progressLine is the one-line summary of a finished benchmark.
+func progressLine(b model.Benchmark) string {
+	key := b.Suite + "/" + b.Name
+	if b.Error != "" {
+		return fmt.Sprintf("%-60s ERROR %s", key, b.Error)
+	}
+	s := fmt.Sprintf("%-60s %10.3f us  cv %5.2f%%  n=%-6d", key, b.Metrics["median_us"], 100*b.Metrics["cv"], len(b.Samples))
+	if g, ok := b.Metrics["gbps"]; ok {
+		s += fmt.Sprintf("  %7.1f GB/s", g)
+	}
+	if p, ok := b.Metrics["pct_of_copy"]; ok {
+		s += fmt.Sprintf(" (%5.1f%% of copy)", p)
+	}
+	return s + fmt.Sprintf("  [%s; %s]", b.Info["stop"], b.Info["took"])
+}
+
+// addSpeedups sets, on every benchmark of group, the metric name to the
+// median time of the benchmark named base (same mode) over its own.
+func addSpeedups(bs []model.Benchmark, base func(*model.Benchmark) string, metric string) {
+	med := map[string]float64{}
+	for i := range bs {
+		if bs[i].Error == "" {
+			med[bs[i].Suite+"/"+bs[i].Name] = bs[i].Metrics["median_us"]
+		}
+	}
+	for i := range bs {
+		b := &bs[i]
+		ref, ok := med[b.Suite+"/"+base(b)]
+		if b.Error != "" || !ok || b.Metrics["median_us"] <= 0 {
+			continue
+		}
+		b.Metrics[metric] = ref / b.Metrics["median_us"]
+	}
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// ceilingOf returns the copy ceiling a memory-suite run measured: the best
+// median GB/s among its cold-mode benchmarks (0 when none succeeded).
+func ceilingOf(bs []model.Benchmark) float64 {
+	var best float64
+	for _, b := range bs {
+		if b.Error == "" && b.Info["mode"] == ModeCold {
+			best = max(best, b.Metrics["gbps"])
+		}
+	}
+	return best
+}
+
+// roundSample rounds a time in µs to 0.1 ns: far below the event timer's
+// resolution (about 0.5 µs), and it keeps the results file compact.
+func roundSample(us float64) float64 { return math.Round(us*1e4) / 1e4 }

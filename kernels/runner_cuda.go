@@ -1,0 +1,184 @@
+//go:build cuda
+
+package kernels
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A prepared benchmark is ready to time: inputs filled, output checked
+// against the CPU reference, and the work to repeat.
+type prepared struct {
+	work    workFunc
+	ops     int // operations per repetition (samples are per op)
+	meta    workMeta
+	cleanup func()
+}
+
+// A preparer sets up one case of a suite on the GPU goroutine.
+type preparer func(g *gpu, c benchCase) (*prepared, error)
+
+var preparers = map[string]preparer{
+	"memory":      prepareMemory,
+	"elementwise": prepareElementwise,
+	"microbatch":  prepareMicrobatch,
+	"mixedops":    prepareMixed,
+}
+
+// An UnknownSuiteError names a suite perfgate does not have.
+type UnknownSuiteError struct{ Name string }
+
+func (e *UnknownSuiteError) Error() string {
+	return fmt.Sprintf("unknown suite %q (built-in suites: %s)", e.Name, strings.Join(SuiteNames(), ", "))
+}
+
+// RunSuite runs the built-in suite name as o selects. A benchmark that fails
+// (wrong result, CUDA fault) is returned with its Error set; the error
+// return is for the run as a whole (unknown suite, cancelled).
+func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model.Benchmark, error) {
+	def, ok := findSuite(name)
+	if !ok {
+		return nil, &UnknownSuiteError{Name: name}
+	}
+	if err := ValidateOptions(o); err != nil {
+		return nil, err
+	}
+	sel := selectCases(def, o)
+	var out []model.Benchmark
+	for i := 0; i < len(sel); {
+		j := i + 1
+		for j < len(sel) && sel[j].c.name("") == sel[i].c.name("") {
+			j++
+		}
+		var wanted []string
+		for _, x := range sel[i:j] {
+			wanted = append(wanted, x.mode)
+		}
+		bs, err := s.runCase(ctx, sel[i].c, wanted, o, preparers[name])
+		if err != nil {
+			return out, err
+		}
+		out = append(out, bs...)
+		i = j
+	}
+	if name == "memory" {
+		s.do(func(g *gpu) error { g.noteCeiling(ceilingOf(out)); return nil })
+	}
+	finishSuite(name, out)
+	return out, nil
+}
+
+// runCase prepares one case and measures it in each wanted mode.
+func (s *Session) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) ([]model.Benchmark, error) {
+	var out []model.Benchmark
+	err := s.do(func(g *gpu) error {
+		g.cacheDir = o.CacheDir
+		out = g.runCase(ctx, c, wanted, o, prep)
+		return nil
+	})
+	for _, b := range out {
+		if o.Progress != nil {
+			o.Progress(progressLine(b))
+		}
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return out, err
+}
+
+func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) []model.Benchmark {
+	fail := func(err error) []model.Benchmark {
+		g.afterFault()
+		var bs []model.Benchmark
+		for _, m := range wanted {
+			bs = append(bs, errorBenchmark(c, m, err))
+		}
+		return bs
+	}
+	if err := g.ready(); err != nil {
+		return fail(err)
+	}
+	if c.Suite != "memory" && g.ceiling == 0 {
+		if err := g.measureCeiling(ctx); err != nil {
+			return fail(fmt.Errorf("measure the copy ceiling: %w", err))
+		}
+	}
+	p, err := prep(g, c)
+	if err != nil {
+		return fail(err)
+	}
+	defer p.cleanup()
+	p.meta.CeilingGBps = g.ceiling
+	var out []model.Benchmark
+	for _, mode := range wanted {
+		t0 := time.Now()
+		m, err := g.measure(ctx, p.work, mode, p.ops, rulesFor(o))
+		if err != nil {
+			if ctx.Err() != nil {
+				return out
+			}
+			g.afterFault()
+			out = append(out, errorBenchmark(c, mode, err))
+			continue
+		}
+		b := toBenchmark(c, m, p.meta)
+		b.Info["took"] = time.Since(t0).Round(time.Millisecond).String()
+		out = append(out, b)
+	}
+	return out
+}
+
+// measureCeiling times the two 1 GiB copies quickly (cold, fast rules) and
+// keeps the faster as the copy ceiling for pct_of_copy.
+func (g *gpu) measureCeiling(ctx context.Context) error {
+	for _, c := range memoryCases("", nil) {
+		p, err := prepareMemory(g, c)
+		if err != nil {
+			return err
+		}
+		m, err := g.measure(ctx, p.work, ModeCold, 1, rulesFor(Options{Fast: true}))
+		p.cleanup()
+		if err != nil {
+			return err
+		}
+		g.noteCeiling(p.meta.Bytes / (medianOf(m.Samples) * 1e-6) / 1e9)
+	}
+	return nil
+}
+
+func (g *gpu) noteCeiling(gbps float64) {
+	if gbps > g.ceiling {
+		g.ceiling = gbps
+	}
+}
+
+// finishSuite adds the metrics that relate a suite's benchmarks to each
+// other: speedups over the baseline variant.
+func finishSuite(name string, bs []model.Benchmark) {
+	swapOp := func(to string) func(*model.Benchmark) string {
+		return func(b *model.Benchmark) string {
+			_, rest, _ := strings.Cut(b.Name, "/")
+			return to + "/" + rest
+		}
+	}
+	switch name {
+	case "memory":
+		if ceil := ceilingOf(bs); ceil > 0 {
+			for i := range bs {
+				if g, ok := bs[i].Metrics["gbps"]; ok {
+					bs[i].Metrics["pct_of_copy"] = 100 * g / ceil
+				}
+			}
+		}
+	case "microbatch":
+		addSpeedups(bs, swapOp("launch_per_op"), "speedup_vs_launch_per_op")
+	case "mixedops":
+		addSpeedups(bs, swapOp("unfused"), "speedup_vs_unfused")
+	}
+}

@@ -1,0 +1,258 @@
+//go:build cuda
+
+package kernels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gorgonia.org/cu"
+	"gorgonia.org/cu/nvrtc"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+var ownPid = os.Getpid()
+
+// Session owns the CUDA context. The context is bound to one OS thread, so a
+// single goroutine, locked to its thread, makes every CUDA call; the methods
+// hand it closures and wait.
+type Session struct {
+	work  chan func()
+	exit  chan struct{}
+	close sync.Once
+	g     *gpu // touched only on the GPU goroutine
+	env   map[string]string
+}
+
+// gpu is the state the GPU goroutine owns.
+type gpu struct {
+	dev         cu.Device
+	ctx         cu.CUContext
+	stream      cu.Stream
+	start, stop cu.Event
+	flush       cu.DevicePtr
+	flushWords  int64
+	flushValue  uint
+	mon         *gpuMonitor
+	arch        string // "compute_90"
+	nvrtc       string // "12.8"
+	smCount     int
+	l2Bytes     int
+	modules     map[string]*module
+	sticky      error   // set once the context is lost
+	ceiling     float64 // measured copy ceiling in GB/s (0: not yet)
+	cacheDir    string
+}
+
+// Open creates the CUDA context on device 0 (as CUDA_VISIBLE_DEVICES orders
+// them) on a dedicated, locked OS thread.
+func Open(ctx context.Context) (*Session, error) {
+	s := &Session{work: make(chan func()), exit: make(chan struct{})}
+	ready := make(chan error, 1)
+	go s.loop(ready)
+	if err := <-ready; err != nil {
+		return nil, &model.InfraError{Op: "open GPU", Err: err}
+	}
+	return s, nil
+}
+
+func (s *Session) loop(ready chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(s.exit)
+	g, err := openGPU()
+	if err != nil {
+		ready <- err
+		return
+	}
+	s.g = g
+	s.env = g.describe()
+	ready <- nil
+	for f := range s.work {
+		f()
+	}
+	g.close()
+}
+
+// do runs f on the GPU goroutine and returns its error.
+func (s *Session) do(f func(g *gpu) error) error {
+	res := make(chan error, 1)
+	s.work <- func() {
+		defer func() {
+			if r := recover(); r != nil {
+				res <- fmt.Errorf("panic on the GPU thread: %v\n%s", r, debug.Stack())
+			}
+		}()
+		res <- f(s.g)
+	}
+	return <-res
+}
+
+func openGPU() (*gpu, error) {
+	g := &gpu{modules: map[string]*module{}}
+	var err error
+	if g.dev, err = cu.GetDevice(0); err != nil {
+		return nil, wrap("get device 0", err)
+	}
+	if g.ctx, err = g.dev.RetainPrimaryCtx(); err != nil {
+		return nil, wrap("retain primary context", err)
+	}
+	if err = cu.SetCurrentContext(g.ctx); err != nil {
+		return nil, wrap("set context", err)
+	}
+	if g.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
+		return nil, wrap("create stream", err)
+	}
+	if g.start, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+		return nil, wrap("create event", err)
+	}
+	if g.stop, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+		return nil, wrap("create event", err)
+	}
+	if err = g.attributes(); err != nil {
+		return nil, err
+	}
+	// The L2 flush buffer: twice the L2 size, at least 64 MiB.
+	g.flushWords = int64(max(2*g.l2Bytes, 64<<20)) / 4
+	if g.flush, err = cu.MemAlloc(g.flushWords * 4); err != nil {
+		return nil, wrap("allocate L2 flush buffer", err)
+	}
+	uuid, err := g.dev.UUID()
+	if err != nil {
+		return nil, wrap("device UUID", err)
+	}
+	g.mon, _ = openMonitor("GPU-" + uuid.String()) // without NVML the run says so in env
+	return g, nil
+}
+
+func (g *gpu) attributes() error {
+	attr := func(a cu.DeviceAttribute) int {
+		v, _ := g.dev.Attribute(a)
+		return v
+	}
+	g.smCount = attr(cu.MultiprocessorCount)
+	g.l2Bytes = attr(cu.L2CacheSize)
+	g.arch = fmt.Sprintf("compute_%d%d", attr(cu.ComputeCapabilityMajor), attr(cu.ComputeCapabilityMinor))
+	maj, min, err := nvrtc.Version()
+	if err != nil {
+		return wrap("NVRTC version", err)
+	}
+	g.nvrtc = fmt.Sprintf("%d.%d", maj, min)
+	return nil
+}
+
+func (g *gpu) close() {
+	for _, m := range g.modules {
+		m.mod.Unload()
+	}
+	cu.MemFree(g.flush)
+	cu.DestroyEvent(&g.start)
+	cu.DestroyEvent(&g.stop)
+	g.stream.Destroy()
+	g.mon.close()
+	g.dev.ReleasePrimaryCtx()
+}
+
+// describe builds the environment fingerprint.
+func (g *gpu) describe() map[string]string {
+	env := map[string]string{}
+	name, _ := g.dev.Name()
+	env[model.EnvGPU] = name
+	if u, err := g.dev.UUID(); err == nil {
+		env[EnvGPUUUID] = "GPU-" + u.String()
+	}
+	attr := func(a cu.DeviceAttribute) int { v, _ := g.dev.Attribute(a); return v }
+	env[EnvPCIBusID] = fmt.Sprintf("%04x:%02x:%02x.0", attr(cu.PciDomainID), attr(cu.PciBusID), attr(cu.PciDeviceID))
+	env[EnvSMCount] = strconv.Itoa(g.smCount)
+	env[EnvL2Bytes] = strconv.Itoa(g.l2Bytes)
+	if mem, err := g.dev.TotalMem(); err == nil {
+		env[EnvMemoryBytes] = strconv.FormatInt(mem, 10)
+	}
+	env[EnvCompute] = fmt.Sprintf("%d.%d", attr(cu.ComputeCapabilityMajor), attr(cu.ComputeCapabilityMinor))
+	v := cu.Version()
+	env[model.EnvCUDA] = fmt.Sprintf("%d.%d", v/1000, v%1000/10)
+	env[model.EnvNVRTC] = g.nvrtc
+	env[model.EnvCUDAHeader] = headerVersion(cuHeaderVersion())
+	env[EnvNVRTCOptions] = strings.Join(nvrtcOptions(g.arch), " ")
+	env[EnvCPU] = cpuModel()
+	env[EnvGo] = runtime.Version()
+	env[EnvPerfgate] = perfgateVersion()
+	g.mon.describe(env)
+	return env
+}
+
+// Env returns the environment fingerprint for run.env, refreshed (clocks,
+// temperature, processes) at the time of the call.
+func (s *Session) Env() map[string]string {
+	env := maps.Clone(s.env)
+	s.do(func(g *gpu) error {
+		g.mon.describe(env)
+		if g.ceiling > 0 {
+			env[EnvCopyCeiling] = strconv.FormatFloat(g.ceiling, 'f', 1, 64)
+		}
+		return nil
+	})
+	return env
+}
+
+// Doctor returns the environment and the warnings about it.
+func (s *Session) Doctor() (Report, error) {
+	env := s.Env()
+	return Report{Env: env, Warnings: diagnose(env)}, nil
+}
+
+// Close releases the context and stops the GPU goroutine.
+func (s *Session) Close() error {
+	s.close.Do(func() { close(s.work) })
+	<-s.exit
+	return nil
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}
+
+func perfgateVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Version
+	}
+	return "unknown"
+}
+
+// errContextLost marks benchmarks that could not run because an earlier
+// fault destroyed the CUDA context.
+var errContextLost = errors.New("the CUDA context was lost after an earlier fault")
+
+// ready returns the sticky error, if any, wrapped for a benchmark's error text.
+func (g *gpu) ready() error {
+	if g.sticky != nil {
+		return fmt.Errorf("%w: %v", errContextLost, g.sticky)
+	}
+	return nil
+}
+
+// afterFault probes the context after a failed benchmark; a context that no
+// longer synchronizes is lost for the rest of the session.
+func (g *gpu) afterFault() {
+	if err := ctxHealthy(); err != nil {
+		g.sticky = err
+	}
+}

@@ -1,0 +1,35 @@
+//go:build !cuda
+
+package kernels
+
+import (
+	"context"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// Session owns the CUDA context. In a binary built without CUDA it cannot be
+// opened: Open returns ErrNoCUDA.
+type Session struct{}
+
+// Open fails with ErrNoCUDA: this binary was built without -tags cuda.
+func Open(ctx context.Context) (*Session, error) { return nil, ErrNoCUDA }
+
+// Env returns nil: there is no GPU to describe.
+func (s *Session) Env() map[string]string { return nil }
+
+// RunSuite fails with ErrNoCUDA.
+func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model.Benchmark, error) {
+	return nil, ErrNoCUDA
+}
+
+// RunUserKernel fails with ErrNoCUDA.
+func (s *Session) RunUserKernel(ctx context.Context, k UserKernel, o Options) ([]model.Benchmark, error) {
+	return nil, ErrNoCUDA
+}
+
+// Doctor fails with ErrNoCUDA.
+func (s *Session) Doctor() (Report, error) { return Report{}, ErrNoCUDA }
+
+// Close does nothing.
+func (s *Session) Close() error { return nil }

@@ -1,0 +1,84 @@
+package kernels
+
+import (
+	"fmt"
+	"slices"
+)
+
+// userDTypes are the element types a UserBuffer may have.
+var userDTypes = []string{"fp32", "fp16", "bf16", "fp64", "i32", "u32", "i8", "u8"}
+
+// userCase turns a UserKernel's sweep point into a benchCase: the suite, the
+// kernel's name, and its parameters in key order.
+func userCase(k UserKernel, uc UserCase) benchCase {
+	c := benchCase{Suite: k.Suite, Op: k.Name}
+	for _, key := range sortedKeys(uc.Params) {
+		c.Params = append(c.Params, param{key, uc.Params[key]})
+	}
+	return c
+}
+
+// validateUserCase checks what the harness relies on before touching the GPU.
+func validateUserCase(k UserKernel, i int, uc UserCase) error {
+	where := fmt.Sprintf("%s: kernel %s, case %d", k.File, k.Name, i)
+	for j, b := range uc.Buffers {
+		if !slices.Contains(userDTypes, b.DType) {
+			return fmt.Errorf("%s: buffer %q: dtype %q is not one of %v", where, b.Name, b.DType, userDTypes)
+		}
+		if b.Len <= 0 {
+			return fmt.Errorf("%s: buffer %q: length %d must be positive", where, b.Name, b.Len)
+		}
+		if !slices.Contains([]string{"random", "range", "constant", "zero", ""}, b.Init) {
+			return fmt.Errorf("%s: buffer %d (%q): init %q is not random, range, constant or zero", where, j, b.Name, b.Init)
+		}
+	}
+	for j, a := range uc.Args {
+		if a.Buffer >= len(uc.Buffers) || a.Buffer < -1 {
+			return fmt.Errorf("%s: argument %d names buffer %d, but there are %d", where, j, a.Buffer, len(uc.Buffers))
+		}
+	}
+	for d := range 3 {
+		if uc.Grid[d] == 0 || uc.Block[d] == 0 {
+			return fmt.Errorf("%s: grid %v and block %v must have no zero dimension", where, uc.Grid, uc.Block)
+		}
+	}
+	return nil
+}
+
+// userBufferData returns the initial contents of buffer b (host side):
+// random values never zero (fp in [-1, 1), integers in [1, 100)), 0, 1, 2…
+// for range, the value for constant, zeros for zero or no init.
+func userBufferData(b UserBuffer, seed uint32) []byte {
+	raw := make([]byte, b.Len*elemSize(b.DType))
+	for i := int64(0); i < b.Len; i++ {
+		var v float64
+		switch b.Init {
+		case "random":
+			v = float64(randValue(seed, i, -1, 1))
+			if isInt(b.DType) {
+				v = float64(1 + int(99*(v+1)/2))
+			}
+		case "range":
+			v = float64(i)
+		case "constant":
+			v = b.Value
+		}
+		encodeElem(b.DType, raw, i, v)
+	}
+	return raw
+}
+
+func isInt(dtype string) bool { return dtype[0] == 'i' || dtype[0] == 'u' }
+
+// scalarBits encodes a scalar kernel argument into its 8-byte slot.
+func scalarBits(dtype string, v float64) uint64 {
+	var raw [8]byte
+	encodeElem(dtype, raw[:], 0, v)
+	return uint64(raw[0]) | uint64(raw[1])<<8 | uint64(raw[2])<<16 | uint64(raw[3])<<24 |
+		uint64(raw[4])<<32 | uint64(raw[5])<<40 | uint64(raw[6])<<48 | uint64(raw[7])<<56
+}
+
+// pureOutput reports whether an output buffer is written without being read
+// (no initial contents were asked for), so it is poisoned before the check:
+// an element the kernel forgets to write then fails it.
+func pureOutput(b UserBuffer) bool { return b.Output && (b.Init == "" || b.Init == "zero") }
