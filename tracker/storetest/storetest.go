@@ -69,6 +69,7 @@ var recordTests = []contractTest{
 	{"ErrorWithoutSamples", testErrorWithoutSamples},
 	{"SameContentIsDuplicate", testDuplicate},
 	{"OtherContentConflicts", testConflict},
+	{"StartedAtZoneAndPrecision", testStartedAt},
 	{"ConcurrentSameRun", testConcurrentSameRun},
 	{"ConcurrentDistinctRuns", testConcurrentDistinctRuns},
 }
@@ -154,6 +155,31 @@ func testConflict(t *testing.T, s tracker.Store) {
 		t.Fatalf("after conflicts, baseline has %d runs, want 1", len(b.Runs))
 	}
 	assertSameResults(t, b.Runs[0], orig)
+}
+
+// testStartedAt pins how start times are stored: as instants (the zone they
+// were written in does not matter, so the same run re-encoded in UTC is a
+// duplicate) and to at least microsecond precision, as producers write
+// time.Now() with nanoseconds.
+func testStartedAt(t *testing.T, s tracker.Store) {
+	cet := time.FixedZone("CET", 3600)
+	orig := mkRun("run-tz", 0, func(r *model.Results) {
+		r.Run.StartedAt = time.Date(2026, 3, 1, 10, 0, 0, 123456789, cet)
+	})
+	record(t, s, orig)
+	utc := clone(t, orig)
+	utc.Run.StartedAt = orig.Run.StartedAt.UTC()
+	out, err := s.Record(context.Background(), utc)
+	if err != nil || out != model.Duplicate {
+		t.Fatalf("re-record in UTC = %v, %v; want Duplicate", out, err)
+	}
+	b := baseline(t, s, mainQuery(1))
+	if len(b.Runs) != 1 {
+		t.Fatalf("baseline has %d runs, want 1", len(b.Runs))
+	}
+	if d := b.Runs[0].Run.StartedAt.Sub(orig.Run.StartedAt); d < -time.Microsecond || d > time.Microsecond {
+		t.Errorf("started_at came back as %v, want %v to the microsecond", b.Runs[0].Run.StartedAt, orig.Run.StartedAt)
+	}
 }
 
 func testConcurrentSameRun(t *testing.T, s tracker.Store) {
