@@ -24,7 +24,11 @@ type reference struct {
 		Name, Tool, Cmd           string
 		Base, Cand                []float64
 		Conf, Est, Lo, Hi, Median float64
-		Exact                     bool
+		// Outside R's exact branch: the order statistics at which R's
+		// statistic crosses the normal quantile, which uniroot approximates.
+		LoRoot float64 `json:"lo_root"`
+		HiRoot float64 `json:"hi_root"`
+		Exact  bool
 	} `json:"hodges_lehmann"`
 	PAdjust []struct {
 		Name, Method, Tool, Cmd string
@@ -119,7 +123,7 @@ func TestMannWhitneyReference(t *testing.T) {
 
 func TestHodgesLehmannRatioReference(t *testing.T) {
 	ref := loadReference(t)
-	var est, exactCI, normalCI errStats
+	var est, exactCI, normalCI, rootCI errStats
 	for _, c := range ref.HodgesLehmann {
 		t.Run(c.Name, func(t *testing.T) {
 			got, lo, hi, err := HodgesLehmannRatio(c.Base, c.Cand, c.Conf)
@@ -147,11 +151,17 @@ func TestHodgesLehmannRatioReference(t *testing.T) {
 					t.Errorf("%s = %.17g, want %.17g (rel err %.2g) from %s", v.name, v.got, v.want, r, c.Cmd)
 				}
 			}
+			if !c.Exact {
+				if rootCI.add(c.Name, lo, c.LoRoot) > 1e-12 || rootCI.add(c.Name, hi, c.HiRoot) > 1e-12 {
+					t.Errorf("CI = [%.17g, %.17g], want the exact roots [%.17g, %.17g] of R's statistic", lo, hi, c.LoRoot, c.HiRoot)
+				}
+			}
 		})
 	}
 	est.log(t, "HL estimate vs median of pairwise ratios (R)")
 	exactCI.log(t, "HL exact estimate and CI vs R wilcox.test")
-	normalCI.log(t, "HL normal-approximation CI vs R wilcox.test")
+	normalCI.log(t, "HL normal-approximation CI vs R wilcox.test (uniroot, tol 1e-4)")
+	rootCI.log(t, "HL normal-approximation CI vs exact roots of R's W(d)")
 }
 
 func TestAdjustReference(t *testing.T) {

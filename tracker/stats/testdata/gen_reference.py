@@ -136,17 +136,44 @@ for name, x, y in tie_cases:
 
 # 4. Hodges-Lehmann ratio: R's estimate and interval on the log scale,
 #    exponentiated, plus the exact median of the pairwise log ratios.
+#    Outside its exact branch R finds the interval with uniroot(tol=1e-4),
+#    so for those cases the script also locates, by bisection over the
+#    sorted distinct pairwise differences, the difference at which R's own
+#    statistic W(d) (copied from stats:::wilcox.test.default, two-sided,
+#    correct=TRUE) crosses the normal quantile: the exact root R approximates.
+rlines.append("""
+W <- function(x, y, d) {
+  n.x <- length(x); n.y <- length(y)
+  dr <- rank(c(x - d, y))
+  NTIES.CI <- table(dr)
+  dz <- sum(dr[seq_along(x)]) - n.x * (n.x + 1)/2 - n.x * n.y/2
+  CORRECTION.CI <- sign(dz) * 0.5
+  SIGMA.CI <- sqrt((n.x * n.y/12) * ((n.x + n.y + 1) - sum(NTIES.CI^3 - NTIES.CI)/((n.x + n.y) * (n.x + n.y - 1))))
+  (dz - CORRECTION.CI)/SIGMA.CI
+}
+osroot <- function(x, y, zq) {
+  u <- sort(unique(as.vector(outer(x, y, "-"))))
+  g <- function(j) W(x, y, if (j == 0) u[1] - 1 else if (j == length(u)) u[j] + 1 else (u[j] + u[j + 1])/2) - zq
+  lo <- 0; hi <- length(u)  # g(lo) >= 0 > g(hi) once checked
+  if (g(lo) < 0) return(u[1])
+  while (hi - lo > 1) { mid <- (lo + hi) %/% 2; if (g(mid) < 0) hi <- mid else lo <- mid }
+  u[hi]
+}
+""")
 hl_cases = [
     ("5x5", 5, 5, 0.0, 0.95), ("10x10", 10, 10, 0.08, 0.99), ("10x12", 10, 12, -0.05, 0.95),
     ("20x20", 20, 20, 0.02, 0.99), ("30x45", 30, 45, 0.0, 0.90), ("49x49", 49, 49, 0.1, 0.99),
     ("3x3", 3, 3, 0.0, 0.99),  # no k achieves 99%: the interval is [min, max]
     ("60x60", 60, 60, 0.05, 0.99), ("100x100", 100, 100, -0.02, 0.99), ("80x120", 80, 120, 0.0, 0.95),
+    ("ties/70x90", 70, 90, 0.03, 0.99),
 ]
 for name, n, m, shift, conf in hl_cases:
     while True:
         base, cand = lognormal(n), lognormal(m, 1000 * np.exp(shift))
         if not has_ties(base, cand):
             break
+    if name == "ties/70x90":  # R's normal branch handles ties too
+        base, cand = lognormal(n, 1000, 0.05, -1), lognormal(m, 1000 * np.exp(shift), 0.05, -1)
     key = f"hl{len(hl)}"
     hl.append(dict(name=name, base=base, cand=cand, conf=conf, tool="R",
                    cmd=f"exp(wilcox.test(log(cand), log(base), conf.int=TRUE, conf.level={conf})[c('estimate','conf.int')]); exp(median(outer(log(cand), log(base), '-')))",
@@ -156,6 +183,10 @@ for name, n, m, shift, conf in hl_cases:
     r_emit(key + "lo", "exp(w$conf.int[1])")
     r_emit(key + "hi", "exp(w$conf.int[2])")
     r_emit(key + "med", f"exp(median(outer(log({rvec(cand)}), log({rvec(base)}), '-')))")
+    if not hl[-1]["exact"]:
+        a = 1 - conf
+        r_emit(key + "lo_root", f"exp(osroot(log({rvec(cand)}), log({rvec(base)}), qnorm({a}/2, lower.tail=FALSE)))")
+        r_emit(key + "hi_root", f"exp(osroot(log({rvec(cand)}), log({rvec(base)}), qnorm({a}/2)))")
 
 # 5. p.adjust.
 padj_cases = [
@@ -199,6 +230,8 @@ for c in mw:
 for c in hl:
     k = c.pop("key")
     c.update(est=rvals[k + "est"], lo=rvals[k + "lo"], hi=rvals[k + "hi"], median=rvals[k + "med"])
+    if not c["exact"]:
+        c.update(lo_root=rvals[k + "lo_root"], hi_root=rvals[k + "hi_root"])
 for c in padj:
     k = c.pop("key")
     c["want"] = [None if v is None else rvals[f"{k}_{i}"] for i, v in enumerate(c["p"])]
