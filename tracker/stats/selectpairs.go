@@ -6,7 +6,7 @@ package stats
 // Selection is quickselect over the implicit matrix: each round counts the
 // differences below an active pivot with a two-pointer walk in O(n+m) and
 // discards, row by row, the part on the wrong side of it, until few enough
-// remain (about 2(n+m)) to select among directly. About four rounds find
+// remain (about 2(n+m)) to select among directly. Three or four rounds find
 // one order statistic of 100×100 differences.
 type selector struct {
 	b, c   []float64
@@ -50,7 +50,7 @@ func (s *selector) kthPair(k int, pair bool) (float64, float64) {
 	}
 	below, active := 0, len(s.b)*m // differences left of lo, and in [lo, hi)
 	for slow := false; active > cap(s.buf); {
-		// Aim at the target's rank, but fall back to a uniform pivot when
+		// Aim at the target's rank, but fall back to a random pivot when
 		// the last round kept over 3/4 of the active set, so that the
 		// expected work stays O((n+m) log(nm)) whatever the data.
 		f := float64(k-below) / float64(active)
@@ -101,15 +101,18 @@ func (s *selector) kthPair(k int, pair bool) (float64, float64) {
 }
 
 // pivot returns an active difference near relative rank f of the active
-// ones: the element at that fraction of a row drawn at random, with rows
-// weighted by their active counts. With f < 0 it returns an active
-// difference chosen uniformly at random.
+// ones: the element at fraction f of the active part of the middle row
+// (the row holding the middle active element, so a typical one). With
+// f < 0 it returns an active difference chosen uniformly at random.
 func (s *selector) pivot(active int, f float64) float64 {
-	s.rng += 0x9e3779b97f4a7c15
-	z := s.rng
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	r := int((z ^ z>>31) % uint64(active))
+	r := active / 2
+	if f < 0 {
+		s.rng += 0x9e3779b97f4a7c15
+		z := s.rng
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		r = int((z ^ z>>31) % uint64(active))
+	}
 	for i, bi := range s.b {
 		w := s.hi[i] - s.lo[i]
 		if r < w {
