@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -24,7 +25,26 @@ func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Bas
 	if q.Runs < 1 {
 		return nil, fmt.Errorf("db: baseline of %d runs: need at least 1", q.Runs)
 	}
-	tbs, err := s.testbedsLabelled(ctx, q.Testbed.Testbed)
+	var b *model.Baseline
+	// One snapshot for all the reads, so a concurrent prune or record
+	// cannot make the runs chosen and the runs read disagree.
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+		func(tx pgx.Tx) error {
+			var err error
+			b, err = baseline(ctx, tx, q)
+			return err
+		})
+	if err != nil {
+		if !errors.As(err, new(*model.InfraError)) {
+			err = infra("select baseline", err)
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+func baseline(ctx context.Context, tx querier, q model.BaselineQuery) (*model.Baseline, error) {
+	tbs, err := testbedsLabelled(ctx, tx, q.Testbed.Testbed)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +54,7 @@ func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Bas
 			comparable = append(comparable, tb.id)
 		}
 	}
-	used, err := s.baselineRuns(ctx, q, comparable)
+	used, err := baselineRuns(ctx, tx, q, comparable)
 	if err != nil {
 		return nil, err
 	}
@@ -43,18 +63,18 @@ func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Bas
 	for i, u := range used {
 		pks[i] = u.pk
 	}
-	if b.Runs, err = s.loadRuns(ctx, pks); err != nil {
+	if b.Runs, err = loadRuns(ctx, tx, pks); err != nil {
 		return nil, err
 	}
 	for _, r := range b.Runs {
 		b.Used = append(b.Used, r.Run.Ref())
 	}
-	b.Incomparable, err = s.passedOver(ctx, q, comparable, used)
+	b.Incomparable, err = passedOver(ctx, tx, q, comparable, used)
 	return b, err
 }
 
-func (s *Store) testbedsLabelled(ctx context.Context, label string) ([]testbed, error) {
-	rows, err := s.pool.Query(ctx, `select id, label, gpu, driver_major, cuda from testbeds where label = $1`, label)
+func testbedsLabelled(ctx context.Context, tx querier, label string) ([]testbed, error) {
+	rows, err := tx.Query(ctx, `select id, label, gpu, driver_major, cuda from testbeds where label = $1`, label)
 	if err != nil {
 		return nil, infra("read testbeds", err)
 	}
@@ -81,11 +101,11 @@ type usedRun struct {
 // baselineRuns picks the latest q.Runs baseline runs on the comparable
 // testbeds: the top K of each testbed through the runs_baseline index,
 // merged.
-func (s *Store) baselineRuns(ctx context.Context, q model.BaselineQuery, testbeds []int64) ([]usedRun, error) {
+func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbeds []int64) ([]usedRun, error) {
 	if len(testbeds) == 0 {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, `
+	rows, err := tx.Query(ctx, `
 		select r.pk, r.id, r.started_at
 		from unnest($1::bigint[]) as tb(id)
 		cross join lateral (
@@ -115,13 +135,13 @@ func (s *Store) baselineRuns(ctx context.Context, q model.BaselineQuery, testbed
 // comparable, by model.Baseline's rules: at most K, newest first; any
 // testbed when nothing was used; else only the candidate's label, and only
 // runs newer than the oldest used once K were found.
-func (s *Store) passedOver(ctx context.Context, q model.BaselineQuery, comparable []int64, used []usedRun) ([]model.Incomparable, error) {
+func passedOver(ctx context.Context, tx querier, q model.BaselineQuery, comparable []int64, used []usedRun) ([]model.Incomparable, error) {
 	anyLabel := len(used) == 0
 	after, afterID := time.Time{}, ""
 	if len(used) == q.Runs {
 		after, afterID = used[len(used)-1].startedAt, used[len(used)-1].id
 	}
-	rows, err := s.pool.Query(ctx, `
+	rows, err := tx.Query(ctx, `
 		select r.id, r.commit, r.branch, t.label, r.started_at, t.gpu, t.driver_major, t.cuda
 		from runs r join testbeds t on t.id = r.testbed_id
 		where r.branch = $1 and r.baseline_eligible and r.testbed_id <> all($2::bigint[])

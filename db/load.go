@@ -8,70 +8,79 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// loadRuns reads whole runs by primary key, in the order of pks.
-func (s *Store) loadRuns(ctx context.Context, pks []int64) ([]*model.Results, error) {
+// A querier runs queries: the pool, or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// A sampleKey names one benchmark's samples within a run.
+type sampleKey struct{ run, bench int64 }
+
+// loadRuns reads whole runs by primary key, in the order of pks: the run
+// blocks, the benchmarks and the samples, in one round trip. Samples are
+// read by run (a range of samples_pkey each) and attached in Go, which is
+// far cheaper than a lookup per benchmark.
+func loadRuns(ctx context.Context, q querier, pks []int64) ([]*model.Results, error) {
 	if len(pks) == 0 {
 		return nil, nil
 	}
-	byPK, err := s.loadRunBlocks(ctx, pks)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.pool.Query(ctx, `
-		select rb.run_pk, b.suite, b.name, coalesce(rb.params, b.params), b.unit, b.better,
-		       s.vals, rb.metrics, rb.info, rb.summary_only, coalesce(rb.error, '')
-		from run_benchmarks rb
-		join benchmarks b on b.id = rb.benchmark_id
-		left join samples s on s.run_pk = rb.run_pk and s.benchmark_id = rb.benchmark_id
-		where rb.run_pk = any($1)
-		order by rb.run_pk, rb.ord`, pks)
-	if err != nil {
-		return nil, infra("read benchmarks", err)
-	}
-	var pk int64
-	var b model.Benchmark
-	_, err = pgx.ForEachRow(rows, []any{&pk, &b.Suite, &b.Name, &b.Params, &b.Unit, &b.Better,
-		&b.Samples, &b.Metrics, &b.Info, &b.SummaryOnly, &b.Error}, func() error {
-		r := byPK[pk]
-		r.Benchmarks = append(r.Benchmarks, b)
-		b = model.Benchmark{}
-		return nil
-	})
-	if err != nil {
-		return nil, infra("read benchmarks", err)
-	}
-	out := make([]*model.Results, len(pks))
-	for i, pk := range pks {
-		out[i] = byPK[pk]
-	}
-	return out, nil
-}
-
-// loadRunBlocks reads the run blocks of pks.
-func (s *Store) loadRunBlocks(ctx context.Context, pks []int64) (map[int64]*model.Results, error) {
-	rows, err := s.pool.Query(ctx, `
-		select r.pk, r.id, r.repo, r.commit, r.branch, coalesce(r.pr, 0), r.event, t.label,
-		       r.started_at, coalesce(r.run_group, ''), r.env
-		from runs r join testbeds t on t.id = r.testbed_id
-		where r.pk = any($1)`, pks)
-	if err != nil {
-		return nil, infra("read runs", err)
-	}
+	batch := &pgx.Batch{}
 	byPK := make(map[int64]*model.Results, len(pks))
 	var pk int64
 	var run model.Run
-	_, err = pgx.ForEachRow(rows, []any{&pk, &run.ID, &run.Repo, &run.Commit, &run.Branch, &run.PR,
-		&run.Event, &run.Testbed, &run.StartedAt, &run.Group, &run.Env}, func() error {
-		run.StartedAt = run.StartedAt.UTC()
-		byPK[pk] = &model.Results{Schema: model.Schema, Run: run}
-		run = model.Run{}
-		return nil
+	batch.Queue(`
+		select r.pk, r.id, r.repo, r.commit, r.branch, coalesce(r.pr, 0), r.event, t.label,
+		       r.started_at, coalesce(r.run_group, ''), r.env
+		from runs r join testbeds t on t.id = r.testbed_id
+		where r.pk = any($1)`, pks).Query(func(rows pgx.Rows) error {
+		_, err := pgx.ForEachRow(rows, []any{&pk, &run.ID, &run.Repo, &run.Commit, &run.Branch, &run.PR,
+			&run.Event, &run.Testbed, &run.StartedAt, &run.Group, &run.Env}, func() error {
+			run.StartedAt = run.StartedAt.UTC()
+			byPK[pk] = &model.Results{Schema: model.Schema, Run: run}
+			run = model.Run{}
+			return nil
+		})
+		return err
 	})
-	if err != nil {
+	samples := map[sampleKey][]float64{}
+	var key sampleKey
+	var vals []float64
+	batch.Queue(`select run_pk, benchmark_id, vals from samples where run_pk = any($1)`, pks).Query(func(rows pgx.Rows) error {
+		_, err := pgx.ForEachRow(rows, []any{&key.run, &key.bench, &vals}, func() error {
+			samples[key], vals = vals, nil
+			return nil
+		})
+		return err
+	})
+	var b model.Benchmark
+	batch.Queue(`
+		select rb.run_pk, rb.benchmark_id, b.suite, b.name, coalesce(rb.params, b.params), b.unit, b.better,
+		       rb.metrics, rb.info, rb.summary_only, coalesce(rb.error, '')
+		from run_benchmarks rb join benchmarks b on b.id = rb.benchmark_id
+		where rb.run_pk = any($1)
+		order by rb.run_pk, rb.ord`, pks).Query(func(rows pgx.Rows) error {
+		_, err := pgx.ForEachRow(rows, []any{&key.run, &key.bench, &b.Suite, &b.Name, &b.Params, &b.Unit, &b.Better,
+			&b.Metrics, &b.Info, &b.SummaryOnly, &b.Error}, func() error {
+			r := byPK[key.run]
+			if r == nil {
+				return fmt.Errorf("benchmark of run %d, which is not stored", key.run)
+			}
+			b.Samples = samples[key]
+			r.Benchmarks = append(r.Benchmarks, b)
+			b = model.Benchmark{}
+			return nil
+		})
+		return err
+	})
+	if err := q.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, infra("read runs", err)
 	}
-	if len(byPK) != len(pks) {
-		return nil, infra("read runs", fmt.Errorf("found %d of %d runs (pruned meanwhile?)", len(byPK), len(pks)))
+	out := make([]*model.Results, len(pks))
+	for i, pk := range pks {
+		if out[i] = byPK[pk]; out[i] == nil {
+			return nil, infra("read runs", fmt.Errorf("run %d vanished (pruned meanwhile?)", pk))
+		}
 	}
-	return byPK, nil
+	return out, nil
 }

@@ -1,10 +1,13 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -18,38 +21,64 @@ func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSer
 	if _, err := path.Match(q.Pattern, ""); err != nil {
 		return nil, &model.InputError{Msg: fmt.Sprintf("benchmark pattern %q: %v", q.Pattern, err), Err: err}
 	}
-	ids, err := s.matchBenchmarks(ctx, q.Suite, q.Pattern)
-	if err != nil || len(ids) == 0 {
+	benches, err := s.matchBenchmarks(ctx, q.Suite, q.Pattern)
+	if err != nil || len(benches) == 0 {
 		return nil, err
+	}
+	ids := make([]int64, 0, len(benches))
+	for id := range benches {
+		ids = append(ids, id)
 	}
 	sql, args := trendSQL(q, ids)
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, infra("read trend", err)
 	}
-	var out []model.TrendSeries
-	var suite, name, unit string
-	var better model.Better
+	series := map[model.Key]*model.TrendSeries{}
+	newest := map[model.Key]time.Time{}
+	var id int64
 	var p model.TrendPoint
-	_, err = pgx.ForEachRow(rows, []any{&suite, &name, &unit, &better, &p.Run.ID, &p.Run.Commit,
-		&p.Run.Branch, &p.Run.Testbed, &p.Run.StartedAt, &p.Median, &p.CV, &p.N}, func() error {
-		if n := len(out); n == 0 || out[n-1].Suite != suite || out[n-1].Name != name {
-			out = append(out, model.TrendSeries{Suite: suite, Name: name})
+	_, err = pgx.ForEachRow(rows, []any{&id, &p.Run.ID, &p.Run.Commit, &p.Run.Branch, &p.Run.Testbed,
+		&p.Run.StartedAt, &p.Median, &p.CV, &p.N}, func() error {
+		b := benches[id]
+		se := series[b.key]
+		if se == nil {
+			se = &model.TrendSeries{Suite: b.key.Suite, Name: b.key.Name}
+			series[b.key] = se
 		}
-		se := &out[len(out)-1]
-		se.Unit, se.Better = unit, better // the newest run's, as points are oldest first
 		p.Run.StartedAt = p.Run.StartedAt.UTC()
+		if se.Unit == "" || !p.Run.StartedAt.Before(newest[b.key]) { // the newest run's unit and direction
+			se.Unit, se.Better, newest[b.key] = b.unit, b.better, p.Run.StartedAt
+		}
 		se.Points = append(se.Points, p)
 		return nil
 	})
 	if err != nil {
 		return nil, infra("read trend", err)
 	}
-	return out, nil
+	return sortedSeries(series), nil
+}
+
+// sortedSeries orders the series by suite and name, and each one's points
+// by time: a series that spans several benchmark rows (its unit or
+// direction changed) comes from several runs of rows.
+func sortedSeries(series map[model.Key]*model.TrendSeries) []model.TrendSeries {
+	out := make([]model.TrendSeries, 0, len(series))
+	for _, se := range series {
+		slices.SortStableFunc(se.Points, func(a, b model.TrendPoint) int {
+			return cmp.Or(a.Run.StartedAt.Compare(b.Run.StartedAt), cmp.Compare(a.Run.ID, b.Run.ID))
+		})
+		out = append(out, *se)
+	}
+	slices.SortFunc(out, func(a, b model.TrendSeries) int {
+		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Name, b.Name))
+	})
+	return out
 }
 
 // trendSQL builds the trend query for q over benchmark ids, with only the
-// filters q sets, so each form gets its own plan.
+// filters q sets, so each form gets its own plan. Rows come ordered by
+// benchmark, then time.
 func trendSQL(q model.TrendQuery, ids []int64) (string, []any) {
 	args := []any{ids}
 	where := []string{"rb.benchmark_id = any($1)", "rb.n > 0"}
@@ -70,41 +99,47 @@ func trendSQL(q model.TrendQuery, ids []int64) (string, []any) {
 		add("t.label = ?", q.Testbed)
 	}
 	return `
-		select b.suite, b.name, b.unit, b.better, r.id, r.commit, r.branch, t.label, r.started_at,
-		       rb.median, rb.cv, rb.n
+		select rb.benchmark_id, r.id, r.commit, r.branch, t.label, r.started_at, rb.median, rb.cv, rb.n
 		from run_benchmarks rb
-		join benchmarks b on b.id = rb.benchmark_id
 		join runs r on r.pk = rb.run_pk
 		join testbeds t on t.id = r.testbed_id
 		where ` + strings.Join(where, " and ") + `
-		order by b.suite, b.name, r.started_at, r.id`, args
+		order by rb.benchmark_id, r.started_at, r.id`, args
 }
 
-// matchBenchmarks returns the ids of the benchmarks rows in suite (any when
-// "") whose name matches the path.Match pattern (any when ""). The
-// pattern's literal prefix narrows the scan through benchmarks_name.
-func (s *Store) matchBenchmarks(ctx context.Context, suite, pattern string) ([]int64, error) {
+// A benchMeta describes a benchmarks row.
+type benchMeta struct {
+	key    model.Key
+	unit   string
+	better model.Better
+}
+
+// matchBenchmarks returns the benchmarks rows in suite (any when "") whose
+// name matches the path.Match pattern (any when ""), by id. The pattern's
+// literal prefix narrows the scan through benchmarks_name.
+func (s *Store) matchBenchmarks(ctx context.Context, suite, pattern string) (map[int64]benchMeta, error) {
 	prefix := pattern
 	if i := strings.IndexAny(pattern, `*?[\`); i >= 0 {
 		prefix = pattern[:i]
 	}
 	like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix) + "%"
 	rows, err := s.pool.Query(ctx, `
-		select id, name from benchmarks where ($1 = '' or suite = $1) and name like $2`, suite, like)
+		select id, suite, name, unit, better from benchmarks
+		where ($1 = '' or suite = $1) and name like $2`, suite, like)
 	if err != nil {
 		return nil, infra("match benchmarks", err)
 	}
-	ids := []int64{}
+	out := map[int64]benchMeta{}
 	var id int64
-	var name string
-	_, err = pgx.ForEachRow(rows, []any{&id, &name}, func() error {
-		if ok, _ := path.Match(pattern, name); pattern == "" || ok {
-			ids = append(ids, id)
+	var m benchMeta
+	_, err = pgx.ForEachRow(rows, []any{&id, &m.key.Suite, &m.key.Name, &m.unit, &m.better}, func() error {
+		if ok, _ := path.Match(pattern, m.key.Name); pattern == "" || ok {
+			out[id] = m
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, infra("match benchmarks", err)
 	}
-	return ids, nil
+	return out, nil
 }
