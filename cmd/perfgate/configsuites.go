@@ -28,6 +28,8 @@ type suiteRunOptions struct {
 	Log io.Writer
 	// Env is the base environment of command suites (nil: os.Environ()).
 	Env []string
+	// CacheDir holds compiled PTX ("": $PERFGATE_CACHE, else kernels' default).
+	CacheDir string
 }
 
 // configRunner runs the suites of one configuration. The GPU session is
@@ -75,6 +77,9 @@ func (g *gpuHolder) close() {
 func runConfigSuites(ctx context.Context, e *env, cfg *config.Config, o suiteRunOptions) ([]model.Benchmark, map[string]string, error) {
 	if o.Log == nil {
 		o.Log = e.Stderr
+	}
+	if o.CacheDir == "" {
+		o.CacheDir = e.Getenv("PERFGATE_CACHE")
 	}
 	gpu := &gpuHolder{}
 	defer gpu.close()
@@ -149,7 +154,7 @@ func (r *configRunner) runCommand(ctx context.Context, s *config.Suite) ([]model
 func (r *configRunner) progress(line string) { fmt.Fprintf(r.opts.Log, "perfgate: %s\n", line) }
 
 func (r *configRunner) kernelOptions() kernels.Options {
-	return kernels.Options{Fast: r.opts.Fast, Progress: r.progress}
+	return kernels.Options{Fast: r.opts.Fast, Progress: r.progress, CacheDir: r.opts.CacheDir}
 }
 
 func (r *configRunner) runKernel(ctx context.Context, s *config.Suite) ([]model.Benchmark, error) {

@@ -9,7 +9,10 @@ import (
 )
 
 // Each fuzz target checks that a parser never panics and that whatever it
-// accepts makes a valid results document. Seeds are the golden inputs.
+// accepts makes a valid results document. Seeds are the golden inputs. On a
+// busy machine, bound minimization or the seeds' size stalls the worker:
+//
+//	go test ./tracker/ingest -run '^$' -fuzz '^FuzzParsePytest$' -fuzztime 60s -fuzzminimizetime 200x
 
 func addSeeds(f *testing.F, paths ...string) {
 	for _, p := range paths {
