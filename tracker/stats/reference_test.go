@@ -2,8 +2,10 @@ package stats
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -116,8 +118,8 @@ func TestMannWhitneyReference(t *testing.T) {
 			}
 		})
 	}
-	for key, e := range errs {
-		e.log(t, "MannWhitney "+key)
+	for _, key := range slices.Sorted(maps.Keys(errs)) {
+		errs[key].log(t, "MannWhitney "+key)
 	}
 }
 
