@@ -94,9 +94,12 @@ func (s *Store) withLock(ctx context.Context, write bool, fn func(exists bool) e
 			return fn(false)
 		}
 	}
-	f, err := os.OpenFile(s.lockPath(), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := s.openLock(write)
 	if err != nil {
 		return infra("open store lock", err)
+	}
+	if f == nil {
+		return fn(true) // a read-only store: no writer can change it
 	}
 	defer f.Close()
 	how := syscall.LOCK_SH
@@ -108,6 +111,22 @@ func (s *Store) withLock(ctx context.Context, write bool, fn func(exists bool) e
 	}
 	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return fn(true)
+}
+
+// openLock opens the lock file, creating it if need be. A reader of a store
+// it may not write (a read-only mount, a cache restored without write
+// permission) takes the lock read-only, or needs none when the lock file
+// cannot exist: then it returns nil.
+func (s *Store) openLock(write bool) (*os.File, error) {
+	f, err := os.OpenFile(s.lockPath(), os.O_RDWR|os.O_CREATE, 0o644)
+	if err == nil || write || !(errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+		return f, err
+	}
+	f, err = os.Open(s.lockPath())
+	if notExist(err) {
+		return nil, nil
+	}
+	return f, err
 }
 
 // flock takes the lock, retrying on EINTR.

@@ -75,7 +75,11 @@ func (s *Store) add(ix *index, r *model.Results, data []byte) error {
 	}
 	ix.Runs = append(ix.Runs, entry{File: name, Size: fi.Size(), ModTime: fi.ModTime().UnixNano(),
 		Samples: countSamples(r), Run: r.Run})
-	return s.writeIndex(ix)
+	if err := s.writeIndex(ix); err != nil {
+		os.Remove(path) // a failed Record stores nothing
+		return err
+	}
+	return nil
 }
 
 // compareStored decides between Duplicate and a conflict.

@@ -253,3 +253,55 @@ func mustRecordFast(b *testing.B, s *Store, r *model.Results) {
 		b.Fatal(err)
 	}
 }
+
+func TestReadOnlyStore(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores directory permissions, so a read-only store cannot be made here")
+	}
+	dir := t.TempDir()
+	s, _ := Open(dir)
+	mustRecord(t, s, run("r0", 0), run("r1", 1))
+	for _, lockFile := range []bool{true, false} {
+		t.Run(fmt.Sprintf("lock file present=%v", lockFile), func(t *testing.T) {
+			if !lockFile {
+				os.Remove(s.lockPath())
+			}
+			for _, d := range []string{dir, s.runsDir()} {
+				if err := os.Chmod(d, 0o555); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { os.Chmod(d, 0o755) })
+			}
+			if got := usedIDs(t, s, 5); fmt.Sprint(got) != "[r1 r0]" {
+				t.Errorf("baseline of a read-only store = %v, want [r1 r0]", got)
+			}
+			if _, err := s.Record(context.Background(), run("r2", 2)); !errors.As(err, new(*model.InfraError)) {
+				t.Errorf("recording into a read-only store: %v, want an InfraError", err)
+			}
+		})
+	}
+}
+
+// TestFailedRecordStoresNothing makes the index unwritable after the run
+// file is written: Record fails, and the run must not appear.
+func TestFailedRecordStoresNothing(t *testing.T) {
+	s, _ := Open(t.TempDir())
+	mustRecord(t, s, run("r0", 0))
+	// A directory where the index's temporary file would go makes
+	// WriteFileAtomic's rename fail, whoever runs the test.
+	if err := os.Remove(s.indexPath()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(s.indexPath(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Record(context.Background(), run("r1", 1)); err == nil {
+		t.Fatal("Record succeeded with an unwritable index")
+	}
+	if err := os.Remove(s.indexPath()); err != nil {
+		t.Fatal(err)
+	}
+	if got := usedIDs(t, s, 5); fmt.Sprint(got) != "[r0]" {
+		t.Errorf("after a failed Record the store holds %v, want [r0]", got)
+	}
+}
