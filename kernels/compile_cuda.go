@@ -14,8 +14,12 @@ import (
 //go:embed cu/*.cu
 var cuSources embed.FS
 
-// builtinSource returns common.cu followed by cu/NAME.cu.
+// builtinSource returns common.cu followed by cu/NAME.cu (harness.cu alone).
 func builtinSource(name string) (string, error) {
+	if name == "harness" {
+		b, err := cuSources.ReadFile("cu/harness.cu")
+		return string(b), err
+	}
 	common, err := cuSources.ReadFile("cu/common.cu")
 	if err != nil {
 		return "", err

@@ -75,6 +75,18 @@ static const char* pg_error_string(CUresult r) {
 	if (cuGetErrorString(r, &s) != CUDA_SUCCESS || s == NULL) return "";
 	return s;
 }
+// The blocking kernel's flags live in pinned host memory mapped into the GPU.
+static CUresult pg_host_flags(int** host, CUdeviceptr* dev) {
+	CUresult r = cuMemHostAlloc((void**)host, 2 * sizeof(int), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+	if (r != CUDA_SUCCESS) return r;
+	(*host)[0] = 0;
+	(*host)[1] = 0;
+	return cuMemHostGetDevicePointer(dev, *host, 0);
+}
+static void pg_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+static int pg_load(int* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+static void pg_host_free(int* p) { cuMemFreeHost(p); }
+
 static int pg_header_version(void) { return CUDA_VERSION; }
 */
 import "C"
@@ -247,6 +259,35 @@ func (q *sequence) free() {
 	}
 	C.free(q.steps)
 }
+
+// hostFlags are the blocking kernel's release and timed-out flags.
+type hostFlags struct {
+	host *C.int
+	dev  cu.DevicePtr
+}
+
+func newHostFlags() (*hostFlags, error) {
+	f := &hostFlags{}
+	var dev C.CUdeviceptr
+	if err := check("cuMemHostAlloc (blocking kernel flags)", C.pg_host_flags(&f.host, &dev)); err != nil {
+		return nil, err
+	}
+	f.dev = cu.DevicePtr(dev)
+	return f, nil
+}
+
+func (f *hostFlags) flag(i int) *C.int { return (*C.int)(unsafe.Add(unsafe.Pointer(f.host), 4*i)) }
+
+// arm clears both flags before the blocking kernel is enqueued.
+func (f *hostFlags) arm() { C.pg_store(f.flag(0), 0); C.pg_store(f.flag(1), 0) }
+
+// release lets the blocking kernel return.
+func (f *hostFlags) release() { C.pg_store(f.flag(0), 1) }
+
+// timedOut reports whether the blocking kernel gave up before the release.
+func (f *hostFlags) timedOut() bool { return C.pg_load(f.flag(1)) != 0 }
+
+func (f *hostFlags) free() { C.pg_host_free(f.host) }
 
 // ctxHealthy synchronizes the context: an error here means it is lost (a
 // sticky fault such as an illegal address), and every later call would fail.

@@ -20,6 +20,9 @@ type measurement struct {
 	BatchN   int       // launches per event pair (1 in cold mode)
 	Throttle []string  // NVML clock-event reasons seen while sampling
 	Warmup   time.Duration
+	// BlockTimeouts counts samples discarded because the blocking kernel
+	// timed out (the batch size was halved each time).
+	BlockTimeouts int
 }
 
 // A workMeta describes the work of one launch (or op) for derived metrics.
@@ -57,6 +60,9 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 	}
 	b.Metrics["samples_taken"] = float64(len(m.Samples))
 	b.Metrics["clock_drops"] = float64(dropped)
+	if m.BlockTimeouts > 0 {
+		b.Metrics["block_timeouts"] = float64(m.BlockTimeouts)
+	}
 	if clk > 0 {
 		b.Metrics["sm_clock_mhz"] = clk
 	}
@@ -157,3 +163,28 @@ func ceilingOf(bs []model.Benchmark) float64 {
 // roundSample rounds a time in µs to 0.1 ns: far below the event timer's
 // resolution (about 0.5 µs), and it keeps the results file compact.
 func roundSample(us float64) float64 { return math.Round(us*1e4) / 1e4 }
+
+// finishSuite adds the metrics that relate a suite's benchmarks to each
+// other: speedups over the baseline variant.
+func finishSuite(name string, bs []model.Benchmark) {
+	swapOp := func(to string) func(*model.Benchmark) string {
+		return func(b *model.Benchmark) string {
+			_, rest, _ := strings.Cut(b.Name, "/")
+			return to + "/" + rest
+		}
+	}
+	switch name {
+	case "memory":
+		if ceil := ceilingOf(bs); ceil > 0 {
+			for i := range bs {
+				if g, ok := bs[i].Metrics["gbps"]; ok {
+					bs[i].Metrics["pct_of_copy"] = 100 * g / ceil
+				}
+			}
+		}
+	case "microbatch":
+		addSpeedups(bs, swapOp("launch_per_op"), "speedup_vs_launch_per_op")
+	case "mixedops":
+		addSpeedups(bs, swapOp("unfused"), "speedup_vs_unfused")
+	}
+}

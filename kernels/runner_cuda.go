@@ -15,7 +15,8 @@ import (
 // against the CPU reference, and the work to repeat.
 type prepared struct {
 	work    workFunc
-	ops     int // operations per repetition (samples are per op)
+	blocked bool // time behind the blocking kernel (single launches, not sequences)
+	ops     int  // operations per repetition (samples are per op)
 	meta    workMeta
 	cleanup func()
 }
@@ -118,7 +119,7 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 	var out []model.Benchmark
 	for _, mode := range wanted {
 		t0 := time.Now()
-		m, err := g.measure(ctx, p.work, mode, p.ops, rulesFor(o))
+		m, err := g.measure(ctx, p.work, mode, p.ops, p.blocked, rulesFor(o))
 		if err != nil {
 			if ctx.Err() != nil {
 				return out
@@ -129,6 +130,10 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 		}
 		b := toBenchmark(c, m, p.meta)
 		b.Info["took"] = time.Since(t0).Round(time.Millisecond).String()
+		b.Info["timing"] = "launches queued behind a blocking kernel (GPU time only)"
+		if !p.blocked {
+			b.Info["timing"] = "launch sequence timed as issued (includes the CPU's launch rate)"
+		}
 		out = append(out, b)
 	}
 	return out
@@ -142,7 +147,7 @@ func (g *gpu) measureCeiling(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		m, err := g.measure(ctx, p.work, ModeCold, 1, rulesFor(Options{Fast: true}))
+		m, err := g.measure(ctx, p.work, ModeCold, 1, true, rulesFor(Options{Fast: true}))
 		p.cleanup()
 		if err != nil {
 			return err
@@ -155,30 +160,5 @@ func (g *gpu) measureCeiling(ctx context.Context) error {
 func (g *gpu) noteCeiling(gbps float64) {
 	if gbps > g.ceiling {
 		g.ceiling = gbps
-	}
-}
-
-// finishSuite adds the metrics that relate a suite's benchmarks to each
-// other: speedups over the baseline variant.
-func finishSuite(name string, bs []model.Benchmark) {
-	swapOp := func(to string) func(*model.Benchmark) string {
-		return func(b *model.Benchmark) string {
-			_, rest, _ := strings.Cut(b.Name, "/")
-			return to + "/" + rest
-		}
-	}
-	switch name {
-	case "memory":
-		if ceil := ceilingOf(bs); ceil > 0 {
-			for i := range bs {
-				if g, ok := bs[i].Metrics["gbps"]; ok {
-					bs[i].Metrics["pct_of_copy"] = 100 * g / ceil
-				}
-			}
-		}
-	case "microbatch":
-		addSpeedups(bs, swapOp("launch_per_op"), "speedup_vs_launch_per_op")
-	case "mixedops":
-		addSpeedups(bs, swapOp("unfused"), "speedup_vs_unfused")
 	}
 }

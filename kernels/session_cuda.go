@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"gorgonia.org/cu"
 	"gorgonia.org/cu/nvrtc"
@@ -43,8 +44,10 @@ type gpu struct {
 	flushWords  int64
 	flushValue  uint
 	mon         *gpuMonitor
-	arch        string // "compute_90"
-	nvrtc       string // "12.8"
+	flags       *hostFlags // the blocking kernel's release/timed-out flags
+	block       *launch    // the blocking kernel (harness.cu)
+	arch        string     // "compute_90"
+	nvrtc       string     // "12.8"
 	smCount     int
 	l2Bytes     int
 	modules     map[string]*module
@@ -131,7 +134,31 @@ func openGPU() (*gpu, error) {
 		return nil, wrap("device UUID", err)
 	}
 	g.mon, _ = openMonitor("GPU-" + uuid.String()) // without NVML the run says so in env
+	if err := g.loadHarness(); err != nil {
+		return nil, err
+	}
 	return g, nil
+}
+
+// blockTimeout is how long the blocking kernel waits for the release.
+const blockTimeout = 50 * time.Millisecond
+
+// loadHarness compiles the blocking kernel and maps its flags.
+func (g *gpu) loadHarness() error {
+	m, err := g.loadBuiltin("harness")
+	if err != nil {
+		return err
+	}
+	fn, err := m.fn("pg_block")
+	if err != nil {
+		return err
+	}
+	if g.flags, err = newHostFlags(); err != nil {
+		return err
+	}
+	g.block = &launch{fn: fn, grid: [3]uint32{1, 1, 1}, block: [3]uint32{1, 1, 1},
+		params: newParams(uint64(g.flags.dev), uint64(g.flags.dev)+4, uint64(blockTimeout))}
+	return nil
 }
 
 func (g *gpu) attributes() error {
@@ -155,6 +182,8 @@ func (g *gpu) close() {
 		m.mod.Unload()
 	}
 	cu.MemFree(g.flush)
+	g.block.params.free()
+	g.flags.free()
 	cu.DestroyEvent(&g.start)
 	cu.DestroyEvent(&g.stop)
 	g.stream.Destroy()

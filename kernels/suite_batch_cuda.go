@@ -84,7 +84,7 @@ func (g *gpu) microbatchWork(m *module, c benchCase, p *prepared, t *opTable, ba
 			return err
 		}
 		*cleanups = append(*cleanups, gr.destroy)
-		p.work = gr.enqueue
+		p.work, p.blocked = gr.enqueue, true
 	case "persistent":
 		return g.persistentWork(m, c, p, base, cleanups)
 	default:
@@ -119,7 +119,7 @@ func (g *gpu) persistentWork(m *module, c benchCase, p *prepared, base [3]cu.Dev
 	l := &launch{fn: fn, grid: [3]uint32{uint32(8 * g.smCount), 1, 1}, block: [3]uint32{256, 1, 1},
 		params: newParams(uint64(d), microbatchOps)}
 	*cleanups = append(*cleanups, l.params.free)
-	p.work = l.enqueue
+	p.work, p.blocked = l.enqueue, true
 	return nil
 }
 

@@ -14,6 +14,8 @@ stage build
 go build -tags cuda -o $pg ./cmd/perfgate || exit 1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv >> "$OUT/summary.txt"
 
+$pg doctor > "$OUT/doctor.txt" 2>&1
+
 stage "go test -tags cuda ./kernels/... (PERFGATE_REQUIRE_GPU=$PERFGATE_REQUIRE_GPU)"
 timeout 150 go test -tags cuda -count=1 -v ./kernels/... > "$OUT/test.log" 2>&1
 echo "go test exit $?" | tee -a "$OUT/summary.txt"
@@ -47,5 +49,6 @@ go build -tags cuda -o /tmp/pg-pr ./cmd/perfgate && timeout 40 /tmp/pg-pr run --
   --commit "$(printf '%040x' 0xbadadd01)" --branch scalar-add --event pull_request --pr 7 \
   --suite elementwise --size medium --fast --filter "$filt" --out /tmp/hist/pr.json 2>> "$OUT/history.log"
 sed -i 's/^#define ADD_VECTOR_LOADS 0/#define ADD_VECTOR_LOADS 1/' kernels/cu/elementwise.cu
-tar -C /tmp -czf "$OUT/results.tar.gz" hist doc-memory.json doc-ew-large.json doc-ew-medium.json doc-batch.json
+cp "$OUT/doctor.txt" /tmp/doctor.txt
+tar -C /tmp -czf "$OUT/results.tar.gz" hist doc-memory.json doc-ew-large.json doc-ew-medium.json doc-batch.json doctor.txt
 stage done

@@ -1,0 +1,176 @@
+package kernels
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func TestSizeLabel(t *testing.T) {
+	for _, tt := range []struct {
+		n    int64
+		want string
+	}{{256, "256"}, {1024, "1K"}, {4096, "4K"}, {1 << 20, "1M"}, {256 << 20, "256M"}, {1 << 30, "1G"}, {1500, "1500"}} {
+		if got := sizeLabel(tt.n); got != tt.want {
+			t.Errorf("sizeLabel(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestListCoversTheIssue(t *testing.T) {
+	all := map[string][]string{}
+	for _, s := range ListFor(Options{Size: SizeLarge}) {
+		all[s.Name] = s.Benchmarks
+	}
+	want := map[string][]string{
+		"memory":      {"memcpy_dtod/bytes=1G/mode=cold", "copy_float4/bytes=1G/mode=batch"},
+		"elementwise": {"add/dtype=fp32/n=256/mode=cold", "swish/dtype=bf16/n=256M/mode=batch", "gelu/dtype=fp16/n=64M/mode=cold", "div/dtype=fp32/n=1K/mode=batch"},
+		"microbatch":  {"launch_per_op/n=256/ops=10000/mode=cold", "cuda_graph/n=2K/ops=10000/mode=batch", "persistent/n=16K/ops=10000/mode=cold"},
+		"mixedops":    {"unfused/n=4K/iters=1000/mode=cold", "fused/n=16M/iters=1000/mode=batch"},
+	}
+	for suite, names := range want {
+		for _, n := range names {
+			if !contains(all[suite], n) {
+				t.Errorf("%s lacks %s", suite, n)
+			}
+		}
+	}
+	if got := len(all["elementwise"]); got != 7*3*11*2 {
+		t.Errorf("elementwise large has %d benchmarks, want 7 ops × 3 dtypes × 11 sizes × 2 modes", got)
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSelectCases(t *testing.T) {
+	ew, _ := findSuite("elementwise")
+	tests := []struct {
+		name string
+		o    Options
+		want int
+	}{
+		{"default size medium, all dtypes", Options{}, 7 * 3 * 6 * 2},
+		{"small", Options{Size: SizeSmall}, 7 * 3 * 3 * 2},
+		{"one dtype", Options{DTypes: []string{"bf16"}}, 7 * 6 * 2},
+		{"filter on suite/name, mode included", Options{Filter: regexp.MustCompile(`^elementwise/add/dtype=fp32/.*mode=cold$`)}, 6},
+		{"filter that matches nothing", Options{Filter: regexp.MustCompile("nope")}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := len(selectCases(ew, tt.o)); got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+	mb, _ := findSuite("microbatch")
+	if got := selectCases(mb, Options{DTypes: []string{"fp16"}}); len(got) != 0 {
+		t.Errorf("microbatch is fp32 only, got %d with --dtype fp16", len(got))
+	}
+}
+
+func TestValidateOptions(t *testing.T) {
+	tests := []struct {
+		o      Options
+		option string
+	}{
+		{Options{Size: "huge"}, "size"},
+		{Options{DTypes: []string{"fp32", "int4"}}, "dtype"},
+		{Options{MaxTime: -time.Second}, "max-time"},
+		{Options{Size: SizeLarge, DTypes: []string{"fp16"}}, ""},
+	}
+	for _, tt := range tests {
+		err := ValidateOptions(tt.o)
+		oe, _ := err.(*OptionError)
+		if (tt.option == "" && err != nil) || (tt.option != "" && (oe == nil || oe.Option != tt.option)) {
+			t.Errorf("ValidateOptions(%+v) = %v, want an error on %q", tt.o, err, tt.option)
+		}
+	}
+}
+
+func TestToBenchmark(t *testing.T) {
+	c := benchCase{Suite: "elementwise", Op: "add", DType: "fp32", N: 1 << 20, Params: []param{{"dtype", "fp32"}, {"n", "1M"}}}
+	m := measurement{Mode: ModeCold, Samples: []float64{10, 10, 11, 50, 9}, Clocks: []float64{1980, 1980, 1980, 1500, 1980},
+		Stop: "rel-std 0.4% <= 0.50%", BatchN: 1, Throttle: []string{"sw_power_cap"}}
+	b := toBenchmark(c, m, workMeta{Bytes: 12 << 20, CeilingGBps: 3000, PTXHash: "abc"})
+	if b.Name != "add/dtype=fp32/n=1M/mode=cold" || b.Params["n"] != "1048576" || b.Params["mode"] != "cold" || b.Unit != "us" || b.Better != model.Lower {
+		t.Errorf("identity: %+v", b)
+	}
+	if len(b.Samples) != 4 || b.Metrics["clock_drops"] != 1 || b.Info["clock_flag"] == "" {
+		t.Errorf("the 1500 MHz sample must be dropped and flagged: samples %v metrics %v info %v", b.Samples, b.Metrics, b.Info)
+	}
+	// median of 10, 10, 11, 9 is 10 µs: 12 MiB in 10 µs.
+	wantGBps := float64(12<<20) / 10e-6 / 1e9
+	if b.Metrics["median_us"] != 10 || b.Metrics["gbps"] != wantGBps || b.Metrics["pct_of_copy"] != 100*wantGBps/3000 {
+		t.Errorf("metrics %v, want median 10, gbps %v", b.Metrics, wantGBps)
+	}
+	if b.Info["ptx_sha256"] != "abc" || b.Info["clock_event_reasons"] != "sw_power_cap" || b.Info["stop"] == "" {
+		t.Errorf("info %v", b.Info)
+	}
+}
+
+func TestSpeedupsAndCeiling(t *testing.T) {
+	bs := []model.Benchmark{
+		{Suite: "microbatch", Name: "launch_per_op/n=256/mode=cold", Metrics: map[string]float64{"median_us": 4}},
+		{Suite: "microbatch", Name: "persistent/n=256/mode=cold", Metrics: map[string]float64{"median_us": 0.5}},
+		{Suite: "microbatch", Name: "persistent/n=1K/mode=cold", Metrics: map[string]float64{"median_us": 0.5}},
+	}
+	finishSuite("microbatch", bs)
+	if got := bs[1].Metrics["speedup_vs_launch_per_op"]; got != 8 {
+		t.Errorf("speedup %v, want 8", got)
+	}
+	if _, ok := bs[2].Metrics["speedup_vs_launch_per_op"]; ok {
+		t.Error("speedup without a baseline of the same size")
+	}
+	mem := []model.Benchmark{
+		{Info: map[string]string{"mode": "cold"}, Metrics: map[string]float64{"gbps": 3000}},
+		{Info: map[string]string{"mode": "cold"}, Metrics: map[string]float64{"gbps": 2900}},
+		{Info: map[string]string{"mode": "batch"}, Metrics: map[string]float64{"gbps": 3100}},
+	}
+	if got := ceilingOf(mem); got != 3000 {
+		t.Errorf("ceiling %v, want the best cold median 3000", got)
+	}
+}
+
+func TestPTXCache(t *testing.T) {
+	base := ptxKey("src", "compute_90", "12.8", []string{"-DA=1"})
+	for name, k := range map[string]string{
+		"source":  ptxKey("src2", "compute_90", "12.8", []string{"-DA=1"}),
+		"arch":    ptxKey("src", "compute_80", "12.8", []string{"-DA=1"}),
+		"nvrtc":   ptxKey("src", "compute_90", "13.0", []string{"-DA=1"}),
+		"options": ptxKey("src", "compute_90", "12.8", []string{"-DA=2"}),
+		"split":   ptxKey("sr", "ccompute_90", "12.8", []string{"-DA=1"}),
+	} {
+		if k == base {
+			t.Errorf("changing the %s does not change the key", name)
+		}
+	}
+	c := ptxCache{dir: t.TempDir()}
+	if _, ok, err := c.get(base); ok || err != nil {
+		t.Fatalf("empty cache: ok %v err %v", ok, err)
+	}
+	if err := c.put(base, ".version 8.0"); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := c.get(base)
+	if !ok || err != nil || got != ".version 8.0" {
+		t.Fatalf("get after put: %q %v %v", got, ok, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(c.dir, "ptx", "*.tmp"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	if !strings.HasSuffix(cacheDir(""), "perfgate") || cacheDir("/x") != "/x" {
+		t.Errorf("cacheDir: %q %q", cacheDir(""), cacheDir("/x"))
+	}
+}
