@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -42,9 +44,20 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 		return err
 	})
 	if err != nil && !isConflict(err) {
-		return 0, infra("record run "+r.Run.ID, err)
+		return 0, storeError("record run "+r.Run.ID, err)
 	}
 	return out, err
+}
+
+// storeError reports a failed write: bad input when the database rejected
+// the data itself (a data exception or a violated constraint: retrying or
+// spooling cannot help), an infrastructure failure otherwise.
+func storeError(op string, err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "22") || strings.HasPrefix(pgErr.Code, "23")) {
+		return &model.InputError{Msg: fmt.Sprintf("%s: the database rejected it: %s", op, pgErr.Message), Err: err}
+	}
+	return infra(op, err)
 }
 
 func isConflict(err error) bool { return errors.As(err, new(*model.ConflictError)) }
@@ -187,7 +200,7 @@ func (s *Store) testbedID(ctx context.Context, fp model.Fingerprint, env map[str
 		_, err = s.pool.Exec(ctx, `insert into testbeds (label, gpu, driver, cuda, nvrtc)
 			values ($1, $2, $3, $4, $5) on conflict do nothing`, args...)
 		if err != nil {
-			return 0, infra("insert testbed", err)
+			return 0, storeError("insert testbed", err)
 		}
 	}
 	return 0, infra("insert testbed", errors.New("testbed row vanished after insert"))
@@ -214,7 +227,7 @@ func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]bench
 			as k(s, n, u, b, p)
 		order by s, n, u, b
 		on conflict do nothing`, cols[0], cols[1], cols[2], cols[3], params); err != nil {
-		return nil, infra("insert benchmarks", err)
+		return nil, storeError("insert benchmarks", err)
 	}
 	return s.lookupBenchmarks(ctx, keys)
 }
