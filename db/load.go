@@ -18,15 +18,32 @@ type querier interface {
 type sampleKey struct{ run, bench int64 }
 
 // loadRuns reads whole runs by primary key, in the order of pks: the run
-// blocks, the benchmarks and the samples, in one round trip. Samples are
-// read by run (a range of samples_pkey each) and attached in Go, which is
-// far cheaper than a lookup per benchmark.
+// blocks, the samples and the benchmarks, in one batch (one round trip).
+// Samples are read by run (a range of samples_pkey each) and attached in
+// Go, which is far cheaper than a lookup per benchmark.
 func loadRuns(ctx context.Context, q querier, pks []int64) ([]*model.Results, error) {
 	if len(pks) == 0 {
 		return nil, nil
 	}
 	batch := &pgx.Batch{}
 	byPK := make(map[int64]*model.Results, len(pks))
+	samples := map[sampleKey][]float64{}
+	queueRunBlocks(batch, pks, byPK)
+	queueSamples(batch, pks, samples)
+	queueBenchmarks(batch, pks, byPK, samples)
+	if err := q.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, infra("read runs", err)
+	}
+	out := make([]*model.Results, len(pks))
+	for i, pk := range pks {
+		if out[i] = byPK[pk]; out[i] == nil {
+			return nil, infra("read runs", fmt.Errorf("run %d vanished (pruned meanwhile?)", pk))
+		}
+	}
+	return out, nil
+}
+
+func queueRunBlocks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results) {
 	var pk int64
 	var run model.Run
 	batch.Queue(`
@@ -43,7 +60,9 @@ func loadRuns(ctx context.Context, q querier, pks []int64) ([]*model.Results, er
 		})
 		return err
 	})
-	samples := map[sampleKey][]float64{}
+}
+
+func queueSamples(batch *pgx.Batch, pks []int64, samples map[sampleKey][]float64) {
 	var key sampleKey
 	var vals []float64
 	batch.Queue(`select run_pk, benchmark_id, vals from samples where run_pk = any($1)`, pks).Query(func(rows pgx.Rows) error {
@@ -53,6 +72,12 @@ func loadRuns(ctx context.Context, q querier, pks []int64) ([]*model.Results, er
 		})
 		return err
 	})
+}
+
+// queueBenchmarks reads the benchmarks of the runs in recorded order and
+// attaches their samples (read by the query queued before).
+func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results, samples map[sampleKey][]float64) {
+	var key sampleKey
 	var b model.Benchmark
 	batch.Queue(`
 		select rb.run_pk, rb.benchmark_id, b.suite, b.name, coalesce(rb.params, b.params), b.unit, b.better,
@@ -73,14 +98,4 @@ func loadRuns(ctx context.Context, q querier, pks []int64) ([]*model.Results, er
 		})
 		return err
 	})
-	if err := q.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, infra("read runs", err)
-	}
-	out := make([]*model.Results, len(pks))
-	for i, pk := range pks {
-		if out[i] = byPK[pk]; out[i] == nil {
-			return nil, infra("read runs", fmt.Errorf("run %d vanished (pruned meanwhile?)", pk))
-		}
-	}
-	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -213,5 +214,35 @@ func TestParseAge(t *testing.T) {
 		if got != c.want {
 			t.Errorf("parseAge(%q) = %s, want %s", c.in, got, c.want)
 		}
+	}
+}
+
+// TestSpoolWhenRecordFails breaks the database under a migrated schema (its
+// samples table is gone), so the failure comes in the middle of recording:
+// the runs are spooled all the same, and nothing half-written is visible.
+func TestSpoolWhenRecordFails(t *testing.T) {
+	url := dbtest.FreshDatabase(t)
+	ctx := context.Background()
+	if _, err := db.Migrate(ctx, url, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "drop table samples"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	spool := filepath.Join(dir, "spool")
+	files := writeRuns(t, dir, histRun("m1", 1, 100))
+	_, errOut, code := invoke(t, map[string]string{"PERFGATE_DATABASE_URL": url}, "record", "--spool", spool, files[0])
+	if left, _ := spooledFiles(spool); code != exitInfra || len(left) != 1 || !strings.Contains(errOut, "record run m1") {
+		t.Fatalf("record into a broken database: exit %d, stderr %q, spooled %v; want 3 and the run spooled", code, errOut, left)
+	}
+	var runs int
+	if err := conn.QueryRow(ctx, "select count(*) from runs").Scan(&runs); err != nil || runs != 0 {
+		t.Errorf("runs visible after the failed record: %d (%v), want 0", runs, err)
 	}
 }
