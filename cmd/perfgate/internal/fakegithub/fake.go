@@ -49,8 +49,10 @@ type Server struct {
 	statuses   map[string][]Status   // by "owner/repo@sha"
 	nextID     int64
 	stubs      []*stub
-	requests   []Request
 	violations []string
+
+	reqMu    sync.Mutex
+	requests []Request
 }
 
 // New starts a fake API that accepts the given token, and stops it and
@@ -81,8 +83,8 @@ func New(t testing.TB, token string) *Server {
 
 // Requests returns the requests received so far, in order.
 func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.reqMu.Lock()
+	defer s.reqMu.Unlock()
 	return append([]Request(nil), s.requests...)
 }
 
@@ -93,13 +95,25 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	op, params := match(s.ops, r.Method, r.URL.Path)
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body}
-	rec := &recorder{ResponseWriter: w, code: http.StatusOK}
+	// Record the request before answering, and its status as the header
+	// goes out, so a client that has its answer finds it recorded.
+	if op != nil {
+		req.Operation = op.ID
+	}
+	s.reqMu.Lock()
+	i := len(s.requests)
+	s.requests = append(s.requests, req)
+	s.reqMu.Unlock()
+	rec := &recorder{ResponseWriter: w, code: http.StatusOK, onHeader: func(code int) {
+		s.reqMu.Lock() // not s.mu: handlers answer while holding it
+		s.requests[i].Status = code
+		s.reqMu.Unlock()
+	}}
 
 	s.mu.Lock()
 	if op == nil {
 		s.violate("%s %s: no operation in GitHub's REST description matches", r.Method, r.URL.Path)
 	} else {
-		req.Operation = op.ID
 		for _, v := range op.checkRequest(r.URL.Query(), body) {
 			s.violate("%s %s (%s): %s", r.Method, r.URL.Path, op.ID, v)
 		}
@@ -126,10 +140,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mu.Unlock()
 	}
-	req.Status = rec.code
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	s.mu.Unlock()
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request, op *Operation, p map[string]string, body []byte) {
@@ -178,16 +188,23 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // A recorder keeps the status and body of a response for checking.
 type recorder struct {
 	http.ResponseWriter
-	code int
-	body bytes.Buffer
+	code     int
+	wrote    bool
+	body     bytes.Buffer
+	onHeader func(code int)
 }
 
 func (r *recorder) WriteHeader(code int) {
-	r.code = code
+	if r.wrote {
+		return
+	}
+	r.code, r.wrote = code, true
+	r.onHeader(code)
 	r.ResponseWriter.WriteHeader(code)
 }
 
 func (r *recorder) Write(b []byte) (int, error) {
+	r.WriteHeader(http.StatusOK)
 	r.body.Write(b)
 	return r.ResponseWriter.Write(b)
 }

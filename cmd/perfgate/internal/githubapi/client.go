@@ -48,7 +48,9 @@ func New(apiURL, token string, o Options) (*Client, error) {
 		base.Path += "/"
 	}
 	rt := newRetryTransport(o)
-	gh := github.NewClient(&http.Client{Transport: rt, Timeout: 2 * time.Minute}).WithAuthToken(token)
+	// No http.Client timeout: it would cut the retry waits short. Each
+	// attempt is bounded by the transport's ResponseHeaderTimeout instead.
+	gh := github.NewClient(&http.Client{Transport: rt}).WithAuthToken(token)
 	gh.BaseURL = base
 	gh.UploadURL = base
 	return &Client{gh: gh}, nil

@@ -35,7 +35,9 @@ type retryTransport struct {
 func newRetryTransport(o Options) *retryTransport {
 	t := &retryTransport{base: o.Transport, attempts: o.Attempts, backoff: o.Backoff, maxWait: o.MaxWait, sleep: o.Sleep, now: o.Now}
 	if t.base == nil {
-		t.base = http.DefaultTransport
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.ResponseHeaderTimeout = time.Minute
+		t.base = tr
 	}
 	if t.attempts <= 0 {
 		t.attempts = 4
