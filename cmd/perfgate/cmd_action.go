@@ -26,10 +26,9 @@ func init() {
 	})
 }
 
-// actionSuites runs the suites of the config input when no results-file is
-// given, returning one results document per run. It stays nil until suite
-// running (perfgate run --config) is wired in; the action then asks for
-// results-file.
+// actionSuites runs the suites of the config input ("" = .perfgate.yml)
+// when no results-file is given, returning one results document per run.
+// configsuites.go sets it; while nil, the action asks for results-file.
 var actionSuites func(ctx context.Context, e *env, config string) ([]*model.Results, error)
 
 // actionOptions is everything perfgate action acts on, read from the
@@ -110,7 +109,11 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 		}
 	}
 	if o.storeDir == "" {
-		o.storeDir = filepath.Join(envDefault(e, "RUNNER_TOOL_CACHE", "."), "perfgate", filestore.DefaultDir)
+		o.storeDir = filestore.DefaultDir
+		if cache := e.Getenv("RUNNER_TOOL_CACHE"); cache != "" {
+			// Outside the workspace, which actions/checkout cleans.
+			o.storeDir = filepath.Join(cache, "perfgate", "store")
+		}
 	}
 	o.reportPath = filepath.Join(envDefault(e, "RUNNER_TEMP", "."), "perfgate-report.md")
 	var err error

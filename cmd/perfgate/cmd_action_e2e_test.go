@@ -32,7 +32,7 @@ func buildPerfgate(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "perfgate")
 	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
+	out, err := exec.Command(gobin, "build", "-buildvcs=false", "-ldflags", "-X main.version=e2e", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -199,6 +199,8 @@ func TestActionEndToEnd(t *testing.T) {
 		if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, "<!-- perfgate:sticky workflow=perfgate job=perfgate -->\n") {
 			t.Fatalf("comments = %+v, want one sticky comment", comments)
 		}
+		golden(t, "action_comment.md", comments[0].Body)
+		golden(t, "action_log.txt", strings.ReplaceAll(res.stdout, dir, "$TMP"))
 		sts := fake.Statuses("Codertocat", "Hello-World", e2eHeadSHA)
 		if len(sts) != 1 || sts[0].State != "failure" || sts[0].Context != "perfgate" ||
 			*sts[0].TargetURL != "https://github.com/Codertocat/Hello-World/actions/runs/9004" ||

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// runActionInProcess runs perfgate action with only the given environment.
+func runActionInProcess(t *testing.T, vars map[string]string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
+	code = runEnv(context.Background(), []string{"action"}, e)
+	return code, out.String(), errb.String()
+}
+
+func actionVars(t *testing.T, event, payload, ref string, inputs map[string]string) map[string]string {
+	dir := t.TempDir()
+	v := map[string]string{
+		"GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": filepath.Join("..", "..", "tracker", "action", "testdata", "events", payload),
+		"GITHUB_REPOSITORY": e2eRepo, "GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567",
+		"GITHUB_REF": ref, "GITHUB_REF_NAME": strings.TrimPrefix(ref, "refs/heads/"), "GITHUB_RUN_ID": "7",
+		"GITHUB_WORKFLOW": "perfgate", "GITHUB_JOB": "perfgate",
+		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
+		"RUNNER_TEMP": dir, "INPUT_STORE-DIR": filepath.Join(dir, "store"),
+	}
+	for k, val := range inputs {
+		v["INPUT_"+strings.ToUpper(k)] = val
+	}
+	return v
+}
+
+// noResultsMessage is what perfgate action says without results-file: it
+// names the config file, or asks for results-file where suite running is
+// not wired in.
+func noResultsMessage() string {
+	if actionSuites == nil {
+		return "results-file: empty"
+	}
+	return "missing.perfgate.yml"
+}
+
+func TestActionBadInputs(t *testing.T) {
+	results := writeRun(t, t.TempDir(), "r1", "main", model.EventPush, 0, [3]float64{1, 1, 1})
+	tests := []struct {
+		name   string
+		event  string
+		inputs map[string]string
+		want   string // in stderr
+	}{
+		{"threshold not a number", "push", map[string]string{"threshold": "ten"}, `threshold: "ten" is not a number`},
+		{"negative threshold", "push", map[string]string{"threshold": "-5"}, "threshold:"},
+		{"alpha out of range", "push", map[string]string{"alpha": "1"}, "alpha:"},
+		{"fail-on-regression not a boolean", "push", map[string]string{"fail-on-regression": "yes"}, `fail-on-regression: "yes" is not true or false`},
+		{"record not a boolean", "push", map[string]string{"record": "1"}, "record:"},
+		{"comment policy", "push", map[string]string{"comment": "sometimes"}, `comment: "sometimes" is not always, on-change or never`},
+		{"no results-file: the config is read", "push", map[string]string{"config": "missing.perfgate.yml"}, noResultsMessage()},
+		{"missing results file", "push", map[string]string{"results-file": "nope.json"}, "nope.json"},
+		{"pull_request_target refused", "pull_request_target", map[string]string{"results-file": results}, "use pull_request"},
+		{"unsupported event", "issues", map[string]string{"results-file": results}, `event "issues": not supported`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := map[string]string{"github-token": "ghs_tok", "database-url": "postgres://perf:s3cret-pw@db.invalid/perf"}
+			for k, v := range tt.inputs {
+				in[k] = v
+			}
+			vars := actionVars(t, tt.event, "push.json", "refs/heads/master", in)
+			code, stdout, stderr := runActionInProcess(t, vars)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 mentioning %q", code, stderr, tt.want)
+			}
+			if !strings.HasPrefix(stdout, "::add-mask::ghs_tok\n::add-mask::s3cret-pw\n") {
+				t.Errorf("secrets not masked first:\n%s", stdout)
+			}
+		})
+	}
+}
+
+func TestActionDispatch(t *testing.T) {
+	dir := t.TempDir()
+	regressed := writeRun(t, dir, "dispatch-1", "main", model.EventWorkflowDispatch, 0, [3]float64{1.5, 1, 1})
+	tests := []struct {
+		name, record string
+		recorded     bool
+	}{
+		{"reports only", "false", false},
+		{"records when asked", "true", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vars := actionVars(t, "workflow_dispatch", "workflow_dispatch.json", "refs/heads/main",
+				map[string]string{"results-file": regressed, "record": tt.record})
+			code, stdout, stderr := runActionInProcess(t, vars)
+			if code != 0 {
+				t.Fatalf("exit %d (a dispatch run reports, never fails the job)\n%s\n%s", code, stdout, stderr)
+			}
+			if got := strings.Contains(stderr, "recorded run dispatch-1"); got != tt.recorded {
+				t.Errorf("recorded = %v, want %v\n%s", got, tt.recorded, stderr)
+			}
+			if !strings.Contains(stdout, "perfgate: verdict inconclusive") {
+				t.Errorf("no verdict line (no history yet, so inconclusive):\n%s", stdout)
+			}
+		})
+	}
+}
