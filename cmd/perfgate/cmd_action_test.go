@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -107,5 +113,44 @@ func TestActionDispatch(t *testing.T) {
 				t.Errorf("no verdict line (no history yet, so inconclusive):\n%s", stdout)
 			}
 		})
+	}
+}
+
+// TestActionLongComment checks that a report too long for a comment is cut
+// to GitHub's limit with a pointer to the job summary, which keeps it whole.
+func TestActionLongComment(t *testing.T) {
+	dir := t.TempDir()
+	fake := fakegithub.New(t, "ghs_tok")
+	r := &model.Results{Schema: model.Schema, Run: model.Run{ID: "big", Repo: e2eRepo, Commit: e2eHeadSHA, Branch: "changes",
+		PR: e2ePR, Event: model.EventPullRequest, Testbed: "t", StartedAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}}
+	for i := range 1500 {
+		r.Benchmarks = append(r.Benchmarks, model.Benchmark{Suite: "many", Name: fmt.Sprintf("a-rather-long-benchmark-name/case=%04d", i),
+			Unit: "ns", Better: model.Lower, Samples: []float64{10, 11, 12, 13, 14}})
+	}
+	path := filepath.Join(dir, "big.json")
+	if err := model.WriteFile(path, r); err != nil {
+		t.Fatal(err)
+	}
+	vars := actionVars(t, "pull_request", "pull_request.opened.json", "refs/pull/2/merge",
+		map[string]string{"results-file": path, "github-token": "ghs_tok"})
+	vars["GITHUB_API_URL"], vars["GITHUB_SERVER_URL"] = fake.URL, "https://github.com"
+	code, stdout, stderr := runActionInProcess(t, vars)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	cs := fake.Comments("Codertocat", "Hello-World", e2ePR)
+	if len(cs) != 1 {
+		t.Fatalf("%d comments, want 1", len(cs))
+	}
+	body := cs[0].Body
+	summary, _ := os.ReadFile(vars["GITHUB_STEP_SUMMARY"])
+	if n := utf8.RuneCountInString(body); n > action.MaxCommentChars || !strings.Contains(body, "https://github.com/Codertocat/Hello-World/actions/runs/7") {
+		t.Errorf("comment of %d characters (limit %d), pointer present: %v", n, action.MaxCommentChars, strings.Contains(body, "actions/runs/7"))
+	}
+	if utf8.RuneCount(summary) <= action.MaxCommentChars {
+		t.Fatalf("the report is only %d characters: the test does not exercise the limit", utf8.RuneCount(summary))
+	}
+	if !strings.Contains(string(summary), "case=1499") {
+		t.Errorf("the job summary (%d bytes) does not hold the whole report", len(summary))
 	}
 }
