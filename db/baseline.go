@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -99,23 +100,25 @@ type usedRun struct {
 }
 
 // baselineRuns picks the latest q.Runs baseline runs on the comparable
-// testbeds: the top K of each testbed through the runs_baseline index,
-// merged.
+// testbeds: one branch of a union per testbed (there are few), each a
+// top-K scan of the runs_baseline index for that testbed id, merged. With
+// the id a bound value rather than a join column, the planner walks the
+// testbed's own runs even when they are sparse among all runs.
 func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbeds []int64) ([]usedRun, error) {
 	if len(testbeds) == 0 {
 		return nil, nil
 	}
-	rows, err := tx.Query(ctx, `
-		select r.pk, r.id, r.started_at
-		from unnest($1::bigint[]) as tb(id)
-		cross join lateral (
-			select pk, id, started_at from runs
-			where branch = $2 and testbed_id = tb.id and baseline_eligible
-			  and ($3 = '' or repo = $3) and id <> $4
-			order by started_at desc, id desc
-			limit $5) r
-		order by r.started_at desc, r.id desc
-		limit $5`, testbeds, q.Branch, q.Repo, q.Exclude, q.Runs)
+	args := []any{q.Branch, q.Repo, q.Exclude, q.Runs}
+	branches := make([]string, len(testbeds))
+	for i, tb := range testbeds {
+		args = append(args, tb)
+		branches[i] = fmt.Sprintf(`(select pk, id, started_at from runs
+			where branch = $1 and testbed_id = $%d and baseline_eligible
+			  and ($2 = '' or repo = $2) and id <> $3
+			order by started_at desc, id desc limit $4)`, len(args))
+	}
+	rows, err := tx.Query(ctx, "select pk, id, started_at from ("+strings.Join(branches, " union all ")+`) u
+		order by started_at desc, id desc limit $4`, args...)
 	if err != nil {
 		return nil, infra("select baseline runs", err)
 	}
