@@ -20,8 +20,9 @@ import (
 // BenchmarkIngest records runs of 500 benchmarks × 2,000 samples (1M
 // samples); BenchmarkHistory seeds 10,000 runs of 500 benchmarks (with
 // generate_series, in about a minute) and times the baseline query of a
-// 500-benchmark PR and the trend of one benchmark. Set PERFGATE_BENCH_KEEP=1
-// to keep the seeded database for EXPLAIN ANALYZE (its name is logged).
+// 500-benchmark PR and the trend of one benchmark. PERFGATE_BENCH_KEEP=1
+// keeps the seeded database (perfgate_bench_history) for EXPLAIN ANALYZE
+// and for the next run.
 
 func BenchmarkIngest(b *testing.B) {
 	s, _ := migratedStore(b)
@@ -48,13 +49,15 @@ const (
 
 func BenchmarkHistory(b *testing.B) {
 	ctx := context.Background()
-	u := historyDatabase(b)
-	if _, err := Migrate(ctx, u, nil); err != nil {
-		b.Fatal(err)
+	u, seeded := historyDatabase(b)
+	if !seeded {
+		if _, err := Migrate(ctx, u, nil); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		seedHistory(b, u)
+		b.Logf("seeded %d runs × %d benchmarks × %d samples in %v", historyRuns, historyBenchmarks, historySamples, time.Since(start).Round(time.Second))
 	}
-	seeded := time.Now()
-	seedHistory(b, u)
-	b.Logf("seeded %d runs × %d benchmarks × %d samples in %v", historyRuns, historyBenchmarks, historySamples, time.Since(seeded).Round(time.Second))
 	s, err := Open(ctx, u)
 	if err != nil {
 		b.Fatal(err)
@@ -138,24 +141,35 @@ func seedHistory(b *testing.B, u string) {
 }
 
 // historyDatabase is a fresh database for BenchmarkHistory, dropped at the
-// end unless PERFGATE_BENCH_KEEP=1: then it is perfgate_bench_history,
-// replaced on each run and left for EXPLAIN ANALYZE.
-func historyDatabase(b *testing.B) string {
+// end; with PERFGATE_BENCH_KEEP=1 it is perfgate_bench_history instead,
+// kept for EXPLAIN ANALYZE and reused (seeded is true) by the next run
+// when it holds the whole history at this schema version.
+func historyDatabase(b *testing.B) (url string, seeded bool) {
 	if os.Getenv("PERFGATE_BENCH_KEEP") != "1" {
-		return freshDatabase(b)
+		return freshDatabase(b), false
 	}
+	const name = "perfgate_bench_history"
 	ctx := context.Background()
+	url = dbtest.WithDatabase(b, serverURL(b), name)
+	if s, err := Open(ctx, url); err == nil {
+		var n int
+		err = s.pool.QueryRow(ctx, "select count(*) from runs").Scan(&n)
+		s.Close()
+		if err == nil && n == historyRuns {
+			b.Logf("reusing the seeded database %s", name)
+			return url, true
+		}
+	}
 	conn, err := connect(ctx, serverURL(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	const name = "perfgate_bench_history"
 	for _, sql := range []string{"drop database if exists " + name + " with (force)", "create database " + name} {
 		if _, err := conn.Exec(ctx, sql); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.Logf("the seeded database is kept: %s", name)
-	return dbtest.WithDatabase(b, serverURL(b), name)
+	return url, false
 }
