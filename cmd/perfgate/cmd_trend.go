@@ -37,7 +37,7 @@ func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&tf.repo, "repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
 	fs.StringVar(&tf.format, "format", "table", "output format: table, csv, json")
 	fs.Float64Var(&tf.threshold, "step-threshold", 10, "smallest change of the median that is a step, in `percent`")
-	fs.IntVar(&tf.window, "step-window", 5, "runs compared on each side of a step")
+	fs.IntVar(&tf.window, "step-window", 5, "`N` runs compared on each side of a step")
 }
 
 // query validates the flags and builds the trend query.
