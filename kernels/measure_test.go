@@ -151,3 +151,13 @@ func TestMedian(t *testing.T) {
 		t.Error("median of nothing is not NaN")
 	}
 }
+
+func TestRoundSample(t *testing.T) {
+	for _, tt := range []struct{ in, want float64 }{
+		{2.1263457, 2.12635}, {0.000712345678, 0.000712346}, {1054.6912345, 1054.69}, {0, 0},
+	} {
+		if got := roundSample(tt.in); got != tt.want {
+			t.Errorf("roundSample(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -160,9 +160,13 @@ func ceilingOf(bs []model.Benchmark) float64 {
 	return best
 }
 
-// roundSample rounds a time in µs to 0.1 ns: far below the event timer's
-// resolution (about 0.5 µs), and it keeps the results file compact.
-func roundSample(us float64) float64 { return math.Round(us*1e4) / 1e4 }
+// roundSample keeps 6 significant digits of a time: far below the event
+// timer's resolution (about 0.5 µs per event pair, less per op when a pair
+// spans many ops), and it keeps the results file compact.
+func roundSample(us float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(us, 'g', 6, 64), 64)
+	return v
+}
 
 // finishSuite adds the metrics that relate a suite's benchmarks to each
 // other: speedups over the baseline variant.

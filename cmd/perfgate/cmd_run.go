@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -38,7 +39,7 @@ func (f *runFlags) register(fs interface {
 	fs.StringVar(&f.size, "size", envDefault(e, "PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE)")
 	fs.StringVar(&f.dtypes, "dtype", "", "comma-separated element types to run: "+strings.Join(kernels.DTypes, ", ")+" (default: all)")
 	fs.StringVar(&f.out, "out", "", "write results v1 to this file (default: standard output)")
-	fs.StringVar(&f.config, "config", "", "run the suites a .perfgate.yml declares (not available in this build yet)")
+	fs.StringVar(&f.config, "config", "", "run the suites this .perfgate.yml declares (--suite then selects among them by name)")
 	fs.BoolVar(&f.list, "list", false, "list suites and benchmarks (no GPU needed) and exit")
 	fs.BoolVar(&f.fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
 	fs.DurationVar(&f.maxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
@@ -46,7 +47,7 @@ func (f *runFlags) register(fs interface {
 
 func runRun(ctx context.Context, args []string, e *env) error {
 	var f runFlags
-	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--out results.json] | --list")
+	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--out results.json] | --config .perfgate.yml [--suite NAME] | --list")
 	f.register(fs, e)
 	f.meta.register(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -64,7 +65,7 @@ func runRun(ctx context.Context, args []string, e *env) error {
 		return nil
 	}
 	if f.config != "" {
-		return usageError("-config: this perfgate cannot run suites from a config file yet; use --suite with the built-in suites")
+		return f.runConfig(ctx, e)
 	}
 	names, err := f.suiteNames()
 	if err != nil {
@@ -82,6 +83,42 @@ func runRun(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	r.Env = runEnv
+	return writeRunResults(e, f.out, &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
+}
+
+// runConfig runs the suites of a .perfgate.yml (all of them, or those
+// --suite names) and writes one results document.
+func (f *runFlags) runConfig(ctx context.Context, e *env) error {
+	if f.filter != "" || f.dtypes != "" || f.maxTime != 0 {
+		return usageError("-config: --filter, --dtype and --max-time apply to built-in suites; set them per suite in %s", f.config)
+	}
+	cfg, err := config.Load(f.config)
+	if err != nil {
+		return err
+	}
+	o := suiteRunOptions{Fast: f.fast, CacheDir: e.Getenv("PERFGATE_CACHE")}
+	if names := splitList(f.suites); len(names) > 0 {
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		o.Only = regexp.MustCompile("^(" + strings.Join(quoted, "|") + ")$")
+	}
+	r, err := f.meta.resolve(ctx, e, time.Now())
+	if err != nil {
+		return err
+	}
+	bs, runEnv, err := runConfigSuites(ctx, e, cfg, o)
+	if err != nil {
+		return err
+	}
+	if len(bs) == 0 {
+		return usageError("-suite: %q selects no suite of %s", f.suites, f.config)
+	}
+	r.Env = runEnv
+	if r.Env != nil {
+		r.Env[kernels.EnvPerfgate] = buildVersion()
+	}
 	return writeRunResults(e, f.out, &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
 }
 
