@@ -113,7 +113,7 @@ type benchMeta struct {
 }
 
 // matchBenchmarks returns the benchmarks rows in suite (any when "") whose
-// name matches the path.Match pattern (any when ""), by id. The pattern's
+// name matches the glob pattern (model.MatchGlob; any when ""), by id. The pattern's
 // literal prefix narrows the scan through benchmarks_name.
 func (s *Store) matchBenchmarks(ctx context.Context, suite, pattern string) (map[int64]benchMeta, error) {
 	prefix := pattern
@@ -131,7 +131,7 @@ func (s *Store) matchBenchmarks(ctx context.Context, suite, pattern string) (map
 	var id int64
 	var m benchMeta
 	_, err = pgx.ForEachRow(rows, []any{&id, &m.key.Suite, &m.key.Name, &m.unit, &m.better}, func() error {
-		if ok, _ := path.Match(pattern, m.key.Name); pattern == "" || ok {
+		if model.MatchGlob(pattern, m.key.Name) {
 			out[id] = m
 		}
 		return nil

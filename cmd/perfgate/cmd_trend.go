@@ -28,7 +28,7 @@ type trendFlags struct {
 }
 
 func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&tf.pattern, "benchmark", "", "benchmark name `PATTERN`: a glob whose * does not cross /, e.g. 'add/fp32/*'; a lone '*' means every benchmark")
+	fs.StringVar(&tf.pattern, "benchmark", "", "benchmark name `PATTERN`: a glob matched segment by segment from the left, e.g. 'add' or 'add/*' (every add benchmark), 'add/fp32/n=1M'; '*' means every benchmark")
 	fs.StringVar(&tf.suite, "suite", "", "only this `SUITE`")
 	fs.StringVar(&tf.since, "since", "90d", "only runs that started within this `age` (90d, 2w, 36h; 0 = all)")
 	fs.StringVar(&tf.branch, "branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
@@ -61,9 +61,6 @@ func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, err
 		return model.TrendQuery{}, opt, err
 	}
 	pattern := tf.pattern
-	if pattern == "*" { // "every benchmark", though a lone * does not cross the / in names
-		pattern = ""
-	}
 	q := model.TrendQuery{Repo: tf.repo, Suite: tf.suite, Pattern: pattern, Since: since,
 		Branch: strings.TrimSpace(tf.branch), Testbed: tf.testbed}
 	return q, trend.Options{Window: tf.window, Threshold: tf.threshold / 100}, nil
@@ -97,8 +94,8 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	out := trend.Analyze(series, opt)
-	if len(out) == 0 && strings.Contains(tf.pattern, "*") {
-		fmt.Fprintf(e.Stderr, "perfgate: nothing matches --benchmark %q; note that * does not cross /: 'add/*' matches add/fp32 but not add/fp32/n=1M\n", tf.pattern)
+	if len(out) == 0 {
+		fmt.Fprintf(e.Stderr, "perfgate: nothing matches --benchmark %q (names exclude the suite: use --suite for that)\n", tf.pattern)
 	}
 	switch tf.format {
 	case "csv":

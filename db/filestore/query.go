@@ -146,7 +146,7 @@ func (s *Store) series(ctx context.Context, runs []entry, q model.TrendQuery) ([
 			if len(b.Samples) == 0 || (q.Suite != "" && b.Suite != q.Suite) {
 				continue
 			}
-			if ok, _ := path.Match(q.Pattern, b.Name); q.Pattern != "" && !ok {
+			if !model.MatchGlob(q.Pattern, b.Name) {
 				continue
 			}
 			se := byKey[b.Key()]

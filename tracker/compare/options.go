@@ -118,23 +118,10 @@ func checkGlob(g string) error {
 	return nil
 }
 
-// Match reports whether glob matches the benchmark key "suite/name". The
-// glob is a path.Match pattern matched segment-wise from the left: it
-// matches when it matches the whole key or the key's first few
-// "/"-separated segments. So "elementwise/*" matches every benchmark of the
-// suite elementwise, including "elementwise/add/fp32/n=1024", and
-// "gemm/bf16" matches "gemm/bf16/m=4096" but not "gemm/bf16x". A "*" never
-// crosses a "/" (as in path.Match). Bad patterns match nothing; Validate
-// reports them.
-func Match(glob, key string) bool {
-	want := strings.Count(glob, "/") + 1
-	segs := strings.Split(key, "/")
-	if len(segs) < want {
-		return false
-	}
-	ok, err := path.Match(glob, strings.Join(segs[:want], "/"))
-	return ok && err == nil
-}
+// Match reports whether glob matches the benchmark key "suite/name" by
+// perfgate's one glob rule, model.MatchGlob: segment-wise from the left, so
+// "elementwise/*" matches every benchmark of the suite elementwise.
+func Match(glob, key string) bool { return glob != "" && model.MatchGlob(glob, key) }
 
 // settings are the effective threshold and direction of one benchmark.
 type settings struct {

@@ -107,7 +107,7 @@ const (
 type TrendQuery struct {
 	Repo    string    // "" = any
 	Suite   string    // "" = any
-	Pattern string    // a path.Match glob over benchmark names ("" = all)
+	Pattern string    // a glob over benchmark names, matched by MatchGlob ("" = all)
 	Since   time.Time // runs started at or after this time
 	Branch  string    // only baseline runs of this branch (never pull-request runs); "" = any run
 	Testbed string    // the testbed label; "" = any
