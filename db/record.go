@@ -128,17 +128,13 @@ func insertRun(ctx context.Context, tx pgx.Tx, r *model.Results, sum []byte, tb 
 // runStatus is ok when every benchmark has samples, failed when none has,
 // partial otherwise.
 func runStatus(r *model.Results) string {
-	with := 0
-	for i := range r.Benchmarks {
-		if len(r.Benchmarks[i].Samples) > 0 {
-			with++
-		}
-	}
-	switch {
-	case with == 0:
+	if r.Failed() {
 		return "failed"
-	case with < len(r.Benchmarks):
-		return "partial"
+	}
+	for i := range r.Benchmarks {
+		if len(r.Benchmarks[i].Samples) == 0 {
+			return "partial"
+		}
 	}
 	return "ok"
 }

@@ -37,7 +37,7 @@ create table runs (
     status         text not null check (status in ('ok', 'partial', 'failed')),
     recorded_at    timestamptz not null default now(),
     -- Pull-request runs are stored but never serve as baseline.
-    baseline_eligible boolean not null generated always as (pr is null and event <> 'pull_request') stored
+    baseline_eligible boolean not null generated always as (pr is null and event <> 'pull_request' and status <> 'failed') stored
 );
 comment on column runs.status is 'ok: every benchmark has samples; partial: some reported an error; failed: none has samples';
 comment on column runs.content_sha256 is 'SHA-256 of the canonical JSON of the results document: re-recording the same id with the same content is a no-op';

@@ -27,6 +27,18 @@ func (r *Run) IsBaselineCandidate(branch string) bool {
 	return r.Branch == branch && r.PR == 0 && r.Event != EventPullRequest
 }
 
+// Failed reports whether no benchmark of the run produced samples (every one
+// reported an error, or there are none). A failed run is stored but never
+// serves as a baseline: "the latest K successful runs".
+func (r *Results) Failed() bool {
+	for i := range r.Benchmarks {
+		if len(r.Benchmarks[i].Samples) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // A Fingerprint is the part of a run's environment that decides whether two
 // runs may be compared: the testbed (runner label), the GPU model, the major
 // version of the driver and the CUDA driver API version.

@@ -19,6 +19,20 @@ var baselineTests = []contractTest{
 	{"NothingComparable", testBaselineNothingComparable},
 	{"IncomparableCappedAtK", testBaselineIncomparableCap},
 	{"ComparableDespiteMinorDifferences", testBaselineComparable},
+	{"FailedRunsNeverBaseline", testBaselineSkipsFailed},
+}
+
+// testBaselineSkipsFailed: a newer main run whose every benchmark failed is
+// stored but passed over; one with some failures still counts.
+func testBaselineSkipsFailed(t *testing.T, s tracker.Store) {
+	failed := model.Benchmark{Suite: "elementwise", Name: "add/fp32/n=16777216", Unit: "ns", Better: model.Lower,
+		Error: "CUDA_ERROR_LAUNCH_FAILED"}
+	partial := withBenchmarks(failed, bench("memory", "copy/n=268435456", 2000, 2010, 1990))
+	record(t, s, mkRun("r0", 0), mkRun("r1", 1), mkRun("r2-partial", 2, partial),
+		mkRun("r3-failed", 3, withBenchmarks(failed)))
+	b := baseline(t, s, mainQuery(2))
+	assertIDs(t, "used", usedIDs(t, b), "r2-partial", "r1")
+	assertIDs(t, "incomparable", incomparableIDs(t, b))
 }
 
 // assertIDs fails unless got equals want (both in order).
