@@ -135,3 +135,26 @@ func regexpMust(t *testing.T, s string) *regexp.Regexp {
 	}
 	return re
 }
+
+func TestActionRunsConfigSuites(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".perfgate.yml")
+	yml := "suites:\n  - name: js\n    command:\n      run: \"echo '{\\\"a\\\": [1, 2, 3]}'\"\n      format: json-samples\n      unit: ms\n"
+	if err := os.WriteFile(path, []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": strings.Repeat("d", 40), "GITHUB_REF_NAME": "main",
+		"GITHUB_EVENT_NAME": "push", "PERFGATE_TESTBED": "gpu-1"}
+	e := &env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(k string) string { return vars[k] }}
+	runs, err := actionSuites(context.Background(), e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runs[0]
+	if len(runs) != 1 || r.Run.Repo != "o/r" || r.Run.Testbed != "gpu-1" || r.Run.Event != "push" || len(r.Benchmarks) != 1 || r.Benchmarks[0].Suite != "js" {
+		t.Errorf("got %+v", r)
+	}
+	if _, err := actionSuites(context.Background(), e, filepath.Join(dir, "nope.yml")); !model.IsInputError(err) {
+		t.Errorf("missing config: %v, want an InputError", err)
+	}
+}
