@@ -73,7 +73,7 @@ func ParseCriterion(root fs.FS, name string, o Options) ([]model.Benchmark, erro
 	if len(out) == 0 {
 		return nil, &model.InputError{File: name, Msg: "no criterion benchmarks found (want <name>/new/sample.json below it, e.g. target/criterion)"}
 	}
-	return out, nil
+	return out, checkUnique(name, out)
 }
 
 func first2(a, b error) error {

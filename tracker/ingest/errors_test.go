@@ -17,6 +17,9 @@ func TestMalformed(t *testing.T) {
 	}{
 		{"gotest bad value", GoTest, "pkg: x\nBenchmarkA-2  10  abc ns/op\n", Options{}, "f.txt: line 2: \"abc\" is not a number"},
 		{"gotest odd pairs", GoTest, "BenchmarkA-2  10  12 ns/op 3\n", Options{}, "f.txt: line 1: malformed result line"},
+		{"gotest negative time", GoTest, "BenchmarkA-2  10  5 ns/op\nBenchmarkA-2  10  -5 ns/op\n", Options{}, "f.txt: line 2: -5 ns/op: a time cannot be negative"},
+		{"gotest negative metric", GoTest, "BenchmarkA-2  10  5 ns/op  -3 cpu-ns/op\n", Options{Metric: "cpu-ns/op"}, "line 1: -3 cpu-ns/op: a time cannot be negative"},
+		{"nvbench duplicate", NVBench, `{"benchmarks": [{"name": "b", "states": [{"summaries": []}, {"summaries": []}]}]}`, Options{}, "benchmark nvbench/b appears twice"},
 		{"gotest nothing", GoTest, "PASS\nok x 0.1s\n", Options{}, "no benchmarks found"},
 		{"gbench syntax", GBench, "{\"benchmarks\": [\n{\"name\": }]}", Options{}, "f.txt: line 2, column 10: invalid JSON"},
 		{"gbench type", GBench, `{"benchmarks": [{"name": "a", "real_time": "fast"}]}`, Options{}, "$.benchmarks.real_time (near line 1): must be a number"},

@@ -30,13 +30,14 @@ func ParseGoTest(name string, data []byte, o Options) ([]model.Benchmark, error)
 	if err := sc.Err(); err != nil {
 		return nil, bad(name, "", "reading: %v", err)
 	}
-	return p.finish(), nil
+	return p.finish()
 }
 
 type gotestRow struct {
 	pkg, base, procs string
 	b                model.Benchmark
 	metrics          map[string][]float64
+	lines            map[string][]int // the line of each value, for errors
 	metricOrder      []string
 }
 
@@ -100,7 +101,7 @@ func (p *gotestParser) result(n int, full string, pairs []string) error {
 	if !ok {
 		i = len(p.rows)
 		p.index[key] = i
-		r := &gotestRow{pkg: p.pkg, base: base, procs: procs, metrics: map[string][]float64{}}
+		r := &gotestRow{pkg: p.pkg, base: base, procs: procs, metrics: map[string][]float64{}, lines: map[string][]int{}}
 		r.b = model.Benchmark{Suite: p.suite, Params: subParams(base), Info: map[string]string{}}
 		r.b.Params["procs"] = procs
 		p.rows = append(p.rows, r)
@@ -121,6 +122,7 @@ func (p *gotestParser) result(n int, full string, pairs []string) error {
 			r.metricOrder = append(r.metricOrder, unit)
 		}
 		r.metrics[unit] = append(r.metrics[unit], v)
+		r.lines[unit] = append(r.lines[unit], n)
 	}
 	return nil
 }
@@ -148,7 +150,7 @@ func subParams(name string) map[string]string {
 	return params
 }
 
-func (p *gotestParser) finish() []model.Benchmark {
+func (p *gotestParser) finish() ([]model.Benchmark, error) {
 	out := make([]model.Benchmark, 0, len(p.rows)+len(p.failed))
 	have := map[string]bool{}
 	for _, r := range p.rows {
@@ -160,7 +162,9 @@ func (p *gotestParser) finish() []model.Benchmark {
 		if len(p.pkgs) > 1 {
 			b.Name = r.pkg + "." + b.Name
 		}
-		p.fillSamples(&b, r)
+		if err := p.fillSamples(&b, r); err != nil {
+			return nil, err
+		}
 		have[r.base] = true
 		out = append(out, b)
 	}
@@ -171,16 +175,16 @@ func (p *gotestParser) finish() []model.Benchmark {
 			out = append(out, model.Benchmark{Suite: p.suite, Name: base, Unit: "ns", Better: model.Lower, Samples: []float64{}, Error: "go test reported --- FAIL for this benchmark"})
 		}
 	}
-	return out
+	return out, nil
 }
 
-func (p *gotestParser) fillSamples(b *model.Benchmark, r *gotestRow) {
+func (p *gotestParser) fillSamples(b *model.Benchmark, r *gotestRow) error {
 	primary := p.metric
 	if _, ok := r.metrics[primary]; !ok {
 		if p.metric != "ns/op" {
 			b.Error = fmt.Sprintf("go test reported no %s for this benchmark (it reported %s)", p.metric, strings.Join(r.metricOrder, ", "))
 			b.Unit, b.Better, b.Samples = p.metric, betterForUnit(p.metric), []float64{}
-			return
+			return nil
 		}
 		primary = r.metricOrder[0]
 	}
@@ -188,6 +192,11 @@ func (p *gotestParser) fillSamples(b *model.Benchmark, r *gotestRow) {
 	b.Unit, b.Better = primary, betterForUnit(primary)
 	if primary == "ns/op" {
 		b.Unit = "ns"
+	}
+	for i, v := range b.Samples {
+		if v < 0 && (b.Unit == "ns" || strings.Contains(primary, "ns/")) {
+			return bad(p.file, lineAt(r.lines[primary][i]), "%v %s: a time cannot be negative", v, primary)
+		}
 	}
 	for _, u := range r.metricOrder {
 		if u == primary {
@@ -209,4 +218,5 @@ func (p *gotestParser) fillSamples(b *model.Benchmark, r *gotestRow) {
 	if len(b.Info) == 0 {
 		b.Info = nil
 	}
+	return nil
 }

@@ -91,7 +91,20 @@ func Parse(format, name string, data []byte, o Options) ([]model.Benchmark, erro
 	if len(bs) == 0 {
 		return nil, &model.InputError{File: name, Msg: fmt.Sprintf("no benchmarks found (is this %s output?)", format)}
 	}
-	return bs, nil
+	return bs, checkUnique(name, bs)
+}
+
+// checkUnique reports two benchmarks of one input with the same suite and
+// name: which of them a comparison should use is not for perfgate to guess.
+func checkUnique(file string, bs []model.Benchmark) error {
+	seen := make(map[model.Key]bool, len(bs))
+	for _, b := range bs {
+		if seen[b.Key()] {
+			return &model.InputError{File: file, Msg: fmt.Sprintf("benchmark %s appears twice", b.Key())}
+		}
+		seen[b.Key()] = true
+	}
+	return nil
 }
 
 func parsePerfgate(name string, data []byte) ([]model.Benchmark, error) {

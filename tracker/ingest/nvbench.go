@@ -90,7 +90,7 @@ func ParseNVBench(name string, data []byte, readBin func(file string) ([]byte, e
 			out = append(out, b)
 		}
 	}
-	return out, nil
+	return out, checkUnique(name, out)
 }
 
 func nvbBenchmark(file, path string, bench nvbBench, st nvbState, readBin func(string) ([]byte, error), suite string) (model.Benchmark, error) {
