@@ -46,7 +46,10 @@ timeout 120 $pg run "${meta[@]}" --config examples/kernels/.perfgate.yml --suite
 echo "command suite exit $?" >> "$OUT/summary.txt"
 }
 
-want torch && stage "torch reference" && timeout 90 python3 docs/results/torch_ref.py > "$OUT/torch.json" 2> "$OUT/torch.err"; echo "torch exit $?" >> "$OUT/summary.txt"
+want torch && {
+stage "torch reference"
+timeout 90 python3 docs/results/torch_ref.py > "$OUT/torch.json" 2> "$OUT/torch.err"; echo "torch exit $?" >> "$OUT/summary.txt"
+}
 
 want history && {
 stage "demo history: 5 main pushes"
