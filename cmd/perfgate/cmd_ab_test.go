@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // abConfig runs examples/benchpkg's 1 KiB checksum from a test binary built
@@ -75,8 +77,10 @@ func TestABInterleaved(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			repo := makeABRepo(t, tt.slowdown)
+			outs := t.TempDir()
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), []string{"ab", "--repo", repo, "--base", "HEAD~1", "--rounds", "8", "--format", "json"}, nil, &stdout, &stderr)
+			code := run(context.Background(), []string{"ab", "--repo", repo, "--base", "HEAD~1", "--rounds", "8", "--format", "json",
+				"--out-base", filepath.Join(outs, "base.json"), "--out-head", filepath.Join(outs, "head.json")}, nil, &stdout, &stderr)
 			if code != tt.wantCode {
 				t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, stdout.String(), stderr.String())
 			}
@@ -110,6 +114,15 @@ func TestABInterleaved(t *testing.T) {
 			}
 			if out := abGitOut(t, repo, "worktree", "list"); strings.Count(out, "\n") != 0 {
 				t.Errorf("worktree left behind:\n%s", out)
+			}
+			for _, side := range []string{"base", "head"} {
+				r, err := model.Load(filepath.Join(outs, side+".json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := len(r.Benchmarks[0].Samples); n != 16 || r.Benchmarks[0].Unit != "cpu-ns/op" {
+					t.Errorf("%s.json: %d samples in %s, want 16 pooled cpu-ns/op samples", side, n, r.Benchmarks[0].Unit)
+				}
 			}
 		})
 	}

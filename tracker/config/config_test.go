@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -158,4 +159,30 @@ func TestParseFraction(t *testing.T) {
 			t.Errorf("parseFraction(%q): no error", in)
 		}
 	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	for _, p := range []string{"testdata/full.yml", "testdata/missing_source.yml"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse("fuzz.yml", data)
+		if err != nil {
+			if !model.IsInputError(err) {
+				t.Fatalf("error %v is not an InputError", err)
+			}
+			return
+		}
+		for _, s := range c.Suites {
+			if s.Kernel != nil {
+				if _, err := s.Kernel.Cases(); err != nil {
+					t.Fatalf("Parse accepted a kernel whose Cases fail: %v", err)
+				}
+			}
+		}
+	})
 }
