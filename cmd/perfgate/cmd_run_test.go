@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/kernels"
+)
+
+// runCmd runs perfgate in-process with no environment.
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	code = runEnv(context.Background(), args, e)
+	return code, out.String(), errb.String()
+}
+
+func TestRunList(t *testing.T) {
+	code, out, errs := runCmd(t, "run", "--list", "--size", "small")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "run_list_small.txt", out)
+}
+
+func TestRunListFiltered(t *testing.T) {
+	code, out, _ := runCmd(t, "run", "--list", "--size", "large", "--dtype", "bf16", "--filter", "gelu/.*n=256M")
+	var names []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "  ") {
+			names = append(names, strings.TrimSpace(l))
+		}
+	}
+	want := []string{"gelu/dtype=bf16/n=256M/mode=cold", "gelu/dtype=bf16/n=256M/mode=batch"}
+	if code != 0 || strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Fatalf("exit %d, benchmarks %v, want %v", code, names, want)
+	}
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no suite", []string{"run"}, "-suite: name at least one suite"},
+		{"unknown suite", []string{"run", "--suite", "memory,nope"}, `-suite: unknown suite "nope"`},
+		{"bad size", []string{"run", "--suite", "memory", "--size", "huge"}, `-size: "huge" is not one of small, medium, large`},
+		{"bad dtype", []string{"run", "--suite", "memory", "--dtype", "fp8"}, `-dtype: "fp8" is not one of fp32, fp16, bf16`},
+		{"bad filter", []string{"run", "--suite", "memory", "--filter", "("}, "-filter: error parsing regexp"},
+		{"negative max-time", []string{"run", "--suite", "memory", "--max-time", "-1s"}, "-max-time: -1s is negative"},
+		{"stray argument", []string{"run", "elementwise"}, `unexpected argument "elementwise"`},
+		{"config with a built-in flag", []string{"run", "--config", "x.yml", "--filter", "add"}, "-config: --filter, --dtype and --max-time apply to built-in suites"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errs := runCmd(t, tt.args...)
+			if code != 2 || !strings.Contains(errs, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errs, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunWithoutCUDA(t *testing.T) {
+	if kernels.CUDA {
+		t.Skip("this binary has CUDA: the no-CUDA path is tested by the default build")
+	}
+	for _, args := range [][]string{
+		{"run", "--suite", "elementwise", "--commit", "abc"},
+		{"doctor"},
+	} {
+		code, _, errs := runCmd(t, args...)
+		if code != 3 || !strings.Contains(errs, "built without CUDA (-tags cuda)") || !strings.Contains(errs, "Building with CUDA") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 3 and how to build with CUDA", args, code, errs)
+		}
+	}
+}
+
+func TestRunConfigMissingFile(t *testing.T) {
+	code, _, errs := runCmd(t, "run", "--config", "testdata/does-not-exist.yml", "--commit", "abc")
+	if code != 2 || !strings.Contains(errs, "does-not-exist.yml") {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming the file", code, errs)
+	}
+}
+
+func TestProgressPlainLines(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b)
+	p.line("elementwise/add/dtype=fp32/n=1M/mode=cold 9.1 us")
+	p.line("elementwise/add/dtype=fp32/n=1M/mode=batch 3.7 us")
+	p.done()
+	if got := b.String(); got != "elementwise/add/dtype=fp32/n=1M/mode=cold 9.1 us\nelementwise/add/dtype=fp32/n=1M/mode=batch 3.7 us\n" {
+		t.Errorf("a non-terminal gets one plain line per benchmark, got %q", got)
+	}
+}
