@@ -94,6 +94,9 @@ func TestMergePoolsRepeats(t *testing.T) {
 	if len(got) != 2 || len(got[0].Samples) != 3 || !got[0].SummaryOnly || got[1].Error != "" || len(got[1].Samples) != 1 {
 		t.Errorf("Merge = %+v", got)
 	}
+	if got[1].Info["failed_parts"] != "1 of 2 parts failed: boom" {
+		t.Errorf("failed parts not recorded: %v", got[1].Info)
+	}
 	if a[0].Samples[1] != 2 || len(a[0].Samples) != 2 {
 		t.Errorf("Merge changed its input: %+v", a[0])
 	}

@@ -13,6 +13,7 @@ package ingest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -124,16 +125,23 @@ func lineAt(n int) string { return fmt.Sprintf("line %d", n) }
 // Merge pools benchmarks with the same suite and name (from repeated runs of
 // a command, or several files) into one, in first-seen order. Samples are
 // concatenated; a benchmark is SummaryOnly if any part was; metrics and info
-// of the first part win. Units must agree.
+// of the first part win. Units must agree. A benchmark that failed in some
+// parts but has samples from others keeps them, and Info["failed_parts"]
+// says how many parts failed and why.
 func Merge(parts ...[]model.Benchmark) ([]model.Benchmark, error) {
 	var out []model.Benchmark
 	index := map[model.Key]int{}
+	failed := map[model.Key][]string{}
 	for _, bs := range parts {
 		for _, b := range bs {
+			if b.Error != "" {
+				failed[b.Key()] = append(failed[b.Key()], b.Error)
+			}
 			i, seen := index[b.Key()]
 			if !seen {
 				index[b.Key()] = len(out)
 				b.Samples = slices.Clone(b.Samples)
+				b.Info = maps.Clone(b.Info)
 				out = append(out, b)
 				continue
 			}
@@ -149,8 +157,13 @@ func Merge(parts ...[]model.Benchmark) ([]model.Benchmark, error) {
 		}
 	}
 	for i := range out {
-		if len(out[i].Samples) > 0 {
-			out[i].Error = ""
+		b := &out[i]
+		if errs := failed[b.Key()]; len(b.Samples) > 0 && len(errs) > 0 {
+			b.Error = ""
+			if b.Info == nil {
+				b.Info = map[string]string{}
+			}
+			b.Info["failed_parts"] = fmt.Sprintf("%d of %d parts failed: %s", len(errs), len(parts), errs[0])
 		}
 	}
 	return out, nil
