@@ -86,9 +86,17 @@ func (s *Session) loop(ready chan<- error) {
 	g.close()
 }
 
+// errClosed is returned by a Session used after Close.
+var errClosed = errors.New("the GPU session is closed")
+
 // do runs f on the GPU goroutine and returns its error.
 func (s *Session) do(f func(g *gpu) error) error {
 	res := make(chan error, 1)
+	select {
+	case <-s.exit:
+		return errClosed
+	default:
+	}
 	s.work <- func() {
 		defer func() {
 			if r := recover(); r != nil {

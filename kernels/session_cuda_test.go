@@ -4,6 +4,7 @@ package kernels
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// openGPU opens a session, skipping without a GPU unless
+// openSession opens a session, skipping without a GPU unless
 // PERFGATE_REQUIRE_GPU=1 says the GPU must be there.
 func openSession(t *testing.T) *Session {
 	t.Helper()
@@ -69,8 +70,11 @@ func TestSuitesSmoke(t *testing.T) {
 					t.Errorf("%s: %s", b.Name, b.Error)
 					continue
 				}
-				if len(b.Samples) < 10 || b.Metrics["median_us"] <= 0 || b.Info["ptx_sha256"] == "" && b.Params["mode"] != "" && !strings.HasPrefix(b.Name, "memcpy") {
+				if len(b.Samples) < 10 || b.Metrics["median_us"] <= 0 || b.Info["stop"] == "" || b.Info["timing"] == "" {
 					t.Errorf("%s: samples %d, metrics %v, info %v", b.Name, len(b.Samples), b.Metrics, b.Info)
+				}
+				if b.Info["ptx_sha256"] == "" && !strings.HasPrefix(b.Name, "memcpy_dtod") { // a driver copy has no kernel
+					t.Errorf("%s: no ptx_sha256 in %v", b.Name, b.Info)
 				}
 				if (suite == "microbatch" && !strings.HasPrefix(b.Name, "launch_per_op")) && b.Metrics["speedup_vs_launch_per_op"] <= 0 {
 					t.Errorf("%s: no speedup metric: %v", b.Name, b.Metrics)
@@ -181,5 +185,13 @@ func TestFaultIsAnErrorBenchmark(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("child output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestClosedSession(t *testing.T) {
+	s := openSession(t)
+	s.Close()
+	if _, err := s.RunSuite(context.Background(), "memory", Options{Fast: true}); !errors.Is(err, errClosed) {
+		t.Fatalf("RunSuite after Close: %v, want errClosed", err)
 	}
 }
