@@ -2,6 +2,8 @@
 # device-run.sh produces the GPU figures of docs/gpu.md and the demo history
 # under examples/gpu/, in one call on the lent GPU machine:
 #   source .gpu/gpu-env.sh && bash docs/results/device-run.sh
+# The machine gets no .git: write the commit being measured into
+# docs/results/.commit first (git rev-parse HEAD > docs/results/.commit).
 # Everything lands in $OUT (results JSON, logs, a summary). STAGES picks
 # stages (default: all): test figures batch torch config history.
 set -uo pipefail
