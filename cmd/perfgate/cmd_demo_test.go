@@ -8,7 +8,10 @@ import (
 	"testing"
 )
 
-const examplesDir = "../../examples"
+const (
+	examplesDir  = "../../examples"           // real H100 runs: the README's demo
+	syntheticDir = "../../examples/synthetic" // hand-made data with every kind of verdict
+)
 
 func TestDemo(t *testing.T) {
 	tmp := t.TempDir()
@@ -53,12 +56,11 @@ func TestDemo(t *testing.T) {
 
 const filestoreDefault = ".perfgate"
 
-// TestDemoData checks what examples/README.md promises of the synthetic
-// data, whatever the exact numbers: one regression on gelu fp16, one
-// improvement on add fp16, one warning on the noisy microbatch benchmark,
-// and three baseline runs used.
-func TestDemoData(t *testing.T) {
-	out, errOut, code := invoke(t, nil, "demo", "--examples", examplesDir, "--format", "json")
+// demoVerdicts runs the demo on dir and returns the benchmarks by verdict
+// and the number of baseline runs used.
+func demoVerdicts(t *testing.T, dir string) (verdicts map[string][]string, baselineRuns, total int) {
+	t.Helper()
+	out, errOut, code := invoke(t, nil, "demo", "--examples", dir, "--format", "json")
 	if code != exitRegression {
 		t.Fatalf("demo: exit %d: %s", code, errOut)
 	}
@@ -69,12 +71,43 @@ func TestDemoData(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.BaselineRuns) != 3 {
-		t.Errorf("%d baseline runs used, want 3", len(c.BaselineRuns))
-	}
-	verdicts := map[string][]string{}
+	verdicts = map[string][]string{}
 	for _, b := range c.Benchmarks {
 		verdicts[b.Verdict] = append(verdicts[b.Verdict], b.Suite+"/"+b.Name)
+	}
+	return verdicts, len(c.BaselineRuns), len(c.Benchmarks)
+}
+
+// TestDemoRealData checks what examples/README.md says of the H100 runs:
+// exactly the six fp16 add benchmarks regress; everything else, fp32 add
+// included, is unchanged; three baseline runs are used.
+func TestDemoRealData(t *testing.T) {
+	verdicts, runs, total := demoVerdicts(t, examplesDir)
+	if runs != 3 {
+		t.Errorf("%d baseline runs used, want 3", runs)
+	}
+	var want []string
+	for _, n := range []string{"16M", "1M", "64M"} {
+		for _, mode := range []string{"batch", "cold"} {
+			want = append(want, "elementwise/add/dtype=fp16/n="+n+"/mode="+mode)
+		}
+	}
+	if got := verdicts["regression"]; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("regressions %v, want %v", got, want)
+	}
+	if n := len(verdicts["unchanged"]); n != total-len(want) {
+		t.Errorf("%d unchanged of %d; want all but the regressions (verdicts %v)", n, total, verdicts)
+	}
+}
+
+// TestDemoData checks what examples/synthetic/README.md promises of the
+// synthetic data, whatever the exact numbers: one regression on gelu fp16,
+// one improvement on add fp16, one warning on the noisy microbatch
+// benchmark, and three baseline runs used.
+func TestDemoData(t *testing.T) {
+	verdicts, runs, total := demoVerdicts(t, syntheticDir)
+	if runs != 3 {
+		t.Errorf("%d baseline runs used, want 3", runs)
 	}
 	want := map[string]string{
 		"regression":  "elementwise/gelu/dtype=fp16/n=16M/mode=batch",
@@ -86,8 +119,8 @@ func TestDemoData(t *testing.T) {
 			t.Errorf("%s: %v, want exactly [%s]", v, got, name)
 		}
 	}
-	if n := len(verdicts["unchanged"]); n+3 != len(c.Benchmarks) || n < 5 {
-		t.Errorf("%d unchanged of %d benchmarks; want all the others, at least 5", n, len(c.Benchmarks))
+	if n := len(verdicts["unchanged"]); n+3 != total || n < 5 {
+		t.Errorf("%d unchanged of %d benchmarks; want all the others, at least 5", n, total)
 	}
 }
 

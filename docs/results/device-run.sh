@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # device-run.sh produces the GPU figures of docs/gpu.md and the demo history
-# under examples/gpu/, in one call on the lent GPU machine:
+# under examples/gpu/ (since moved to examples/history/ and examples/pr.json), in one call on the lent GPU machine:
 #   source .gpu/gpu-env.sh && bash docs/results/device-run.sh
 # The machine gets no .git: write the commit being measured into
 # docs/results/.commit first (git rev-parse HEAD > docs/results/.commit).

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Generate perfgate's synthetic demo data (Python 3 standard library only).
 
-Writes examples/history/*.json, five main-branch push runs on one H100
-testbed, and examples/pr.json, a pull-request run of branch
+Writes examples/synthetic/history/*.json, five main-branch push runs on one H100
+testbed, and examples/synthetic/pr.json, a pull-request run of branch
 kernels/half2-vectorize with:
 
   * a regression:  elementwise/gelu/dtype=fp16/n=16M/mode=batch  ~ +18 %
@@ -14,7 +14,7 @@ kernels/half2-vectorize with:
 The output is deterministic (fixed seed; fixed times and IDs): rerunning the
 script rewrites the same bytes. Run it from anywhere:
 
-    python3 examples/generate.py
+    python3 examples/synthetic/generate.py
 
 The data is synthetic; benchmark names, units, metrics and env keys follow
 what `perfgate run` writes for the built-in suites (kernels/catalog.go,
