@@ -8,9 +8,26 @@ Usage:
 
 	perfgate <command> [flags]
 
-Run "perfgate" alone for the list of commands, and "perfgate <command> --help"
-for a command's flags. Flags take their defaults from PERFGATE_* environment
-variables where a command says so.
+Commands:
+
+	run      run built-in GPU suites, or a .perfgate.yml (--config); --list without a GPU
+	doctor   report the GPU, driver, CUDA and NVRTC state and what would make timings unreliable
+	compare  compare results files: --baseline FILE... --candidate FILE...
+	record   store runs in the history (embedded store, or Postgres with --db)
+	check    judge a candidate against the baseline branch's stored history
+	trend    one benchmark's history over time, with step changes
+	prune    delete old history, never the latest baseline runs of a testbed
+	migrate  apply the Postgres schema migrations
+	upload   send runs spooled while the database was unreachable
+	ingest   convert another tool's benchmark output to results JSON
+	ab       interleaved A/B of the merge base and HEAD on one machine
+	action   the GitHub Action entry point (configured by INPUT_* and GITHUB_*)
+	demo     judge the example PR run against the example history
+	version  print the version and whether CUDA was built in
+
+"perfgate <command> --help" lists a command's flags. Flags take their
+defaults from PERFGATE_* environment variables where a command says so
+(PERFGATE_DATABASE_URL, PERFGATE_STORE, PERFGATE_THRESHOLD, ...).
 
 Exit codes:
 
