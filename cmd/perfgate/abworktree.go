@@ -93,12 +93,9 @@ func (s *abSession) addWorktree(ctx context.Context) error {
 // the same path, else the head's configuration applied to the base tree
 // (the configuration is new in this branch).
 func (s *abSession) loadBaseConfig() error {
-	rel, err := abFilepathRel(s.root, s.headCfg.File)
+	rel, err := abFilepathRel(realPath(s.root), realPath(s.headCfg.File))
 	if err != nil {
-		rel, err = abFilepathRel(s.root, mustAbs(s.headCfg.File))
-		if err != nil {
-			return err
-		}
+		return err
 	}
 	path := filepath.Join(s.wt, rel)
 	if _, err := os.Stat(path); err == nil {
@@ -112,12 +109,15 @@ func (s *abSession) loadBaseConfig() error {
 	return nil
 }
 
-func mustAbs(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return p
+// realPath resolves symbolic links (git prints the repository root resolved).
+func realPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
 	}
-	return abs
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // cleanup removes the worktree and the temporary directory, and closes the GPU.
