@@ -76,15 +76,10 @@ func insufficientReason(p *pool, minSamples int, noBaseline bool) string {
 // test runs both one-sided tests and the Hodges-Lehmann estimate.
 func (it *item) test(ciLevel float64) {
 	r, base, cand := &it.res, it.pool.base.samples, it.pool.cand.samples
-	worse, better := stats.Greater, stats.Less // the candidate tends larger: slower
+	tails, err := stats.MannWhitneyTails(cand, base)
+	r.PValue, r.PBetter = tails.Greater, tails.Less // the candidate tends larger: slower
 	if r.Better == model.Higher {
-		worse, better = stats.Less, stats.Greater
-	}
-	mw, err := stats.MannWhitney(cand, base, worse)
-	if err == nil {
-		var mb stats.MWResult
-		mb, err = stats.MannWhitney(cand, base, better)
-		r.PValue, r.PBetter = mw.P, mb.P
+		r.PValue, r.PBetter = tails.Less, tails.Greater
 	}
 	if err != nil {
 		r.Verdict, r.Reason = Error, err.Error()

@@ -59,46 +59,64 @@ type MWResult struct {
 // MannWhitney returns an error wrapping ErrEmptySample or ErrNonFinite for
 // unusable samples.
 func MannWhitney(x, y []float64, alt Alternative) (MWResult, error) {
-	if err := checkSample("x", x); err != nil {
+	t, err := MannWhitneyTails(x, y)
+	if err != nil {
 		return MWResult{}, err
 	}
+	res := MWResult{U: t.U, Method: t.Method}
+	switch alt {
+	case Less:
+		res.P = t.Less
+	case Greater:
+		res.P = t.Greater
+	default:
+		res.P = t.TwoSided()
+	}
+	return res, nil
+}
+
+// MWTails holds both one-sided p-values of one Mann-Whitney U test of x
+// against y: Less (x tends smaller) and Greater (x tends larger).
+type MWTails struct {
+	U             float64 // pairs (x_i, y_j) with x_i > y_j; a tie counts 1/2
+	Less, Greater float64 // the one-sided p-values
+	Method        string  // MethodExact, MethodExactTies or MethodNormal
+}
+
+// TwoSided returns the two-sided p-value, min(1, 2·min(Less, Greater)).
+func (t MWTails) TwoSided() float64 { return min(1, 2*min(t.Less, t.Greater)) }
+
+// MannWhitneyTails runs the test of MannWhitney once and returns both
+// one-sided p-values, ranking the samples only once. A caller that needs
+// both directions (a regression test and an improvement test) should use
+// it: it costs half of two MannWhitney calls.
+func MannWhitneyTails(x, y []float64) (MWTails, error) {
+	if err := checkSample("x", x); err != nil {
+		return MWTails{}, err
+	}
 	if err := checkSample("y", y); err != nil {
-		return MWResult{}, err
+		return MWTails{}, err
 	}
 	r := rankSamples(x, y)
 	n, m := len(x), len(y)
-	res := MWResult{U: float64(r.u2) / 2}
-	var lower, upper func() float64 // P(U ≤ observed), P(U ≥ observed)
+	t := MWTails{U: float64(r.u2) / 2}
 	switch {
 	case !r.ties() && n <= exactMax && m <= exactMax:
 		d := exactDist(n, m)
-		lower = func() float64 { return d.le(res.U) }
-		upper = func() float64 { return d.ge(res.U) }
-		res.Method = MethodExact
+		t.Less, t.Greater, t.Method = d.le(t.U), d.ge(t.U), MethodExact
 	case r.ties() && n <= exactTiesMax && m <= exactTiesMax:
 		// Each tail is summed directly; the upper one as the lower tail of
 		// U' = nm − U, which is U with the order of values reversed.
-		lower = func() float64 { return tieLE(n, r.groups, r.u2) }
-		upper = func() float64 {
-			rev := slices.Clone(r.groups)
-			slices.Reverse(rev)
-			return tieLE(n, rev, 2*n*m-r.u2)
-		}
-		res.Method = MethodExactTies
+		rev := slices.Clone(r.groups)
+		slices.Reverse(rev)
+		t.Less, t.Greater = tieLE(n, r.groups, r.u2), tieLE(n, rev, 2*n*m-r.u2)
+		t.Method = MethodExactTies
 	default:
-		res.P = normalP(n, m, res.U, r.tieTerm, alt)
-		res.Method = MethodNormal
-		return res, nil
+		t.Less = normalP(n, m, t.U, r.tieTerm, Less)
+		t.Greater = normalP(n, m, t.U, r.tieTerm, Greater)
+		t.Method = MethodNormal
 	}
-	switch alt {
-	case Less:
-		res.P = lower()
-	case Greater:
-		res.P = upper()
-	default:
-		res.P = min(1, 2*min(lower(), upper()))
-	}
-	return res, nil
+	return t, nil
 }
 
 // normalP returns the normal-approximation p-value with the tie-corrected

@@ -265,3 +265,45 @@ func TestConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestMannWhitneyTailsAgree checks that MannWhitneyTails gives, in one call,
+// exactly what MannWhitney gives for each alternative, for every method.
+func TestMannWhitneyTailsAgree(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		x, y   []float64
+		method string
+	}{
+		{"exact", []float64{1.1, 2.3, 3.2, 4.8, 5.1}, []float64{2.2, 3.9, 6.5, 7.7, 8.4, 9.6}, MethodExact},
+		{"exact-ties", []float64{1, 2, 2, 3, 5}, []float64{2, 3, 3, 4, 6, 6}, MethodExactTies},
+		{"normal", seq(60, 1.0, 0.37), seq(55, 3.0, 0.41), MethodNormal},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tails, err := MannWhitneyTails(tc.x, tc.y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tails.Method != tc.method {
+				t.Fatalf("method %s, want %s", tails.Method, tc.method)
+			}
+			for alt, want := range map[Alternative]float64{Less: tails.Less, Greater: tails.Greater, TwoSided: tails.TwoSided()} {
+				got, err := MannWhitney(tc.x, tc.y, alt)
+				if err != nil || got.P != want || got.U != tails.U {
+					t.Errorf("%v: MannWhitney = %+v, %v; tails give p=%v U=%v", alt, got, err, want, tails.U)
+				}
+			}
+		})
+	}
+	if _, err := MannWhitneyTails(nil, []float64{1}); err == nil {
+		t.Error("empty x accepted")
+	}
+}
+
+// seq returns n values start, start+step, … folded so they are not sorted.
+func seq(n int, start, step float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = start + step*float64((i*7)%n)
+	}
+	return out
+}
