@@ -54,7 +54,7 @@ func prunePlan(runs []entry, q model.PruneQuery) (doomed, kept []entry) {
 		switch {
 		case !e.Run.StartedAt.Before(q.OlderThan) || protected[e.Run.ID]:
 			kept = append(kept, e)
-		case e.Run.IsBaselineCandidate(q.BaselineBranch):
+		case isBaseline(e, q):
 			baseline = append(baseline, e)
 		default:
 			doomed = append(doomed, e)
@@ -63,8 +63,15 @@ func prunePlan(runs []entry, q model.PruneQuery) (doomed, kept []entry) {
 	return append(doomed, baseline...), kept
 }
 
-// protectedRuns returns the IDs of the latest q.KeepBaseline baseline runs
-// of each repo and fingerprint.
+// isBaseline reports whether e is a run a baseline query may use: a
+// successful run of the baseline branch. A failed run (no samples) is
+// neither kept in place of a successful one nor spared until last.
+func isBaseline(e entry, q model.PruneQuery) bool {
+	return e.Run.IsBaselineCandidate(q.BaselineBranch) && e.Samples > 0
+}
+
+// protectedRuns returns the IDs of the latest q.KeepBaseline successful
+// baseline runs of each repo and fingerprint.
 func protectedRuns(runs []entry, q model.PruneQuery) map[string]bool {
 	type config struct {
 		repo string
@@ -72,7 +79,7 @@ func protectedRuns(runs []entry, q model.PruneQuery) map[string]bool {
 	}
 	groups := map[config][]entry{}
 	for _, e := range runs {
-		if e.Run.IsBaselineCandidate(q.BaselineBranch) {
+		if isBaseline(e, q) {
 			c := config{e.Run.Repo, model.FingerprintOf(&e.Run)}
 			groups[c] = append(groups[c], e)
 		}

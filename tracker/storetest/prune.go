@@ -17,6 +17,7 @@ var pruneTests = []contractTest{
 	{"KeepsLatestBaselinePerTestbed", testPruneKeepPerTestbed},
 	{"KeepsLatestBaselinePerConfiguration", testPruneKeepPerConfig},
 	{"KeptRunsCountRecentOnes", testPruneKeepCountsRecent},
+	{"FailedRunsNeverKept", testPruneFailedNotKept},
 	{"DryRunDeletesNothing", testPruneDryRun},
 }
 
@@ -153,6 +154,23 @@ func testPruneKeepCountsRecent(t *testing.T, s tracker.Store) {
 		t.Errorf("prune = %+v, want %+v", res, want)
 	}
 	assertIDs(t, "stored after prune", storedIDs(t, s), "m2", "m3", "m4")
+}
+
+// testPruneFailedNotKept: the runs a prune keeps are the latest successful
+// baseline runs, the ones a baseline query would use; newer main runs whose
+// every benchmark failed are not baselines and must not take their place.
+func testPruneFailedNotKept(t *testing.T, s tracker.Store) {
+	failed := withBenchmarks(model.Benchmark{Suite: "elementwise", Name: "add/fp32/n=16777216", Unit: "ns",
+		Better: model.Lower, Error: "CUDA_ERROR_LAUNCH_FAILED"})
+	ok := []*model.Results{mkRun("m0", 0), mkRun("m1", 1), mkRun("m2", 2)}
+	record(t, s, ok...)
+	record(t, s, mkRun("f3", 3, failed), mkRun("f4", 4, failed))
+	res := prune(t, s, model.PruneQuery{OlderThan: at(100), BaselineBranch: "main", KeepBaseline: 2})
+	if want := (model.PruneResult{Runs: 3, Samples: samples(ok[0])}); res != want {
+		t.Errorf("prune = %+v, want %+v (m0, f3, f4)", res, want)
+	}
+	assertIDs(t, "stored after prune", storedIDs(t, s), "m1", "m2")
+	assertIDs(t, "baseline after prune", usedIDs(t, baseline(t, s, mainQuery(2))), "m2", "m1")
 }
 
 func testPruneDryRun(t *testing.T, s tracker.Store) {
