@@ -89,13 +89,20 @@ func Migrate(ctx context.Context, url string, progress func(seq int32, name stri
 	if from > want {
 		return MigrateResult{From: from, To: from}, &SchemaError{Have: from, Want: want}
 	}
+	applied := 0
 	m.OnStart = func(seq int32, name, direction, _ string) {
+		applied++
 		if progress != nil && direction == "up" {
 			progress(seq, name)
 		}
 	}
 	if err := m.Migrate(ctx); err != nil {
 		return MigrateResult{From: from}, infra("migrate", err)
+	}
+	if applied == 0 {
+		// from was read before tern took the lock: a concurrent job
+		// migrated in between, and this one found nothing to do.
+		from = want
 	}
 	return MigrateResult{From: from, To: want}, nil
 }

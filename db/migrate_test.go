@@ -37,15 +37,41 @@ func TestMigrateConcurrently(t *testing.T) {
 	u := freshDatabase(t)
 	const jobs = 8
 	errs := make([]error, jobs)
+	results := make([]MigrateResult, jobs)
+	var mu sync.Mutex
+	steps := map[int32]int{}
 	var wg sync.WaitGroup
 	for i := range jobs {
-		wg.Go(func() { _, errs[i] = Migrate(context.Background(), u, nil) })
+		wg.Go(func() {
+			results[i], errs[i] = Migrate(context.Background(), u, func(seq int32, _ string) {
+				mu.Lock()
+				steps[seq]++
+				mu.Unlock()
+			})
+		})
 	}
 	wg.Wait()
+	want := SchemaVersion()
+	migrated := 0
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("migrator %d: %v", i, err)
 		}
+		if results[i].To != want {
+			t.Errorf("migrator %d: result %+v, want To %d", i, results[i], want)
+		}
+		if results[i].From != results[i].To {
+			migrated++
+		}
+	}
+	// Each step ran once, and only the job that ran them says it migrated.
+	for seq := int32(1); seq <= want; seq++ {
+		if steps[seq] != 1 {
+			t.Errorf("migration %d applied %d times, want once", seq, steps[seq])
+		}
+	}
+	if migrated != 1 {
+		t.Errorf("%d jobs report migrating, want 1: %+v", migrated, results)
 	}
 	s, err := Open(context.Background(), u)
 	if err != nil {
