@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"io"
+	"maps"
+	"slices"
 
 	"github.com/perfgate/perfgate/kernels"
 )
@@ -36,24 +38,25 @@ func runDoctor(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	rep.Env[kernels.EnvPerfgate] = buildVersion()
-	keys := make([]string, 0, len(rep.Env))
-	for k := range rep.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(e.Stdout, "  %-20s %s\n", k, rep.Env[k])
+	return writeDoctorReport(e.Stdout, rep, *strict)
+}
+
+// writeDoctorReport prints the environment, one key a line in key order, and
+// the warnings. With strict, warnings make the command exit 1.
+func writeDoctorReport(w io.Writer, rep kernels.Report, strict bool) error {
+	for _, k := range slices.Sorted(maps.Keys(rep.Env)) {
+		fmt.Fprintf(w, "  %-20s %s\n", k, rep.Env[k])
 	}
 	if len(rep.Warnings) == 0 {
-		fmt.Fprintln(e.Stdout, "no warnings: this GPU is set up for stable measurements")
+		fmt.Fprintln(w, "no warnings: this GPU is set up for stable measurements")
 		return nil
 	}
-	fmt.Fprintf(e.Stdout, "%d warnings:\n", len(rep.Warnings))
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(e.Stdout, "  - %s\n", w)
+	fmt.Fprintf(w, "%d warnings:\n", len(rep.Warnings))
+	for _, warning := range rep.Warnings {
+		fmt.Fprintf(w, "  - %s\n", warning)
 	}
-	if *strict {
-		return &exitError{code: exitRegression}
+	if strict {
+		return errRegression
 	}
 	return nil
 }
