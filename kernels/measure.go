@@ -21,7 +21,8 @@ type stopRule struct {
 	MaxSamples int
 	TargetCV   float64 // 0.005 = 0.5%
 	// StableSpread: the CV is stable when the last CVs seen (the last fifth of
-	// the samples, at least StableWindow) stay within ±StableSpread of their mean.
+	// the samples, at least StableWindow) stay within ±StableSpread of the
+	// middle of their range (half the range at most StableSpread × midpoint).
 	StableSpread float64
 	StableWindow int
 }
