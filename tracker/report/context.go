@@ -144,7 +144,40 @@ func method(c *compare.Comparison) string {
 		corr, o.Alpha, t, level(o.CILevel()), threshold(o.Threshold), o.MinSamples)
 }
 
+// envWarnings returns the keys of envDiffs worth a warning: the well-known
+// ones (GPU, driver, CUDA, NVRTC) always, the others only where the
+// baseline runs agree among themselves. A reading that already moves from
+// one baseline run to the next (temperature_c, a measured copy ceiling) is
+// run-to-run variation, not a changed environment; the table still shows it.
+func envWarnings(c *compare.Comparison) []string {
+	var out []string
+	for _, k := range envDiffs(c) {
+		if slices.Contains(knownEnv, k) || !baselineVaries(c, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// baselineVaries reports whether the baseline runs disagree on key k
+// (compare joins their distinct values with " / ").
+func baselineVaries(c *compare.Comparison, k string) bool {
+	return strings.Contains(c.BaselineEnv[k], " / ")
+}
+
+// envDiffers reports whether the candidate's value of key k is one that no
+// baseline run had. A side whose runs disagree has its distinct values
+// joined by " / " (see compare.Comparison).
 func envDiffers(c *compare.Comparison, k string) bool {
 	b, d := c.BaselineEnv[k], c.CandidateEnv[k]
-	return b != "" && d != "" && b != d
+	if b == "" || d == "" || b == d {
+		return false
+	}
+	base := strings.Split(b, " / ")
+	for _, v := range strings.Split(d, " / ") {
+		if !slices.Contains(base, v) {
+			return true
+		}
+	}
+	return false
 }

@@ -15,7 +15,16 @@ const zwj = "\u200d"
 //     no issue is cross-referenced;
 //   - line breaks and control characters become spaces or "?", so a name
 //     cannot end a table row.
-func md(s string) string {
+func md(s string) string { return escapeText(s, true) }
+
+// htmlText escapes user text for the inside of a raw HTML block, such as
+// the <summary> of a <details> element: GitHub does not parse Markdown
+// there, so md's backslash escapes would show literally. It does what md
+// does except the backslash escapes.
+func htmlText(s string) string { return escapeText(s, false) }
+
+// escapeText implements md (markdown true) and htmlText (false).
+func escapeText(s string, markdown bool) string {
 	s = plain(s)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
@@ -28,7 +37,9 @@ func md(s string) string {
 		case '>':
 			b.WriteString("&gt;")
 		case '\\', '`', '*', '_', '[', ']', '|', '~':
-			b.WriteByte('\\')
+			if markdown {
+				b.WriteByte('\\')
+			}
 			b.WriteRune(r)
 		case '@':
 			b.WriteString("@" + zwj)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -108,7 +109,7 @@ func footer(o Options) string {
 func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 	var b strings.Builder
 	b.WriteString(heading(c, o) + "\n\n")
-	if diffs := envDiffs(c); len(diffs) > 0 {
+	if diffs := envWarnings(c); len(diffs) > 0 {
 		fmt.Fprintf(&b, "⚠️ The baseline and candidate environments differ in %s%s.\n\n",
 			md(strings.Join(diffs, ", ")), map[bool]string{true: " (see Environment below)", false: ""}[l.context])
 	}
@@ -249,16 +250,22 @@ func writeEnv(b *strings.Builder, c *compare.Comparison) {
 			summary = "Environment: partly unknown"
 		}
 	}
-	if diffs := envDiffs(c); len(diffs) > 0 {
-		summary = "Environment: ⚠️ differs in " + md(strings.Join(diffs, ", "))
+	warn := envWarnings(c)
+	if diffs := envDiffs(c); len(warn) > 0 {
+		summary = "Environment: ⚠️ differs in " + htmlText(strings.Join(warn, ", "))
+	} else if len(diffs) > 0 {
+		summary = "Environment: differs only in readings that vary between baseline runs (" + htmlText(strings.Join(diffs, ", ")) + ")"
 	}
 	b.WriteString("<details><summary>" + summary + "</summary>\n\n| | baseline | candidate |\n|:--|:--|:--|\n")
 	for _, k := range keys {
 		base, cand := md(orDash(c.BaselineEnv[k])), md(orDash(c.CandidateEnv[k]))
 		diff := envDiffers(c, k)
 		key := md(k)
-		if diff {
+		switch {
+		case slices.Contains(warn, k):
 			key = "⚠️ **" + key + "**"
+		case diff:
+			key = "**" + key + "**"
 		}
 		fmt.Fprintf(b, "| %s | %s | %s |\n", key, bold(base, diff), bold(cand, diff))
 	}

@@ -41,7 +41,11 @@ func Text(c *compare.Comparison) string {
 	if diffs := envDiffs(c); len(diffs) > 0 {
 		b.WriteString("environment differs:\n")
 		for _, k := range diffs {
-			fmt.Fprintf(&b, "  %s: %s → %s\n", plain(k), plain(orDash(c.BaselineEnv[k])), plain(orDash(c.CandidateEnv[k])))
+			note := ""
+			if !slices.Contains(envWarnings(c), k) {
+				note = " (varies between baseline runs)"
+			}
+			fmt.Fprintf(&b, "  %s: %s → %s%s\n", plain(k), plain(orDash(c.BaselineEnv[k])), plain(orDash(c.CandidateEnv[k])), note)
 		}
 	}
 	b.WriteString("method: " + method(c) + "\n")
