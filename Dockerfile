@@ -23,7 +23,14 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=1 go build -tags cuda -trimpath -o /out/perfgate ./cmd/perfgate
+# cuda.h (driver API) and nvrtc.h come from the devel image; libcuda.so is
+# linked against the stub (the real one is the host driver's, at run time).
+ENV CGO_ENABLED=1 \
+    CGO_CFLAGS="-I/usr/local/cuda/include" \
+    CGO_LDFLAGS="-L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs"
+RUN grep -q '^#define CUDA_VERSION 12' /usr/local/cuda/include/cuda.h \
+ && test -f /usr/local/cuda/include/nvrtc.h \
+ && go build -tags cuda -trimpath -o /out/perfgate ./cmd/perfgate
 
 FROM nvidia/cuda:${CUDA_VERSION}-runtime-${UBUNTU}
 RUN apt-get update \

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -26,9 +28,10 @@ func init() {
 	})
 }
 
-// actionSuites runs the suites of the config input ("" = .perfgate.yml)
-// when no results-file is given, returning one results document per run.
-// configsuites.go sets it; while nil, the action asks for results-file.
+// actionSuites was the action's suite-running hook; configsuites.go still
+// sets it (to runConfigForAction), but the action now runs the suites itself
+// (runActionSuites), since it needs the loaded config for its statistics
+// settings and the filter input's suite selection.
 var actionSuites func(ctx context.Context, e *env, config string) ([]*model.Results, error)
 
 // actionOptions is everything perfgate action acts on, read from the
@@ -36,6 +39,8 @@ var actionSuites func(ctx context.Context, e *env, config string) ([]*model.Resu
 type actionOptions struct {
 	token, dbURL, storeDir, config string
 	resultFiles                    []string
+	filter                         *regexp.Regexp  // suites to run or judge (nil: all)
+	inputsSet                      map[string]bool // statistics inputs given (they win over the config)
 	compare                        compare.Options
 	baselineRuns                   int
 	failOnRegression               bool
@@ -62,6 +67,11 @@ func runAction(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := loadActionConfig(o)
+	if err != nil {
+		return err
+	}
+	o.applyConfigDefaults(cfg)
 	event, err := readEvent(o.eventPath)
 	if err != nil {
 		return err
@@ -72,7 +82,7 @@ func runAction(ctx context.Context, args []string, e *env) error {
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: %s on %s (%s): mode %s, baseline branch %s\n",
 		plan.Event, plan.Repo, shortSHA(plan.HeadSHA), plan.Mode, plan.BaselineBranch)
-	a := &actionRun{e: e, gha: gha, o: o, plan: plan}
+	a := &actionRun{e: e, gha: gha, o: o, cfg: cfg, plan: plan}
 	return a.run(ctx)
 }
 
@@ -116,7 +126,16 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 		}
 	}
 	o.reportPath = filepath.Join(envDefault(e, "RUNNER_TEMP", "."), "perfgate-report.md")
+	o.inputsSet = map[string]bool{}
+	for _, name := range []string{"threshold", "alpha"} {
+		o.inputsSet[name] = strings.TrimSpace(gha.GetInput(name)) != ""
+	}
 	var err error
+	if f := gha.GetInput("filter"); f != "" {
+		if o.filter, err = regexp.Compile(f); err != nil {
+			return nil, usageError("filter: %v", err)
+		}
+	}
 	if o.compare.Threshold, err = inputFloat(gha, "threshold", 10, 0, 1e6); err != nil {
 		return nil, err
 	}
@@ -181,17 +200,17 @@ func readEvent(path string) ([]byte, error) {
 	return b, nil
 }
 
-// loadActionResults reads the results-file inputs, or runs the suites.
-func loadActionResults(ctx context.Context, e *env, o *actionOptions) ([]*model.Results, []string, error) {
+// loadActionResults reads the results-file inputs, or runs the suites of
+// cfg; the filter input selects suites either way.
+func loadActionResults(ctx context.Context, e *env, o *actionOptions, cfg *config.Config) ([]*model.Results, []string, error) {
 	if len(o.resultFiles) > 0 {
 		runs, err := loadCandidates(o.resultFiles)
+		if err == nil && o.filter != nil {
+			runs, err = filterSuites(runs, o.filter)
+		}
 		return runs, o.resultFiles, err
 	}
-	if actionSuites == nil {
-		return nil, nil, usageError("results-file: empty, and this perfgate cannot run suites from config yet; " +
-			"run the benchmarks in an earlier step and pass their results-v1 files")
-	}
-	runs, err := actionSuites(ctx, e, o.config)
+	runs, err := runActionSuites(ctx, e, cfg, o.filter)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/perfgate/perfgate/tracker"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -23,13 +24,17 @@ type actionRun struct {
 	e    *env
 	gha  *githubactions.Action
 	o    *actionOptions
+	cfg  *config.Config // nil: results-file without a config file
 	plan *action.Plan
 }
 
 func (a *actionRun) run(ctx context.Context) error {
-	runs, files, err := loadActionResults(ctx, a.e, a.o)
+	runs, files, err := loadActionResults(ctx, a.e, a.o, a.cfg)
 	if err != nil {
 		return err
+	}
+	if a.cfg != nil {
+		a.o.compare = applyConfig(a.o.compare, a.cfg, a.o.inputsSet, resultKeys(runs))
 	}
 	var comments action.Comments
 	var statuses action.Statuses

@@ -41,16 +41,6 @@ func actionVars(t *testing.T, event, payload, ref string, inputs map[string]stri
 	return v
 }
 
-// noResultsMessage is what perfgate action says without results-file: it
-// names the config file, or asks for results-file where suite running is
-// not wired in.
-func noResultsMessage() string {
-	if actionSuites == nil {
-		return "results-file: empty"
-	}
-	return "missing.perfgate.yml"
-}
-
 func TestActionBadInputs(t *testing.T) {
 	results := writeRun(t, t.TempDir(), "r1", "main", model.EventPush, 0, [3]float64{1, 1, 1})
 	tests := []struct {
@@ -65,7 +55,9 @@ func TestActionBadInputs(t *testing.T) {
 		{"fail-on-regression not a boolean", "push", map[string]string{"fail-on-regression": "yes"}, `fail-on-regression: "yes" is not true or false`},
 		{"record not a boolean", "push", map[string]string{"record": "1"}, "record:"},
 		{"comment policy", "push", map[string]string{"comment": "sometimes"}, `comment: "sometimes" is not always, on-change or never`},
-		{"no results-file: the config is read", "push", map[string]string{"config": "missing.perfgate.yml"}, noResultsMessage()},
+		{"no results-file: the config is read", "push", map[string]string{"config": "missing.perfgate.yml"}, "missing.perfgate.yml"},
+		{"filter not a regular expression", "push", map[string]string{"filter": "gemm(", "results-file": results}, "filter: error parsing regexp"},
+		{"filter matches no suite", "push", map[string]string{"filter": "^nope$", "results-file": results}, `filter: "^nope$" matches no suite`},
 		{"missing results file", "push", map[string]string{"results-file": "nope.json"}, "nope.json"},
 		{"pull_request_target refused", "pull_request_target", map[string]string{"results-file": results}, "use pull_request"},
 		{"unsupported event", "issues", map[string]string{"results-file": results}, `event "issues": not supported`},

@@ -15,7 +15,7 @@ import (
 
 // The action's inputs and outputs are a contract (issue 4, docs/action.md).
 var (
-	wantInputs = []string{"github-token", "database-url", "store-dir", "config", "results-file", "threshold", "alpha",
+	wantInputs = []string{"github-token", "database-url", "store-dir", "config", "results-file", "filter", "threshold", "alpha",
 		"baseline-branch", "fail-on-regression", "comment", "record", "allow-forks", "cuda", "cuda-include"}
 	wantOutputs = []string{"verdict", "regressions", "improvements", "report", "run-id"}
 )

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"regexp"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// loadActionConfig reads the config input (default .perfgate.yml). With
+// results-file and no config input, a missing .perfgate.yml is no error:
+// the action then judges with its inputs alone.
+func loadActionConfig(o *actionOptions) (*config.Config, error) {
+	path := o.config
+	if path == "" {
+		path = config.DefaultFile
+		if _, err := os.Stat(path); len(o.resultFiles) > 0 && errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	return config.Load(path)
+}
+
+// applyConfigDefaults takes the config's baseline section where the inputs
+// leave it open: the baseline branch (when baseline-branch is empty) and
+// how many baseline runs to pool.
+func (o *actionOptions) applyConfigDefaults(cfg *config.Config) {
+	if cfg == nil {
+		return
+	}
+	if o.inputs.BaselineBranch == "" {
+		o.inputs.BaselineBranch = cfg.Baseline.Branch
+	}
+	if cfg.Baseline.Runs > 0 {
+		o.baselineRuns = cfg.Baseline.Runs
+	}
+}
+
+// runActionSuites runs the config's suites (those whose name only matches,
+// when set) once and returns one results document, its run block filled
+// from the GitHub Actions environment.
+func runActionSuites(ctx context.Context, e *env, cfg *config.Config, only *regexp.Regexp) ([]*model.Results, error) {
+	bs, gpuEnv, err := runConfigSuites(ctx, e, cfg, suiteRunOptions{Only: only})
+	if err != nil {
+		return nil, err
+	}
+	if len(bs) == 0 && only != nil {
+		return nil, usageError("filter: %q matches no suite of %s", only, cfg.File)
+	}
+	meta := runMetaFlags{testbed: e.Getenv("PERFGATE_TESTBED")}
+	run, err := meta.resolve(ctx, e, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	run.Env = gpuEnv
+	r := &model.Results{Schema: model.Schema, Run: run, Benchmarks: bs}
+	if err := checkBuiltResults(r); err != nil {
+		return nil, err
+	}
+	return []*model.Results{r}, nil
+}
+
+// filterSuites keeps the benchmarks of results-file runs whose suite only
+// matches; a filter that keeps nothing is a usage error.
+func filterSuites(runs []*model.Results, only *regexp.Regexp) ([]*model.Results, error) {
+	kept := 0
+	for _, r := range runs {
+		var bs []model.Benchmark
+		for _, b := range r.Benchmarks {
+			if only.MatchString(b.Suite) {
+				bs = append(bs, b)
+			}
+		}
+		r.Benchmarks = bs
+		kept += len(bs)
+	}
+	if kept == 0 {
+		return nil, usageError("filter: %q matches no suite of the results files", only)
+	}
+	return runs, nil
+}

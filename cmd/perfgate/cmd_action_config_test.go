@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// writeConfig writes a .perfgate.yml with extra appended to one command suite.
+func writeConfig(t *testing.T, dir, extra string) string {
+	t.Helper()
+	path := filepath.Join(dir, ".perfgate.yml")
+	yml := "suites:\n  - name: js\n    command:\n      run: \"echo '{\\\"a\\\": [1, 2, 3]}'\"\n      format: json-samples\n      unit: ms\n" + extra
+	if err := os.WriteFile(path, []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestActionConfigSettings checks that the config's thresholds, ignore
+// globs and baseline branch shape the pull-request check, and that the
+// threshold input wins over the config's default.
+func TestActionConfigSettings(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "store")
+	cfg := writeConfig(t, dir, "thresholds:\n  default: 50%\nignore:\n  - \"kernels/softmax*\"\nbaseline:\n  branch: trunk\n  runs: 2\n")
+	for i := range 3 {
+		f := writeRun(t, dir, fmt.Sprintf("trunk-%d", i), "trunk", model.EventPush, 0, [3]float64{1, 1, 1})
+		vars := actionVars(t, "push", "push.json", "refs/heads/trunk", map[string]string{"results-file": f, "store-dir": store, "config": cfg})
+		// push.json names master the default branch: only the config
+		// makes this push a baseline run.
+		if code, stdout, stderr := runActionInProcess(t, vars); code != 0 || !strings.Contains(stderr, "recorded run trunk-") {
+			t.Fatalf("baseline %d: exit %d, want 0 and the run recorded\n%s\n%s", i, code, stdout, stderr)
+		}
+	}
+	pr := writeRun(t, dir, "pr-1", "changes", model.EventPullRequest, e2ePR, [3]float64{1.25, 1, 1.3})
+	tests := []struct {
+		name, threshold string
+		code            int
+	}{
+		{"the config's 50% default", "", 0},
+		{"the threshold input wins", "10", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := fakegithub.New(t, "ghs_tok")
+			// pull_request.opened.json names master the default branch; the
+			// config's baseline.branch (trunk) holds the history.
+			vars := actionVars(t, "pull_request", "pull_request.opened.json", "refs/pull/2/merge", map[string]string{
+				"results-file": pr, "store-dir": store, "config": cfg, "github-token": "ghs_tok", "threshold": tt.threshold})
+			vars["GITHUB_API_URL"] = fake.URL
+			code, stdout, stderr := runActionInProcess(t, vars)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tt.code, stdout, stderr)
+			}
+			summary, _ := os.ReadFile(vars["GITHUB_STEP_SUMMARY"])
+			if strings.Contains(string(summary), "softmax") {
+				t.Errorf("the ignored softmax benchmark is in the report:\n%s", summary)
+			}
+			if !strings.Contains(stderr, "baseline branch trunk") {
+				t.Errorf("baseline branch not trunk:\n%s", stderr)
+			}
+			if !strings.Contains(string(summary), "gemm/n=4096") {
+				t.Errorf("gemm missing from the report:\n%s", summary)
+			}
+		})
+	}
+}
+
+// TestActionFilter checks that the filter input runs only the suites it
+// matches.
+func TestActionFilter(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "  - name: other\n    command:\n      run: \"echo '{\\\"b\\\": [4, 5, 6]}'\"\n      format: json-samples\n      unit: ms\n")
+	tests := []struct {
+		filter string
+		want   []string
+		code   int
+	}{
+		{"", []string{"js/a", "other/b"}, 0},
+		{"^other$", []string{"other/b"}, 0},
+		{"^none$", nil, 2},
+	}
+	for _, tt := range tests {
+		t.Run("filter="+tt.filter, func(t *testing.T) {
+			vars := actionVars(t, "workflow_dispatch", "workflow_dispatch.json", "refs/heads/main",
+				map[string]string{"config": cfg, "filter": tt.filter})
+			vars["PERFGATE_TESTBED"] = "t"
+			code, stdout, stderr := runActionInProcess(t, vars)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tt.code, stdout, stderr)
+			}
+			if code != 0 {
+				if !strings.Contains(stderr, "filter:") {
+					t.Errorf("the error does not name the filter input: %s", stderr)
+				}
+				return
+			}
+			for _, b := range []string{"js/a", "other/b"} {
+				want := strings.Contains(strings.Join(tt.want, " "), b)
+				if got := strings.Contains(stdout, " "+b+":"); got != want {
+					t.Errorf("%s in the log = %v, want %v\n%s", b, got, want, stdout)
+				}
+			}
+		})
+	}
+}
