@@ -71,6 +71,9 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSelection(names, o); err != nil {
+		return err
+	}
 	if !kernels.CUDA {
 		return &exitError{code: exitInfra, err: kernels.ErrNoCUDA}
 	}
@@ -158,6 +161,17 @@ func (f *runFlags) suiteNames() ([]string, error) {
 	return names, nil
 }
 
+// checkSelection fails when --filter and --dtype leave no benchmark of the
+// named suites, before any GPU work: an empty results file would pass a gate.
+func checkSelection(names []string, o kernels.Options) error {
+	for _, s := range kernels.ListFor(o) {
+		if slices.Contains(names, s.Name) && len(s.Benchmarks) > 0 {
+			return nil
+		}
+	}
+	return usageError("-filter, -dtype: they select no benchmark of %s (perfgate run --list with the same flags shows what they select)", strings.Join(names, ", "))
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
@@ -194,20 +208,29 @@ func runGPUSuites(ctx context.Context, e *env, names []string, o kernels.Options
 	p.done()
 	env := s.Env()
 	env[kernels.EnvPerfgate] = buildVersion()
-	if failed := countErrors(all); failed > 0 {
-		fmt.Fprintf(e.Stderr, "perfgate: %d of %d benchmarks failed (their error is in the results)\n", failed, len(all))
-	}
+	reportRunHealth(e.Stderr, all)
 	return all, env, nil
 }
 
-func countErrors(bs []model.Benchmark) int {
-	n := 0
+// reportRunHealth says on w how many benchmarks failed and how many were
+// flagged for samples dropped at a low SM clock, so neither hides in the file.
+func reportRunHealth(w io.Writer, bs []model.Benchmark) {
+	var failed, flagged int
 	for _, b := range bs {
 		if b.Error != "" {
-			n++
+			failed++
+		}
+		if b.Info["clock_flag"] != "" {
+			flagged++
 		}
 	}
-	return n
+	if failed > 0 {
+		fmt.Fprintf(w, "perfgate: %d of %d benchmarks failed (their error is in the results)\n", failed, len(bs))
+	}
+	if flagged > 0 {
+		fmt.Fprintf(w, "perfgate: %d of %d benchmarks dropped more than 5%% of their samples for a low SM clock "+
+			"(info.clock_flag): the GPU was throttling or not yet boosted; see perfgate doctor\n", flagged, len(bs))
+	}
 }
 
 // writeRunResults writes results to path atomically, or to stdout.
