@@ -68,18 +68,25 @@ func TestUserKernelPure(t *testing.T) {
 	if err := validateUserCase(k, 0, uc); err != nil {
 		t.Errorf("valid case: %v", err)
 	}
-	bad := []func(*UserCase){
-		func(c *UserCase) { c.Buffers = []UserBuffer{{Name: "x", DType: "fp8", Len: 1}} },
-		func(c *UserCase) { c.Buffers = []UserBuffer{{Name: "x", DType: "fp32", Len: 0}} },
-		func(c *UserCase) { c.Args = []UserArg{{Buffer: 5}} },
-		func(c *UserCase) { c.Grid = [3]uint32{0, 1, 1} },
-		func(c *UserCase) { c.Buffers = []UserBuffer{{Name: "x", DType: "fp32", Len: 1, Init: "ones"}} },
+	bad := []struct {
+		mut  func(*UserCase)
+		want string
+	}{
+		{func(c *UserCase) { c.Buffers = []UserBuffer{{Name: "x", DType: "fp8", Len: 1}} }, `dtype "fp8"`},
+		{func(c *UserCase) { c.Buffers = []UserBuffer{{Name: "x", DType: "fp32", Len: 0}} }, "length 0"},
+		{func(c *UserCase) { c.Args = []UserArg{{Buffer: 5}} }, "names buffer 5"},
+		{func(c *UserCase) { c.Args = []UserArg{{Buffer: -1, DType: "int"}} }, `scalar argument 0: dtype "int"`},
+		{func(c *UserCase) { c.Args = []UserArg{{Buffer: -1}} }, `scalar argument 0: dtype ""`},
+		{func(c *UserCase) { c.Grid = [3]uint32{0, 1, 1} }, "no zero dimension"},
+		{func(c *UserCase) {
+			c.Buffers = []UserBuffer{{Name: "x", DType: "fp32", Len: 1, Init: "ones"}, {Name: "y", DType: "fp16", Len: 4}}
+		}, `init "ones"`},
 	}
-	for i, mut := range bad {
+	for i, tt := range bad {
 		c := uc
-		mut(&c)
-		if err := validateUserCase(k, 0, c); err == nil || !strings.Contains(err.Error(), "k.cu") {
-			t.Errorf("bad case %d: %v", i, err)
+		tt.mut(&c)
+		if err := validateUserCase(k, 0, c); err == nil || !strings.Contains(err.Error(), "k.cu") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("bad case %d: %v, want an error naming k.cu and %q", i, err, tt.want)
 		}
 	}
 	x := userBufferData(uc.Buffers[0], 1)

@@ -36,6 +36,10 @@ func validateUserCase(k UserKernel, i int, uc UserCase) error {
 		if a.Buffer >= len(uc.Buffers) || a.Buffer < -1 {
 			return fmt.Errorf("%s: argument %d names buffer %d, but there are %d", where, j, a.Buffer, len(uc.Buffers))
 		}
+		// A scalar of an unknown type would be passed as fp32 bits: a wrong argument, not an error.
+		if a.Buffer == -1 && !slices.Contains(userDTypes, a.DType) {
+			return fmt.Errorf("%s: scalar argument %d: dtype %q is not one of %v", where, j, a.DType, userDTypes)
+		}
 	}
 	for d := range 3 {
 		if uc.Grid[d] == 0 || uc.Block[d] == 0 {
