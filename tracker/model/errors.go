@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"strings"
 )
 
 // An InputError reports bad input: a file, the JSON path (or line) of the
@@ -16,6 +18,9 @@ type InputError struct {
 
 func (e *InputError) Error() string {
 	s := e.Msg
+	if c := e.cause(); c != "" && !strings.Contains(s, c) {
+		s += ": " + c
+	}
 	if e.Path != "" {
 		s = e.Path + ": " + s
 	}
@@ -23,6 +28,19 @@ func (e *InputError) Error() string {
 		s = e.File + ": " + s
 	}
 	return s
+}
+
+// cause returns the text of the underlying error, if any, without the path
+// of an *fs.PathError (File names it already).
+func (e *InputError) cause() string {
+	var pe *fs.PathError
+	switch {
+	case e.Err == nil:
+		return ""
+	case errors.As(e.Err, &pe):
+		return pe.Err.Error()
+	}
+	return e.Err.Error()
 }
 
 // Unwrap returns the underlying error.
