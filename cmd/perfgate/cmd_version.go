@@ -55,6 +55,9 @@ func runVersion(ctx context.Context, args []string, e *env) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageError("version: unexpected argument %q", fs.Arg(0))
+	}
 	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), cudaStatus())
 	return nil
 }

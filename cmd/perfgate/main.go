@@ -69,6 +69,9 @@ func runEnv(ctx context.Context, args []string, e *env) int {
 		}
 		return 0
 	}
+	if args[0] == "-version" || args[0] == "--version" {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(e.Stderr, "perfgate: unknown command %q\n\n", args[0])
