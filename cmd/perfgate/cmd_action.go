@@ -38,6 +38,7 @@ var actionSuites func(ctx context.Context, e *env, config string) ([]*model.Resu
 // inputs (INPUT_*) and the runner's environment (GITHUB_*).
 type actionOptions struct {
 	token, dbURL, storeDir, config string
+	spoolDir                       string // runs the database could not take wait here
 	resultFiles                    []string
 	filter                         *regexp.Regexp  // suites to run or judge (nil: all)
 	inputsSet                      map[string]bool // statistics inputs given (they win over the config)
@@ -118,13 +119,18 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 			o.resultFiles = append(o.resultFiles, f)
 		}
 	}
+	o.spoolDir = defaultSpoolDir
 	if o.storeDir == "" {
 		o.storeDir = filestore.DefaultDir
-		if cache := e.Getenv("RUNNER_TOOL_CACHE"); cache != "" {
-			// Outside the workspace, which actions/checkout cleans.
+	}
+	if cache := e.Getenv("RUNNER_TOOL_CACHE"); cache != "" {
+		// Outside the workspace, which actions/checkout cleans.
+		if gha.GetInput("store-dir") == "" {
 			o.storeDir = filepath.Join(cache, "perfgate", "store")
 		}
+		o.spoolDir = filepath.Join(cache, "perfgate", "spool")
 	}
+	o.spoolDir = envDefault(e, "PERFGATE_SPOOL", o.spoolDir)
 	o.reportPath = filepath.Join(envDefault(e, "RUNNER_TEMP", "."), "perfgate-report.md")
 	o.inputsSet = map[string]bool{}
 	for _, name := range []string{"threshold", "alpha"} {

@@ -110,3 +110,22 @@ func TestActionFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestActionSpoolOutsideWorkspace checks that a run the database cannot
+// take is spooled under RUNNER_TOOL_CACHE, which actions/checkout does not
+// clean, and that the step fails with exit 3.
+func TestActionSpoolOutsideWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	f := writeRun(t, dir, "main-0", "master", model.EventPush, 0, [3]float64{1, 1, 1})
+	vars := actionVars(t, "push", "push.json", "refs/heads/master", map[string]string{
+		"results-file": f, "database-url": "postgres://perf:pw@127.0.0.1:1/perf?sslmode=disable&connect_timeout=5"})
+	vars["RUNNER_TOOL_CACHE"] = dir
+	code, stdout, stderr := runActionInProcess(t, vars)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3\n%s\n%s", code, stdout, stderr)
+	}
+	spooled, _ := filepath.Glob(filepath.Join(dir, "perfgate", "spool", "*.json"))
+	if len(spooled) != 1 {
+		t.Errorf("%d runs spooled under RUNNER_TOOL_CACHE/perfgate/spool, want 1\n%s", len(spooled), stderr)
+	}
+}
