@@ -57,20 +57,22 @@ func uploadFiles(ctx context.Context, e *env, st tracker.Recorder, files []strin
 	sent := 0
 	for _, f := range files {
 		r, err := model.Load(f)
+		if err != nil { // the error names the file
+			bad = append(bad, fmt.Errorf("%w (left in the spool)", err))
+			continue
+		}
+		out, err := st.Record(ctx, r)
 		if err == nil {
-			var out model.RecordOutcome
-			if out, err = st.Record(ctx, r); err == nil {
-				if rmErr := os.Remove(f); rmErr != nil {
-					return &exitError{code: exitInfra, err: fmt.Errorf("%s: sent, but cannot remove it: %w", f, rmErr)}
-				}
-				sent++
-				what := "uploaded"
-				if out == model.Duplicate {
-					what = "already in the database"
-				}
-				fmt.Fprintf(e.Stdout, "%s: %s %s\n", f, what, describeRun(&r.Run))
-				continue
+			if rmErr := os.Remove(f); rmErr != nil {
+				return &exitError{code: exitInfra, err: fmt.Errorf("%s: sent, but cannot remove it: %w", f, rmErr)}
 			}
+			sent++
+			what := "uploaded"
+			if out == model.Duplicate {
+				what = "already in the database"
+			}
+			fmt.Fprintf(e.Stdout, "%s: %s %s\n", f, what, describeRun(&r.Run))
+			continue
 		}
 		if isDBFailure(err) {
 			return fmt.Errorf("%s: %w (%d of %d spooled run(s) sent; the rest stay spooled)", f, err, sent, len(files))

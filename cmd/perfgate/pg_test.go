@@ -147,6 +147,21 @@ func TestSpoolWhileUnreachable(t *testing.T) {
 	if left, _ := spooledFiles(spool); code != exitBadInput || !strings.Contains(errOut, "already recorded with different content") || len(left) != 1 {
 		t.Errorf("upload of a conflicting run: exit %d, %q, %d left; want 2, the conflict, the file kept", code, errOut, len(left))
 	}
+	// An unreadable spooled file stays too, named once, and the good runs
+	// beside it are still sent.
+	corrupt := filepath.Join(spool, "corrupt.json")
+	if err := os.WriteFile(corrupt, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spoolRuns(spool, []*model.Results{histRun("m3", 4, 100)}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := invoke(t, up, "upload")
+	left, _ := spooledFiles(spool)
+	if code != exitBadInput || strings.Count(errOut, corrupt) != 1 || len(left) != 2 || !strings.Contains(out, "uploaded run m3") {
+		t.Errorf("upload with a corrupt file: exit %d, stdout %q, stderr %q, %d left; want 2, the file named once, m3 sent, 2 kept",
+			code, out, errOut, len(left))
+	}
 }
 
 // unreachableURL is a database URL on a loopback port nothing listens on.
