@@ -41,7 +41,9 @@ type Step struct {
 // change is kept, and the next step is looked for w points later, so one
 // shift is reported once. Series shorter than 2w have no steps. The rule is
 // deliberately blunt: one outlier cannot make a step (the windows would
-// overlap) and a slow drift is not a step.
+// overlap), and a steady drift is one only when it moves the level by the
+// threshold within w runs (about 2% a run by default; a faster drift is
+// reported as a step every w runs).
 func Steps(se model.TrendSeries, o Options) []Step {
 	w, pts := o.Window, se.Points
 	if w < 1 || len(pts) < 2*w {

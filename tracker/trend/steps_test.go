@@ -34,6 +34,15 @@ func shift(x []float64, by float64) []float64 {
 	return out
 }
 
+// drift is n medians starting at 100, each rate times the one before.
+func drift(n int, rate float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 100 * math.Pow(rate, float64(i))
+	}
+	return out
+}
+
 func cat(xs ...[]float64) []float64 {
 	var out []float64
 	for _, x := range xs {
@@ -65,6 +74,12 @@ func TestSteps(t *testing.T) {
 		{"single outlier", model.Lower, cat(noisy, []float64{300}, noisy), nil},
 		{"two steps", model.Lower, cat(noisy, shift(noisy, 1.3), noisy), []want{
 			{10, 130.0/100.1 - 1, "regression"}, {20, 100.0/130.13 - 1, "improvement"}}},
+		// A steady 1% a run: windows five runs apart differ by about 5%,
+		// under the threshold, though they never overlap.
+		{"slow drift", model.Lower, drift(20, 1.01), nil},
+		// 3% a run is a level moving 15% every five runs: reported.
+		{"fast drift", model.Lower, drift(20, 1.03), []want{
+			{5, math.Pow(1.03, 5) - 1, "regression"}, {10, math.Pow(1.03, 5) - 1, "regression"}, {15, math.Pow(1.03, 5) - 1, "regression"}}},
 		// Overlapping windows (noise as large as the shift) are no step.
 		{"noisy shift", model.Lower, []float64{100, 130, 95, 125, 100, 128, 99, 131, 102, 127, 125, 100, 130, 98, 129, 101, 126, 99, 130, 97}, nil},
 	}
