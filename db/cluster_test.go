@@ -20,6 +20,16 @@ type cluster struct {
 	as   []string // runuser prefix when the test runs as root
 }
 
+// skipUnlessRequired skips the test with why, or fails it under
+// PERFGATE_REQUIRE_DB=1, where a fault test that cannot run must not pass.
+func skipUnlessRequired(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("PERFGATE_REQUIRE_DB") == "1" {
+		t.Fatal("PERFGATE_REQUIRE_DB=1, but " + why)
+	}
+	t.Skip(why)
+}
+
 // newCluster initialises and starts a cluster in a temporary directory; it
 // is stopped when the test ends. Without initdb the test skips, or fails
 // under PERFGATE_REQUIRE_DB=1.
@@ -27,10 +37,7 @@ func newCluster(t *testing.T) *cluster {
 	t.Helper()
 	bin := pgBinDir()
 	if bin == "" {
-		if os.Getenv("PERFGATE_REQUIRE_DB") == "1" {
-			t.Fatal("PERFGATE_REQUIRE_DB=1 but initdb/pg_ctl are not installed (Debian: apt-get install postgresql)")
-		}
-		t.Skip("initdb/pg_ctl not found: the fault tests need a server they can stop (Debian: apt-get install postgresql)")
+		skipUnlessRequired(t, "initdb/pg_ctl not found: the fault tests need a server they can stop (Debian: apt-get install postgresql)")
 	}
 	// Not t.TempDir: its parent is private to root, and the server runs as
 	// postgres when the test runs as root.
@@ -43,7 +50,7 @@ func newCluster(t *testing.T) *cluster {
 	if os.Geteuid() == 0 { // initdb refuses to run as root
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			t.Skipf("running as root and there is no postgres user to run initdb as: %v", err)
+			skipUnlessRequired(t, "running as root and there is no postgres user to run initdb as: "+err.Error())
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
