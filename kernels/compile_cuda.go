@@ -37,12 +37,18 @@ func nvrtcOptions(arch string) []string {
 	return []string{"--gpu-architecture=" + arch, "--std=c++17"}
 }
 
-// A module is a loaded CUDA module and the hash of its PTX.
+// A module is a loaded CUDA module and its PTX.
 type module struct {
-	mod     cu.Module
-	ptxHash string
-	fns     map[string]cu.Function
+	mod cu.Module
+	ptx string
+	fns map[string]cu.Function
 }
+
+// hash returns the ptx_sha256 of a benchmark made of the named entries:
+// the hash of those kernels' PTX and what they reach (entryHash), not of
+// the whole module, so an unchanged kernel keeps its hash when a
+// neighbour in its source file changes.
+func (m *module) hash(entries ...string) string { return entryHash(m.ptx, entries...) }
 
 // fn returns the kernel entry point name.
 func (m *module) fn(name string) (cu.Function, error) {
@@ -90,7 +96,7 @@ func (g *gpu) load(file, source string, extra []string) (*module, error) {
 	if err != nil {
 		return nil, wrap("load module "+file+" (cuModuleLoadData)", err)
 	}
-	m := &module{mod: mod, ptxHash: sha256Hex(ptx), fns: map[string]cu.Function{}}
+	m := &module{mod: mod, ptx: ptx, fns: map[string]cu.Function{}}
 	g.modules[key] = m
 	return m, nil
 }

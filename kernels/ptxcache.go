@@ -21,12 +21,6 @@ func ptxKey(source, arch, nvrtcVersion string, options []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// sha256Hex returns the hex SHA-256 of s (the ptx_sha256 info of a benchmark).
-func sha256Hex(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
-}
-
 // A ptxCache keeps compiled PTX on disk under dir/ptx/KEY.ptx.
 type ptxCache struct{ dir string }
 

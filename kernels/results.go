@@ -29,7 +29,7 @@ type measurement struct {
 type workMeta struct {
 	Bytes, FLOPs float64           // per launch; 0: not reported
 	CeilingGBps  float64           // the measured copy ceiling; 0: unknown
-	PTXHash      string            // sha256 of the PTX the kernel came from
+	PTXHash      string            // entryHash of the benchmark's kernels: their PTX and what it reaches
 	Info         map[string]string // extra provenance
 }
 

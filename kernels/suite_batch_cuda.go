@@ -35,7 +35,7 @@ func prepareMicrobatch(g *gpu, c benchCase) (*prepared, error) {
 	}
 	table := newOpTable(ptrs[0], ptrs[1], ptrs[2], c.N)
 	cleanups := []func(){table.free, bufs.free}
-	p := &prepared{ops: microbatchOps, meta: workMeta{Bytes: 12 * float64(c.N), PTXHash: m.ptxHash},
+	p := &prepared{ops: microbatchOps, meta: workMeta{Bytes: 12 * float64(c.N), PTXHash: m.hash(microbatchEntry(c.Op))},
 		cleanup: func() {
 			for i := len(cleanups) - 1; i >= 0; i-- {
 				cleanups[i]()
@@ -160,7 +160,7 @@ func prepareMixed(g *gpu, c benchCase) (*prepared, error) {
 	}
 	x0, pp, qq, t1, t2, a, bb, cc := b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
 	var seq *sequence
-	p := &prepared{ops: mixedIters, meta: workMeta{PTXHash: m.ptxHash}, cleanup: func() {
+	p := &prepared{ops: mixedIters, meta: workMeta{PTXHash: m.hash(mixedEntries(c.Op)...)}, cleanup: func() {
 		if seq != nil {
 			seq.free()
 		}
@@ -250,4 +250,20 @@ func mixedReference(i int64) float32 {
 		x = s / c
 	}
 	return x
+}
+
+// microbatchEntry is the kernel a microbatch strategy launches.
+func microbatchEntry(op string) string {
+	if op == "persistent" {
+		return "add_persistent"
+	}
+	return "add_small"
+}
+
+// mixedEntries are the kernels a mixedops variant launches.
+func mixedEntries(op string) []string {
+	if op == "fused" {
+		return []string{"mx_fused"}
+	}
+	return []string{"mx_add", "mx_mul", "mx_relu", "mx_sigmoid", "mx_div"}
 }
