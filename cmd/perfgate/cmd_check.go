@@ -107,10 +107,14 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	return finishCheck(e, &cmp, c, cmp.format, cf.branch)
 }
 
-// loadCandidates loads the candidate files, which must describe one testbed.
+// loadCandidates loads the candidate files, which must be distinct runs of
+// one testbed.
 func loadCandidates(files []string) ([]*model.Results, error) {
 	cands, err := loadResults(files)
 	if err != nil {
+		return nil, err
+	}
+	if err := distinctRuns(files, cands); err != nil {
 		return nil, err
 	}
 	fp := model.FingerprintOf(&cands[0].Run)

@@ -171,6 +171,7 @@ func TestCheckUsage(t *testing.T) {
 		{"empty branch", []string{"--candidate", cand, "--baseline-branch", ""}, "--baseline-branch"},
 		{"bad threshold", []string{"--candidate", cand, "--threshold", "-1"}, "-threshold"},
 		{"missing candidate file", []string{"--candidate", filepath.Join(dir, "nope.json")}, "nope.json"},
+		{"a candidate run twice", []string{"--candidate", cand, "--candidate", cand}, "run pr is also in"},
 		{"candidates from two testbeds", []string{"--candidate", cand, "--candidate", other}, "another testbed"},
 		{"stray argument", []string{"--candidate", cand, "extra.json"}, "extra.json"},
 	}

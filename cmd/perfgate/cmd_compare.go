@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/compare"
@@ -83,5 +84,20 @@ func loadResultFiles(files []string) ([]*model.Results, error) {
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out, distinctRuns(files, out)
+}
+
+// distinctRuns rejects a run given twice on one side (two files with one
+// run id, or one file named twice): pooled twice, its samples would count
+// twice and the p-values would overstate the evidence.
+func distinctRuns(files []string, runs []*model.Results) error {
+	first := make(map[string]int, len(runs))
+	for i, r := range runs {
+		if j, seen := first[r.Run.ID]; seen {
+			return &model.InputError{File: files[i], Path: "$.run.id",
+				Msg: fmt.Sprintf("run %s is also in %s: a run pooled twice would count its samples twice", r.Run.ID, files[j])}
+		}
+		first[r.Run.ID] = i
+	}
+	return nil
 }

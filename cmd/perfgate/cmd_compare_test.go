@@ -92,6 +92,8 @@ func TestCompareExitCodes(t *testing.T) {
 		{"bad env", map[string]string{"PERFGATE_ALPHA": "lots"}, []string{"--baseline", b1, "--candidate", c}, 2, "PERFGATE_ALPHA", "", true},
 		{"bad env overridden", map[string]string{"PERFGATE_ALPHA": "lots"}, []string{"--baseline", b1, "--candidate", c, "--alpha", "0.05"}, 1, "", "Regression", false},
 		{"bad env min samples", map[string]string{"PERFGATE_MIN_SAMPLES": "5.5"}, []string{"--baseline", b1, "--candidate", c}, 2, "PERFGATE_MIN_SAMPLES", "", true},
+		{"a baseline run twice", nil, []string{"--baseline", b1, "--baseline", b1, "--candidate", c}, 2, b1 + ": $.run.id: run b1 is also in " + b1, "", true},
+		{"a candidate run twice", nil, []string{"--baseline", b1, "--candidate", c, "--candidate", c}, 2, "run c1 is also in", "", true},
 		{"help", nil, []string{"--help"}, 0, "--baseline FILE", "", true},
 	}
 	for _, tt := range tests {
