@@ -145,23 +145,29 @@ func TestParseValid(t *testing.T) {
 	}
 }
 
-// TestSchemaAgrees checks docs/results.schema.json against the loader: the
-// valid fixture validates, and every rejection the schema can express is a
-// schema violation too.
-func TestSchemaAgrees(t *testing.T) {
+// schemaValidator compiles docs/results.schema.json.
+func schemaValidator(t *testing.T) func(data []byte) error {
+	t.Helper()
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	sch, err := c.Compile(filepath.Join("..", "..", "docs", "results.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	validate := func(data []byte) error {
+	return func(data []byte) error {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 		if err != nil {
 			return err
 		}
 		return sch.Validate(doc)
 	}
+}
+
+// TestSchemaAgrees checks docs/results.schema.json against the loader: the
+// valid fixture validates, and every rejection the schema can express is a
+// schema violation too.
+func TestSchemaAgrees(t *testing.T) {
+	validate := schemaValidator(t)
 	if err := validate([]byte(mustRead("testdata/valid.json"))); err != nil {
 		t.Fatalf("valid fixture fails the schema: %v", err)
 	}
@@ -174,6 +180,39 @@ func TestSchemaAgrees(t *testing.T) {
 				t.Errorf("schema accepts a document the loader rejects at %s", tc.path)
 			}
 		})
+	}
+}
+
+// TestCommittedResultsValidate: the example data and the measured runs in
+// docs/results are real producer output, so the schema and the loader must
+// both accept them.
+func TestCommittedResultsValidate(t *testing.T) {
+	validate := schemaValidator(t)
+	var files []string
+	for _, pattern := range []string{"examples/*.json", "examples/*/*.json", "examples/*/*/*.json", "docs/results/*.json"} {
+		m, _ := filepath.Glob(filepath.Join("..", "..", filepath.FromSlash(pattern)))
+		files = append(files, m...)
+	}
+	checked := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var head struct{ Schema string }
+		if json.Unmarshal(data, &head) != nil || head.Schema != Schema {
+			continue // not a results file (docs/results also holds other tools' output)
+		}
+		checked++
+		if err := validate(data); err != nil {
+			t.Errorf("%s fails the schema: %v", f, err)
+		}
+		if _, err := Parse(f, data); err != nil {
+			t.Errorf("%s fails the loader: %v", f, err)
+		}
+	}
+	if checked < 12 {
+		t.Errorf("checked %d committed results files, want at least the demo's 12", checked)
 	}
 }
 
