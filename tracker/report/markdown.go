@@ -15,7 +15,7 @@ type Options struct {
 	// MaxBytes bounds the size of the output; 0 means no limit. A report
 	// that does not fit drops, in turn, the table of all benchmarks, the
 	// environment, runs and method, and then changed rows from the end
-	// (improvements before warnings before regressions); it always keeps the
+	// (errors, then improvements, then warnings; regressions last); it always keeps the
 	// verdict line and the Footer and points to Overflow.
 	MaxBytes int
 	// Overflow says where the full report is, e.g. "the full report is in
