@@ -38,7 +38,8 @@
 //   - Unchanged: everything else; a significant 3% change is unchanged
 //     under a 10% threshold.
 //   - Error: the candidate reported an error for the benchmark, it vanished
-//     from the candidate, or its units cannot be reconciled.
+//     from the candidate, its units cannot be reconciled, or the two sides
+//     declare opposite directions (better) and no override pins one.
 //   - Incomparable: no baseline run was usable because every stored run was
 //     on a testbed that cannot be compared (see CompareBaseline).
 //

@@ -38,6 +38,9 @@ func assess(p *pool, opt Options, noBaseline bool) item {
 		r.Verdict, r.Reason = Error, "in the baseline but missing from the candidate"
 	case p.unitErr != "":
 		r.Verdict, r.Reason = Error, p.unitErr
+	case p.cand.present && p.base.present && p.baseBetter != p.better && !set.betterPinned:
+		r.Verdict = Error
+		r.Reason = fmt.Sprintf("the baseline says %s is better, the candidate %s: fix the producer, or pin better in an override", p.baseBetter, p.better)
 	case r.NBaseline == 0 || r.NCandidate == 0 || (!r.SummaryOnly && min(r.NBaseline, r.NCandidate) < opt.MinSamples):
 		r.Verdict, r.Reason = Insufficient, insufficientReason(p, opt.MinSamples, noBaseline)
 	case r.SummaryOnly:

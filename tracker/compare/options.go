@@ -125,8 +125,9 @@ func Match(glob, key string) bool { return glob != "" && model.MatchGlob(glob, k
 
 // settings are the effective threshold and direction of one benchmark.
 type settings struct {
-	threshold float64
-	better    model.Better
+	threshold    float64
+	better       model.Better
+	betterPinned bool // an override set better: the data's own directions do not matter
 }
 
 // settingsFor applies the first matching override to a benchmark.
@@ -140,7 +141,7 @@ func (o Options) settingsFor(key string, better model.Better) settings {
 			s.threshold = ov.Threshold
 		}
 		if ov.Better != "" {
-			s.better = ov.Better
+			s.better, s.betterPinned = ov.Better, true
 		}
 		break
 	}

@@ -40,6 +40,7 @@ type pool struct {
 	key        model.Key
 	unit       string // the common unit, once resolved
 	better     model.Better
+	baseBetter model.Better // the first baseline run's direction
 	params     map[string]string
 	base, cand side
 	unitErr    string // why the units cannot be reconciled, if they cannot
@@ -81,10 +82,14 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 
 // note adds one run's benchmark to the pool. The first candidate run's
 // declared direction and parameters win over the baseline's: they describe
-// the code under review.
+// the code under review. (Where the directions differ, assess makes the
+// verdict an error unless an override pins the direction.)
 func (p *pool) note(b *model.Benchmark, cand bool) {
 	if cand && !p.cand.present || p.better == "" {
 		p.better, p.params = b.Better, b.Params
+	}
+	if !cand && p.baseBetter == "" {
+		p.baseBetter = b.Better
 	}
 	if cand {
 		p.cand.add(b)

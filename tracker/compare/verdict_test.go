@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // TestDecide pins each boundary of the verdict rules at the defaults
@@ -90,5 +92,36 @@ func TestPct(t *testing.T) {
 		if got := pct(f); got != want {
 			t.Errorf("pct(%v) = %q, want %q", f, got, want)
 		}
+	}
+}
+
+// TestDirectionDisagreement: when the baseline and the candidate declare
+// opposite directions, the verdict is an error (a +20% time would otherwise
+// pass as an improvement), unless an override pins the direction.
+func TestDirectionDisagreement(t *testing.T) {
+	b10 := seq(100, 1, 10)
+	base := []*model.Results{results("b1", "a", bench("s", "t", "ns", model.Lower, b10))}
+	cand := []*model.Results{results("c1", "b", bench("s", "t", "ns", model.Higher, scale(b10, 1.2)))}
+	tests := []struct {
+		name   string
+		pin    model.Better
+		want   Verdict
+		reason string
+	}{
+		{"no override", "", Error, "the baseline says lower is better, the candidate higher"},
+		{"pinned lower", model.Lower, Regression, ""},
+		{"pinned higher", model.Higher, Improvement, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := DefaultOptions()
+			if tt.pin != "" {
+				o.Overrides = []Override{{Glob: "s/*", Threshold: -1, Better: tt.pin}}
+			}
+			r := byName(t, mustCompare(t, base, cand, o), "t")
+			if r.Verdict != tt.want || !strings.Contains(r.Reason, tt.reason) {
+				t.Errorf("%s %q, want %s with a reason containing %q", r.Verdict, r.Reason, tt.want, tt.reason)
+			}
+		})
 	}
 }
