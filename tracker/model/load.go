@@ -87,7 +87,12 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	// CreateTemp makes the file 0600; results and store files are meant to be
+	// read by other users (a CI artifact, a shared store), as os.WriteFile's are.
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if err == nil {
 		err = f.Sync()
 	}

@@ -229,6 +229,9 @@ func TestWriteFileAtomic(t *testing.T) {
 	if _, err := Load(path); err != nil {
 		t.Fatalf("written file does not load: %v", err)
 	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("written file mode = %v (%v), want 0644", st.Mode().Perm(), err)
+	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("temporary files left behind: %v", entries)
