@@ -50,7 +50,11 @@ func runLines(c *compare.Comparison, esc, code func(string) string) []string {
 		lines = append(lines, "passed over (not comparable): "+ref(in.Run, code)+": "+esc(in.Reason))
 	}
 	if c.Options.Interleaved {
-		lines = append(lines, "runs interleaved A/B on one GPU")
+		s := "interleaved A/B: base and head ran in alternating rounds in one job on one machine"
+		if tb := c.Candidate.Testbed; tb != "" {
+			s += " (testbed " + esc(tb) + ")"
+		}
+		lines = append(lines, s)
 	}
 	return lines
 }

@@ -347,3 +347,19 @@ func TestValueFormatting(t *testing.T) {
 		}
 	}
 }
+
+// TestInterleavedNote: an interleaved comparison says so, naming the machine,
+// and claims no GPU (command suites run on CPUs too).
+func TestInterleavedNote(t *testing.T) {
+	c := clean(t)
+	if strings.Contains(Markdown(c, Options{}), "interleaved") {
+		t.Fatal("a history comparison claims to be interleaved")
+	}
+	c.Options.Interleaved = true
+	c.Candidate.Testbed = "gpu-h100-1"
+	for name, out := range map[string]string{"markdown": Markdown(c, Options{}), "text": Text(c)} {
+		if !strings.Contains(out, "interleaved A/B: base and head ran in alternating rounds in one job on one machine (testbed gpu-h100-1)") {
+			t.Errorf("%s does not describe the interleaved run:\n%s", name, out)
+		}
+	}
+}
