@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
-	"slices"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -77,34 +75,15 @@ func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchR
 	return out, nil
 }
 
-// summarize returns the count, median and coefficient of variation of x,
-// defined as tracker/stats.Describe defines them (median of the middle two
-// for an even count; CV = sample standard deviation / mean, 0 for one
-// sample or a zero mean). Nil median and CV when x is empty.
+// summarize returns the count, median and coefficient of variation of x
+// (model.MedianCV, as the embedded store and tracker/stats compute them).
+// Nil median and CV when x is empty.
 func summarize(x []float64) (n int, median, cv *float64) {
-	n = len(x)
-	if n == 0 {
+	if len(x) == 0 {
 		return 0, nil, nil
 	}
-	s := slices.Clone(x)
-	slices.Sort(s)
-	m := s[n/2]
-	if n%2 == 0 { // written as stats' linear interpolation, for identical rounding
-		m = s[n/2-1] + 0.5*(s[n/2]-s[n/2-1])
-	}
-	var mean, ss float64
-	for _, v := range s {
-		mean += v
-	}
-	mean /= float64(n)
-	for _, v := range s {
-		ss += (v - mean) * (v - mean)
-	}
-	c := 0.0
-	if n > 1 && mean != 0 {
-		c = math.Sqrt(ss/float64(n-1)) / mean
-	}
-	return n, &m, &c
+	m, c := model.MedianCV(x)
+	return len(x), &m, &c
 }
 
 func nullInt(v int) *int {

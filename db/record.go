@@ -2,8 +2,6 @@ package db
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -62,17 +60,14 @@ func storeError(op string, err error) error {
 
 func isConflict(err error) bool { return errors.As(err, new(*model.ConflictError)) }
 
-// contentHash is the SHA-256 of r's canonical JSON: UTC start time, and the
-// encoding/json rendering (sorted map keys, shortest float formatting).
+// contentHash is the SHA-256 of r's canonical JSON (model.Results.ContentHash:
+// benchmark order, time zone and empty-versus-absent fields do not count).
 func contentHash(r *model.Results) ([]byte, error) {
-	c := *r
-	c.Run.StartedAt = c.Run.StartedAt.UTC()
-	data, err := json.Marshal(&c)
+	sum, err := r.ContentHash()
 	if err != nil {
 		return nil, &model.InputError{Msg: "cannot encode run " + r.Run.ID, Err: err}
 	}
-	sum := sha256.Sum256(data)
-	return sum[:], nil
+	return sum, nil
 }
 
 // checkExisting reports whether the run ID is already stored: done is true

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path"
 	"slices"
@@ -156,7 +155,7 @@ func (s *Store) series(ctx context.Context, runs []entry, q model.TrendQuery) ([
 				byKey[b.Key()] = se
 			}
 			se.Unit, se.Better = b.Unit, b.Better // the newest run's, as runs are oldest first
-			med, cv := medianCV(b.Samples)
+			med, cv := model.MedianCV(b.Samples)
 			se.Points = append(se.Points, model.TrendPoint{Run: r.Run.Ref(), Median: med, CV: cv, N: len(b.Samples)})
 		}
 	}
@@ -168,31 +167,4 @@ func (s *Store) series(ctx context.Context, runs []entry, q model.TrendQuery) ([
 		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Name, b.Name))
 	})
 	return out, nil
-}
-
-// medianCV returns the median of x and its coefficient of variation (sample
-// standard deviation over the mean; 0 for one sample or a zero mean). It
-// matches tracker/stats.Describe, which db may not import.
-func medianCV(x []float64) (median, cv float64) {
-	s := slices.Sorted(slices.Values(x))
-	n := len(s)
-	median = s[n/2]
-	if n%2 == 0 {
-		median = (s[n/2-1] + s[n/2]) / 2
-	}
-	if n < 2 {
-		return median, 0
-	}
-	var mean, ss float64
-	for _, v := range s {
-		mean += v
-	}
-	mean /= float64(n)
-	for _, v := range s {
-		ss += (v - mean) * (v - mean)
-	}
-	if mean == 0 {
-		return median, 0
-	}
-	return median, math.Sqrt(ss/float64(n-1)) / mean
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -102,32 +101,6 @@ func (s *Store) compareStored(e *entry, r *model.Results) (model.RecordOutcome, 
 	return model.Duplicate, nil
 }
 
-// canonical encodes r so that equal content gives equal bytes.
-func canonical(r *model.Results) ([]byte, error) {
-	c := *r
-	c.Schema = model.Schema
-	c.Run.StartedAt = c.Run.StartedAt.UTC()
-	if len(c.Run.Env) == 0 {
-		c.Run.Env = nil
-	}
-	c.Benchmarks = slices.Clone(r.Benchmarks)
-	for i := range c.Benchmarks {
-		b := &c.Benchmarks[i]
-		if len(b.Params) == 0 {
-			b.Params = nil
-		}
-		if len(b.Metrics) == 0 {
-			b.Metrics = nil
-		}
-		if len(b.Info) == 0 {
-			b.Info = nil
-		}
-		if len(b.Samples) == 0 {
-			b.Samples = nil
-		}
-	}
-	slices.SortStableFunc(c.Benchmarks, func(x, y model.Benchmark) int {
-		return strings.Compare(x.Key().String(), y.Key().String())
-	})
-	return json.Marshal(&c) // maps marshal with sorted keys
-}
+// canonical encodes r so that equal content gives equal bytes
+// (model.Results.Canonical: the same rule as the Postgres store's).
+func canonical(r *model.Results) ([]byte, error) { return json.Marshal(r.Canonical()) }

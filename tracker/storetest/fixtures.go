@@ -8,7 +8,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -130,35 +129,10 @@ func clone(t *testing.T, r *model.Results) *model.Results {
 	return &c
 }
 
-// normalize returns a copy of r in a canonical form for comparison: UTC
-// times, benchmarks sorted by key, empty maps and slices as nil. Stores may
-// return benchmarks in any order and need not tell nil from empty.
-func normalize(t *testing.T, r *model.Results) *model.Results {
-	c := clone(t, r)
-	c.Run.StartedAt = c.Run.StartedAt.UTC()
-	if len(c.Run.Env) == 0 {
-		c.Run.Env = nil
-	}
-	for i := range c.Benchmarks {
-		b := &c.Benchmarks[i]
-		if len(b.Params) == 0 {
-			b.Params = nil
-		}
-		if len(b.Metrics) == 0 {
-			b.Metrics = nil
-		}
-		if len(b.Info) == 0 {
-			b.Info = nil
-		}
-		if len(b.Samples) == 0 {
-			b.Samples = nil
-		}
-	}
-	slices.SortFunc(c.Benchmarks, func(a, b model.Benchmark) int {
-		return strings.Compare(a.Key().String(), b.Key().String())
-	})
-	return c
-}
+// normalize returns a copy of r in canonical form for comparison
+// (model.Results.Canonical): stores may return benchmarks in any order and
+// need not tell nil from empty.
+func normalize(t *testing.T, r *model.Results) *model.Results { return clone(t, r).Canonical() }
 
 // assertSameResults fails unless got holds the same run as want.
 func assertSameResults(t *testing.T, got, want *model.Results) {

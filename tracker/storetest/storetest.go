@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -70,6 +71,7 @@ var recordTests = []contractTest{
 	{"SameContentIsDuplicate", testDuplicate},
 	{"OtherContentConflicts", testConflict},
 	{"StartedAtZoneAndPrecision", testStartedAt},
+	{"ReorderedIsDuplicate", testReordered},
 	{"ConcurrentSameRun", testConcurrentSameRun},
 	{"ConcurrentDistinctRuns", testConcurrentDistinctRuns},
 }
@@ -179,6 +181,25 @@ func testStartedAt(t *testing.T, s tracker.Store) {
 	}
 	if d := b.Runs[0].Run.StartedAt.Sub(orig.Run.StartedAt); d < -time.Microsecond || d > time.Microsecond {
 		t.Errorf("started_at came back as %v, want %v to the microsecond", b.Runs[0].Run.StartedAt, orig.Run.StartedAt)
+	}
+}
+
+// testReordered: the same run with its benchmarks in another order and
+// empty maps written out is the same content (model.Results.Canonical), in
+// every store.
+func testReordered(t *testing.T, s tracker.Store) {
+	orig := richRun("run-order", 0)
+	record(t, s, orig)
+	re := clone(t, orig)
+	slices.Reverse(re.Benchmarks)
+	for i := range re.Benchmarks {
+		if re.Benchmarks[i].Params == nil {
+			re.Benchmarks[i].Params = map[string]string{}
+		}
+	}
+	out, err := s.Record(context.Background(), re)
+	if err != nil || out != model.Duplicate {
+		t.Fatalf("re-record with benchmarks reordered = %v, %v; want Duplicate", out, err)
 	}
 }
 

@@ -1,0 +1,87 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Canonical returns a copy of r in canonical form: the schema string set,
+// the start time in UTC, benchmarks sorted by key, and empty maps and
+// sample lists as absent. Two documents with the same content — whatever
+// their benchmark order, time zone, or empty-versus-absent fields — have
+// equal canonical forms. r is not modified.
+func (r *Results) Canonical() *Results {
+	c := *r
+	c.Schema = Schema
+	c.Run.StartedAt = c.Run.StartedAt.UTC()
+	if len(c.Run.Env) == 0 {
+		c.Run.Env = nil
+	}
+	c.Benchmarks = slices.Clone(r.Benchmarks)
+	for i := range c.Benchmarks {
+		b := &c.Benchmarks[i]
+		if len(b.Params) == 0 {
+			b.Params = nil
+		}
+		if len(b.Metrics) == 0 {
+			b.Metrics = nil
+		}
+		if len(b.Info) == 0 {
+			b.Info = nil
+		}
+		if len(b.Samples) == 0 {
+			b.Samples = nil
+		}
+	}
+	slices.SortStableFunc(c.Benchmarks, func(x, y Benchmark) int {
+		return strings.Compare(x.Key().String(), y.Key().String())
+	})
+	return &c
+}
+
+// ContentHash returns the SHA-256 of r's canonical JSON (maps encode with
+// sorted keys, floats in shortest form). Stores use it to tell a re-record
+// of the same run (a no-op) from a conflicting one.
+func (r *Results) ContentHash() ([]byte, error) {
+	data, err := json.Marshal(r.Canonical())
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	return sum[:], nil
+}
+
+// MedianCV returns the median of x and its coefficient of variation (sample
+// standard deviation over the mean; 0 for fewer than two samples or a zero
+// mean), as tracker/stats.Describe computes them, to the last bit. Both
+// stores compute trend points with it, so they agree exactly. It returns
+// NaN, 0 for no samples.
+func MedianCV(x []float64) (median, cv float64) {
+	n := len(x)
+	if n == 0 {
+		return math.NaN(), 0
+	}
+	s := slices.Sorted(slices.Values(x))
+	median = s[n/2]
+	if n%2 == 0 { // stats' linear interpolation, for identical rounding
+		median = s[n/2-1] + 0.5*(s[n/2]-s[n/2-1])
+	}
+	if n < 2 {
+		return median, 0
+	}
+	var mean, ss float64
+	for _, v := range s {
+		mean += v
+	}
+	mean /= float64(n)
+	for _, v := range s {
+		ss += (v - mean) * (v - mean)
+	}
+	if mean == 0 {
+		return median, 0
+	}
+	return median, math.Sqrt(ss/float64(n-1)) / mean
+}

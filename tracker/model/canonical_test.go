@@ -1,0 +1,59 @@
+package model
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestCanonicalAndContentHash(t *testing.T) {
+	r, err := Load("testdata/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.ContentHash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := *r
+	same.Benchmarks = slices.Clone(r.Benchmarks)
+	slices.Reverse(same.Benchmarks)
+	same.Benchmarks[0].Metrics = map[string]float64{} // empty is absent
+	same.Run.StartedAt = r.Run.StartedAt.In(time.FixedZone("CET", 3600))
+	if h2, _ := same.ContentHash(); string(h2) != string(h) {
+		t.Error("reordered benchmarks, an empty map or another time zone changed the content hash")
+	}
+	if r.Benchmarks[0].Suite != "elementwise" || r.Run.StartedAt.Location() != time.UTC {
+		t.Error("Canonical modified its receiver")
+	}
+	other := *r
+	other.Benchmarks = slices.Clone(r.Benchmarks)
+	other.Benchmarks[0].Samples = []float64{1, 2, 3}
+	if h3, _ := other.ContentHash(); string(h3) == string(h) {
+		t.Error("different samples, same content hash")
+	}
+}
+
+// TestMedianCV pins values computed with numpy:
+// python3 -c "import numpy as n; x=n.array(X); print(n.median(x), x.std(ddof=1)/x.mean())"
+func TestMedianCV(t *testing.T) {
+	for _, tc := range []struct {
+		x      []float64
+		median float64
+		cv     float64
+	}{
+		{[]float64{3, 1, 2}, 2, 0.5},
+		{[]float64{4, 1, 3, 2}, 2.5, 0.5163977794943222},
+		{[]float64{7}, 7, 0},
+		{[]float64{-1, 1}, 0, 0}, // zero mean: CV 0
+	} {
+		m, cv := MedianCV(tc.x)
+		if m != tc.median || math.Abs(cv-tc.cv) > 1e-15 {
+			t.Errorf("MedianCV(%v) = %v, %v; want %v, %v", tc.x, m, cv, tc.median, tc.cv)
+		}
+	}
+	if m, cv := MedianCV(nil); !math.IsNaN(m) || cv != 0 {
+		t.Errorf("MedianCV(nil) = %v, %v; want NaN, 0", m, cv)
+	}
+}
