@@ -49,6 +49,7 @@ type gpu struct {
 	arch        string     // "compute_90"
 	nvrtc       string     // "12.8"
 	smCount     int
+	cc          string // compute capability, e.g. "9.0"
 	l2Bytes     int
 	modules     map[string]*module
 	sticky      error   // set once the context is lost
@@ -169,14 +170,25 @@ func (g *gpu) loadHarness() error {
 	return nil
 }
 
+// attributes reads what the harness depends on: SM count, L2 size (the
+// cold-mode flush) and compute capability (the NVRTC target). Any failed
+// read fails the session with the attribute named.
 func (g *gpu) attributes() error {
-	attr := func(a cu.DeviceAttribute) int {
-		v, _ := g.dev.Attribute(a)
+	var failed error
+	attr := func(a cu.DeviceAttribute, what string) int {
+		v, err := g.dev.Attribute(a)
+		if err != nil && failed == nil {
+			failed = wrap("cuDeviceGetAttribute "+what, err)
+		}
 		return v
 	}
-	g.smCount = attr(cu.MultiprocessorCount)
-	g.l2Bytes = attr(cu.L2CacheSize)
-	g.arch = fmt.Sprintf("compute_%d%d", attr(cu.ComputeCapabilityMajor), attr(cu.ComputeCapabilityMinor))
+	g.smCount = attr(cu.MultiprocessorCount, "multiprocessor count")
+	g.l2Bytes = attr(cu.L2CacheSize, "L2 cache size")
+	major, minor := attr(cu.ComputeCapabilityMajor, "compute capability"), attr(cu.ComputeCapabilityMinor, "compute capability")
+	if failed != nil {
+		return failed
+	}
+	g.arch, g.cc = fmt.Sprintf("compute_%d%d", major, minor), fmt.Sprintf("%d.%d", major, minor)
 	maj, min, err := nvrtc.Version()
 	if err != nil {
 		return wrap("NVRTC version", err)
@@ -202,19 +214,25 @@ func (g *gpu) close() {
 // describe builds the environment fingerprint.
 func (g *gpu) describe() map[string]string {
 	env := map[string]string{}
-	name, _ := g.dev.Name()
-	env[model.EnvGPU] = name
+	// A value the driver does not give is left out, never written as zero.
+	if name, err := g.dev.Name(); err == nil {
+		env[model.EnvGPU] = name
+	}
 	if u, err := g.dev.UUID(); err == nil {
 		env[EnvGPUUUID] = "GPU-" + u.String()
 	}
-	attr := func(a cu.DeviceAttribute) int { v, _ := g.dev.Attribute(a); return v }
-	env[EnvPCIBusID] = fmt.Sprintf("%04x:%02x:%02x.0", attr(cu.PciDomainID), attr(cu.PciBusID), attr(cu.PciDeviceID))
+	domain, err1 := g.dev.Attribute(cu.PciDomainID)
+	bus, err2 := g.dev.Attribute(cu.PciBusID)
+	slot, err3 := g.dev.Attribute(cu.PciDeviceID)
+	if err1 == nil && err2 == nil && err3 == nil {
+		env[EnvPCIBusID] = fmt.Sprintf("%04x:%02x:%02x.0", domain, bus, slot)
+	}
 	env[EnvSMCount] = strconv.Itoa(g.smCount)
 	env[EnvL2Bytes] = strconv.Itoa(g.l2Bytes)
 	if mem, err := g.dev.TotalMem(); err == nil {
 		env[EnvMemoryBytes] = strconv.FormatInt(mem, 10)
 	}
-	env[EnvCompute] = fmt.Sprintf("%d.%d", attr(cu.ComputeCapabilityMajor), attr(cu.ComputeCapabilityMinor))
+	env[EnvCompute] = g.cc
 	v := cu.Version()
 	env[model.EnvCUDA] = fmt.Sprintf("%d.%d", v/1000, v%1000/10)
 	env[model.EnvNVRTC] = g.nvrtc
