@@ -15,7 +15,7 @@ type Options struct {
 	// MaxBytes bounds the size of the output; 0 means no limit. A report
 	// that does not fit drops, in turn, the table of all benchmarks, the
 	// environment, runs and method, and then changed rows from the end
-	// (errors, then improvements, then warnings; regressions last); it always keeps the
+	// (improvements, then warnings, then errors; regressions last); it always keeps the
 	// verdict line and the Footer and points to Overflow.
 	MaxBytes int
 	// Overflow says where the full report is, e.g. "the full report is in
@@ -138,11 +138,14 @@ type section struct {
 	why     bool // show the reason column
 }
 
+// sections lists the changed sections in the order they are shown and
+// kept when a report must be cut: errors come right after regressions, as
+// a benchmark that failed may hide one.
 var sections = []section{
 	{"❌ Regressions", compare.Regression, false},
+	{"💥 Errors", compare.Error, true},
 	{"⚠️ Inconclusive", compare.Warn, true},
 	{"🟢 Improvements", compare.Improvement, false},
-	{"💥 Errors", compare.Error, true},
 }
 
 // changed returns the rows of the changed sections, in section order.
