@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,16 +66,23 @@ func comprehensiveRecord(file, path string, r map[string]any, g *grouper) error 
 			params[k] = strconv.FormatBool(x)
 		case float64:
 			if isComprehensiveParam(k) {
-				params[k] = strconv.FormatFloat(x, 'g', -1, 64)
+				if x < 0 || x != math.Trunc(x) {
+					return bad(file, path+"."+k, "%v is not a whole number", x)
+				}
+				params[k] = strconv.FormatFloat(x, 'f', -1, 64)
 			} else if k != "time_ms" {
 				metrics[k] = x
 			}
+		case nil:
+			// null: not measured.
+		default:
+			return bad(file, path+"."+k, "%s is not a parameter, sample or metric: a record holds strings, booleans and numbers (docs/config.md, comprehensive)", jsonKind(v))
 		}
 	}
 	name := op + "/" + impl + paramSuffix(params, comprehensiveParams)
 	t, ok := r["time_ms"].(float64)
 	if !ok {
-		if msg, isErr := r["error"].(string); isErr {
+		if msg, isErr := r["error"].(string); isErr && strings.TrimSpace(msg) != "" {
 			g.fail(name, params, "ms", msg)
 			return nil
 		}
@@ -87,6 +95,18 @@ func comprehensiveRecord(file, path string, r map[string]any, g *grouper) error 
 }
 
 func isComprehensiveParam(k string) bool { return isOneOf(k, comprehensiveParams) }
+
+// jsonKind names the JSON type of a decoded value, for messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	default:
+		return fmt.Sprintf("a %T", v)
+	}
+}
 
 // paramSuffix renders params as "/k=v/…", the keys in order first, then the rest sorted.
 func paramSuffix(params map[string]string, order []string) string {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 
@@ -58,21 +59,33 @@ func sdpaRecord(file, where string, r map[string]any, g *grouper) error {
 	var raw []any
 	var rawKey string
 	for k, v := range r {
+		if isOneOf(k, sdpaParams) {
+			x, ok := v.(float64)
+			if !ok || x < 1 || x != math.Trunc(x) {
+				return bad(file, where, "%s: %s is not a positive whole number", k, jsonText(v))
+			}
+			params[k] = strconv.FormatFloat(x, 'f', -1, 64)
+			continue
+		}
 		switch x := v.(type) {
 		case string:
 			params[k] = x
 		case bool:
 			params[k] = strconv.FormatBool(x)
 		case float64:
-			if isOneOf(k, sdpaParams) {
-				params[k] = strconv.FormatFloat(x, 'g', -1, 64)
-			} else {
-				metrics[k] = x
-			}
+			metrics[k] = x
+		case nil:
+			// null: not measured.
 		case []any:
-			if p, u := splitUnit(k); u != "" && isOneOf(p, []string{"samples", "latencies", "times"}) && (rawKey == "" || k < rawKey) {
+			p, u := splitUnit(k)
+			if u == "" || !isOneOf(p, []string{"samples", "latencies", "times"}) {
+				return bad(file, where, "%s: an array, but only samples_<unit>, latencies_<unit> and times_<unit> (unit ns, us, ms or s) may be arrays", k)
+			}
+			if rawKey == "" || k < rawKey {
 				raw, rawKey = x, k
 			}
+		default:
+			return bad(file, where, "%s: %s is not a parameter, sample or metric (docs/config.md, sdpa-jsonl)", k, jsonKind(v))
 		}
 	}
 	for _, p := range sdpaParams {
@@ -141,4 +154,13 @@ func isOneOf(s string, set []string) bool {
 		}
 	}
 	return false
+}
+
+// jsonText renders a decoded JSON value for a message.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil || len(b) > 40 {
+		return jsonKind(v)
+	}
+	return string(b)
 }
