@@ -139,7 +139,7 @@ func (s *abSession) cleanup() {
 // runRounds prepares both sides, then runs their suites alternately.
 func (s *abSession) runRounds(ctx context.Context, only *regexp.Regexp) (base, head []*model.Results, err error) {
 	opts := suiteRunOptions{Only: only, Fast: s.o.fast, Log: s.e.Stderr, CacheDir: s.e.Getenv("PERFGATE_CACHE")}
-	bs := &abSide{name: "base", runner: &configRunner{cfg: s.baseCfg, gpu: s.gpu, opts: opts}, sha: s.baseSHA, branch: s.o.base}
+	bs := &abSide{name: "base", runner: &configRunner{cfg: s.baseCfg, gpu: s.gpu, opts: opts}, sha: s.baseSHA, branch: first(s.o.baseBranch, s.o.base)}
 	hs := &abSide{name: "head", runner: &configRunner{cfg: s.headCfg, gpu: s.gpu, opts: opts}, sha: s.headSHA,
 		branch: first(git(ctx, "-C", s.root, "rev-parse", "--abbrev-ref", "HEAD"), "HEAD")}
 	for _, side := range []*abSide{bs, hs} {

@@ -36,6 +36,7 @@ const (
 // abOptions are the parsed flags of perfgate ab.
 type abOptions struct {
 	base, configPath, repo, order, only, outBase, outHead, testbed string
+	baseBranch                                                     string // the base runs' branch label ("" = base)
 	rounds                                                         int
 	fast                                                           bool
 	cf                                                             compareFlags

@@ -44,6 +44,9 @@ type actionOptions struct {
 	inputsSet                      map[string]bool // statistics inputs given (they win over the config)
 	compare                        compare.Options
 	baselineRuns                   int
+	baselineTestbed                string // the testbed label baselines come from ("" = the candidate's)
+	mode                           string // modeHistory or modeInterleaved
+	rounds                         int    // rounds of the interleaved mode
 	failOnRegression               bool
 	comment                        action.CommentPolicy
 	inputs                         action.Inputs
@@ -162,6 +165,9 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 	}
 	if o.comment, err = action.ParseCommentPolicy(gha.GetInput("comment")); err != nil {
 		return nil, &exitError{code: exitBadInput, err: err}
+	}
+	if err := o.readModeInputs(gha); err != nil {
+		return nil, err
 	}
 	return o, nil
 }

@@ -27,8 +27,8 @@ func loadActionConfig(o *actionOptions) (*config.Config, error) {
 }
 
 // applyConfigDefaults takes the config's baseline section where the inputs
-// leave it open: the baseline branch (when baseline-branch is empty) and
-// how many baseline runs to pool.
+// leave it open: the baseline branch (when baseline-branch is empty), how
+// many baseline runs to pool and the testbed label they are taken from.
 func (o *actionOptions) applyConfigDefaults(cfg *config.Config) {
 	if cfg == nil {
 		return
@@ -39,6 +39,7 @@ func (o *actionOptions) applyConfigDefaults(cfg *config.Config) {
 	if cfg.Baseline.Runs > 0 {
 		o.baselineRuns = cfg.Baseline.Runs
 	}
+	o.baselineTestbed = cfg.Baseline.Testbed
 }
 
 // runActionSuites runs the config's suites (those whose name only matches,

@@ -129,3 +129,64 @@ func TestActionSpoolOutsideWorkspace(t *testing.T) {
 		t.Errorf("%d runs spooled under RUNNER_TOOL_CACHE/perfgate/spool, want 1\n%s", len(spooled), stderr)
 	}
 }
+
+// TestActionBaselineTestbed checks that baseline.testbed names the runner
+// label the pull request is judged against: without it a run on another
+// runner of the same GPU finds no comparable baseline.
+func TestActionBaselineTestbed(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "store")
+	plain := writeConfig(t, dir, "")
+	pinned := filepath.Join(dir, "pinned.yml")
+	if err := os.WriteFile(pinned, []byte(strings.Replace(readFile(t, plain), "suites:", "baseline:\n  testbed: gpu-runner-1\nsuites:", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		f := writeRun(t, dir, fmt.Sprintf("main-%d", i), "master", model.EventPush, 0, [3]float64{1, 1, 1})
+		vars := actionVars(t, "push", "push.json", "refs/heads/master", map[string]string{"results-file": f, "store-dir": store})
+		if code, stdout, stderr := runActionInProcess(t, vars); code != 0 {
+			t.Fatalf("baseline %d: exit %d\n%s\n%s", i, code, stdout, stderr)
+		}
+	}
+	pr := writeRun(t, dir, "pr-1", "changes", model.EventPullRequest, e2ePR, [3]float64{1.25, 1, 1})
+	moved, err := model.Load(pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved.Run.Testbed = "gpu-runner-2"
+	if err := model.WriteFile(pr, moved); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, cfg, verdict string
+		code               int
+	}{
+		{"the candidate's own label: no comparable baseline", plain, "inconclusive", 0},
+		{"baseline.testbed: judged against gpu-runner-1", pinned, "fail", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := fakegithub.New(t, "ghs_tok")
+			vars := actionVars(t, "pull_request", "pull_request.opened.json", "refs/pull/2/merge", map[string]string{
+				"results-file": pr, "store-dir": store, "config": tt.cfg, "github-token": "ghs_tok"})
+			vars["GITHUB_API_URL"] = fake.URL
+			code, stdout, stderr := runActionInProcess(t, vars)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tt.code, stdout, stderr)
+			}
+			out, _ := os.ReadFile(vars["GITHUB_OUTPUT"])
+			if got := outputs(t, string(out))["verdict"]; got != tt.verdict {
+				t.Errorf("verdict %q, want %q", got, tt.verdict)
+			}
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

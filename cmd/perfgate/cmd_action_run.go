@@ -29,7 +29,7 @@ type actionRun struct {
 }
 
 func (a *actionRun) run(ctx context.Context) error {
-	runs, files, err := loadActionResults(ctx, a.e, a.o, a.cfg)
+	base, runs, files, err := a.measure(ctx)
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,12 @@ func (a *actionRun) run(ctx context.Context) error {
 		return spoolOnFailure(a.e, sf, runs, err)
 	}
 	defer st.Close()
-	c, err := checkAgainst(ctx, st, runs, a.plan.BaselineBranch, a.o.baselineRuns, a.o.compare)
+	var c *compare.Comparison
+	if a.interleaved() {
+		c, err = a.compareAB(base, runs)
+	} else {
+		c, err = checkAgainstOn(ctx, st, runs, a.plan.BaselineBranch, a.o.baselineTestbed, a.o.baselineRuns, a.o.compare)
+	}
 	if err != nil {
 		return spoolOnFailure(a.e, sf, runs, err)
 	}
@@ -65,6 +70,21 @@ func (a *actionRun) run(ctx context.Context) error {
 		return spoolOnFailure(a.e, sf, runs, err)
 	}
 	return a.exit(tally, ghErr)
+}
+
+// measure returns the runs to judge and their names for messages: the
+// results-file inputs or the config's suites run once, or, in the
+// interleaved mode, the head side of an A/B run here with the base side's
+// rounds.
+func (a *actionRun) measure(ctx context.Context) (base, runs []*model.Results, files []string, err error) {
+	if !a.interleaved() {
+		runs, files, err = loadActionResults(ctx, a.e, a.o, a.cfg)
+		return nil, runs, files, err
+	}
+	if base, runs, err = a.measureAB(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	return base, runs, []string{"run " + runs[0].Run.ID}, nil
 }
 
 // report writes the verdict everywhere a reader may look: the log (one

@@ -27,6 +27,8 @@ type checkFlags struct {
 	candidates   resultFiles // the repeatable flag type of cmd_compare.go
 	branch       string
 	runs         int
+	testbed      string // the testbed label baseline runs are taken from ("" = the candidate's)
+	config       string
 	record       bool
 	runsEnvError error
 }
@@ -44,6 +46,10 @@ func (cf *checkFlags) register(fs *flag.FlagSet, e *env) {
 		runs = n
 	}
 	fs.IntVar(&cf.runs, "baseline-runs", runs, "how many of the latest comparable baseline runs to pool (env PERFGATE_BASELINE_RUNS)")
+	fs.StringVar(&cf.testbed, "baseline-testbed", envDefault(e, "PERFGATE_BASELINE_TESTBED", ""),
+		"take baseline runs from this testbed `label` instead of the candidate's; GPU, driver and CUDA must still match (env PERFGATE_BASELINE_TESTBED)")
+	fs.StringVar(&cf.config, "config", envDefault(e, "PERFGATE_CONFIG", ""),
+		"the .perfgate.yml whose baseline, thresholds, ignore and better settings are the defaults (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root, if any)")
 	fs.BoolVar(&cf.record, "record", false, "also store the candidate runs (pull-request runs are stored but never become baselines)")
 }
 
@@ -62,7 +68,7 @@ func (cf *checkFlags) validate() error {
 }
 
 func runCheck(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "check", "--candidate FILE [--candidate FILE...] [--baseline-branch main] [--baseline-runs 3] [--record] [--store DIR | --db URL] [compare flags]")
+	fs := newFlagSet(e, "check", "--candidate FILE [--candidate FILE...] [--config FILE] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
 	var (
 		cf  checkFlags
 		cmp compareFlags
@@ -89,12 +95,15 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	if opt, err = cf.applyConfig(ctx, fs, e, opt, cands); err != nil {
+		return err
+	}
 	st, err := openStore(ctx, e, sf)
 	if err != nil {
 		return spoolOnFailure(e, sf, cands, err)
 	}
 	defer st.Close()
-	c, err := checkAgainst(ctx, st, cands, cf.branch, cf.runs, opt)
+	c, err := checkAgainstOn(ctx, st, cands, cf.branch, cf.testbed, cf.runs, opt)
 	if err != nil {
 		return spoolOnFailure(e, sf, cands, err)
 	}
@@ -104,7 +113,34 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 		}
 		saveComparison(ctx, e, st, c)
 	}
-	return finishCheck(e, &cmp, c, cmp.format, cf.branch)
+	return finishCheckOn(e, &cmp, c, cmp.format, cf.branch, first(cf.testbed, c.Candidate.Testbed))
+}
+
+// applyConfig takes the defaults the flags leave open from the config file:
+// baseline.branch, runs and testbed, and the statistics settings
+// (applyConfig of configoptions.go). A flag on the command line or its
+// PERFGATE_* variable wins over the file.
+func (cf *checkFlags) applyConfig(ctx context.Context, fs *flag.FlagSet, e *env, opt compare.Options, cands []*model.Results) (compare.Options, error) {
+	cfg, err := loadOptionalConfig(ctx, cf.config)
+	if err != nil || cfg == nil {
+		return opt, err
+	}
+	set := explicitSettings(fs, e, map[string]string{
+		"baseline-branch": "PERFGATE_BASELINE_BRANCH", "baseline-runs": "PERFGATE_BASELINE_RUNS",
+		"baseline-testbed": "PERFGATE_BASELINE_TESTBED", "threshold": "PERFGATE_THRESHOLD",
+		"alpha": "PERFGATE_ALPHA", "correction": "PERFGATE_CORRECTION", "min-samples": "PERFGATE_MIN_SAMPLES",
+	})
+	b := cfg.Baseline
+	if b.Branch != "" && !set["baseline-branch"] {
+		cf.branch = b.Branch
+	}
+	if b.Runs > 0 && !set["baseline-runs"] {
+		cf.runs = b.Runs
+	}
+	if b.Testbed != "" && !set["baseline-testbed"] {
+		cf.testbed = b.Testbed
+	}
+	return applyConfig(opt, cfg, set, resultKeys(cands)), nil
 }
 
 // loadCandidates loads the candidate files, which must be distinct runs of
@@ -131,9 +167,21 @@ func loadCandidates(files []string) ([]*model.Results, error) {
 // branch on the first candidate's testbed. No candidate run is ever its own
 // baseline.
 func checkAgainst(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch string, n int, opt compare.Options) (*compare.Comparison, error) {
+	return checkAgainstOn(ctx, st, cands, branch, "", n, opt)
+}
+
+// checkAgainstOn is checkAgainst with the baseline runs taken from the
+// testbed label testbed ("" = the first candidate's). Only the label
+// changes: the GPU model, driver major and CUDA version must still match the
+// candidate's, so a baseline from another runner of the same kind is used
+// and one from other hardware is still incomparable.
+func checkAgainstOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n int, opt compare.Options) (*compare.Comparison, error) {
 	first := &cands[0].Run
 	q := model.BaselineQuery{Repo: first.Repo, Branch: branch, Testbed: model.FingerprintOf(first),
 		Runs: n + len(cands) - 1, Exclude: first.ID}
+	if testbed != "" {
+		q.Testbed.Testbed = testbed
+	}
 	b, err := st.Baseline(ctx, q)
 	if err != nil {
 		return nil, err
@@ -164,13 +212,18 @@ func dropCandidates(b *model.Baseline, cands []*model.Results, n int) {
 // finishCheck prints the report, notes on stderr when there was nothing to
 // compare with, and turns a regression into exit code 1.
 func finishCheck(e *env, cmp *compareFlags, c *compare.Comparison, format, branch string) error {
+	return finishCheckOn(e, cmp, c, format, branch, c.Candidate.Testbed)
+}
+
+// finishCheckOn is finishCheck for baseline runs taken from testbed.
+func finishCheckOn(e *env, cmp *compareFlags, c *compare.Comparison, format, branch, testbed string) error {
 	if err := cmp.render(e.Stdout, c, format); err != nil {
 		return err
 	}
 	switch {
 	case len(c.Baseline) == 0 && len(c.Incomparable) == 0:
 		fmt.Fprintf(e.Stderr, "perfgate: no baseline yet: the history holds no %s run on testbed %s, so every benchmark is insufficient; record %s runs first ('perfgate record FILE', or 'perfgate check --record' on %s)\n",
-			branch, orAny(c.Candidate.Testbed), branch, branch)
+			branch, orAny(testbed), branch, branch)
 	case len(c.Baseline) == 0:
 		fmt.Fprintf(e.Stderr, "perfgate: no comparable baseline: %d %s run(s) passed over (%s); nothing was judged.\n",
 			len(c.Incomparable), branch, c.Incomparable[0].Reason)

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -95,4 +100,35 @@ func flagsGiven(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set
+}
+
+// explicitSettings returns the names of the flags set on the command line or
+// through their environment variable (envs maps flag names to variables):
+// both are the user's explicit choice and win over a config file.
+func explicitSettings(fset *flag.FlagSet, e *env, envs map[string]string) map[string]bool {
+	set := flagsGiven(fset)
+	for name, key := range envs {
+		if strings.TrimSpace(e.Getenv(key)) != "" {
+			set[name] = true
+		}
+	}
+	return set
+}
+
+// loadOptionalConfig loads path, or, when path is empty, .perfgate.yml at
+// the root of the git repository holding the working directory if there is
+// one (else in the working directory). No file there is no error: nil.
+func loadOptionalConfig(ctx context.Context, path string) (*config.Config, error) {
+	if path != "" {
+		return config.Load(path)
+	}
+	root := git(ctx, "rev-parse", "--show-toplevel")
+	if root == "" {
+		root = "."
+	}
+	path = filepath.Join(root, config.DefaultFile)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return config.Load(path)
 }

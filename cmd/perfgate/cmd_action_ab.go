@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// The action's modes (the mode input).
+const (
+	modeHistory     = "history"     // judge against the baseline branch's recorded history
+	modeInterleaved = "interleaved" // on pull requests, run base and head alternately here (perfgate ab)
+)
+
+// readModeInputs reads the mode and rounds inputs.
+func (o *actionOptions) readModeInputs(gha *githubactions.Action) error {
+	switch m := strings.TrimSpace(gha.GetInput("mode")); m {
+	case "", modeHistory:
+		o.mode = modeHistory
+	case modeInterleaved:
+		o.mode = modeInterleaved
+	default:
+		return usageError("mode: %q is not history or interleaved", m)
+	}
+	o.rounds = 5
+	if s := strings.TrimSpace(gha.GetInput("rounds")); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 1000 {
+			return usageError("rounds: %q is not an integer from 1 to 1000", s)
+		}
+		o.rounds = n
+	}
+	if o.mode == modeInterleaved && len(o.resultFiles) > 0 {
+		return usageError("mode: interleaved runs the suites of both sides itself; leave results-file empty")
+	}
+	return nil
+}
+
+// interleaved reports whether this run is an interleaved A/B: the mode
+// input says so and the event is a pull request. Other events run as in
+// the history mode (a push still records the baseline branch's history).
+func (a *actionRun) interleaved() bool {
+	return a.o.mode == modeInterleaved && a.plan.Mode == action.ModeCheck
+}
+
+// measureAB runs the config's suites on the pull request's merge base and
+// on the checked-out head alternately on this machine (perfgate ab's
+// machinery), and returns the base side's rounds and the head side pooled
+// into one pull-request run, which is what the action records.
+func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results, err error) {
+	ref, branch, err := a.baseRef()
+	if err != nil {
+		return nil, nil, err
+	}
+	meta := runMetaFlags{testbed: a.e.Getenv("PERFGATE_TESTBED")}
+	run, err := meta.resolve(ctx, a.e, time.Now())
+	if err != nil {
+		return nil, nil, err
+	}
+	o := &abOptions{base: ref, configPath: a.cfg.File, repo: a.cfg.Dir, order: orderABBA, rounds: a.o.rounds, testbed: run.Testbed, baseBranch: branch}
+	if a.o.filter != nil {
+		o.only = a.o.filter.String()
+	}
+	s, err := newABSession(ctx, a.e, o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mode: interleaved (the workflow must check out with fetch-depth: 0 so the base is there): %w", err)
+	}
+	defer s.cleanup()
+	fmt.Fprintf(a.e.Stderr, "perfgate: interleaved A/B, %d rounds (ABBA) on %s: base %s (merge base with %s), head %s\n",
+		o.rounds, s.testbed, short(s.baseSHA), ref, s.headLabel)
+	baseRounds, headRounds, err := s.runRounds(ctx, a.o.filter)
+	if err != nil {
+		return nil, nil, err
+	}
+	pooled, err := poolRounds(headRounds)
+	if err != nil {
+		return nil, nil, err
+	}
+	run.Env = pooled.Run.Env
+	pooled.Run = run
+	if err := checkBuiltResults(pooled); err != nil {
+		return nil, nil, err
+	}
+	return baseRounds, []*model.Results{pooled}, nil
+}
+
+// baseRef is the commit the pull request is compared with, the event's
+// pull_request.base.sha, else origin/$GITHUB_BASE_REF, and the base
+// branch's name.
+func (a *actionRun) baseRef() (ref, branch string, err error) {
+	var ev struct {
+		PullRequest struct {
+			Base struct {
+				SHA string `json:"sha"`
+				Ref string `json:"ref"`
+			} `json:"base"`
+		} `json:"pull_request"`
+	}
+	if b, err := readEvent(a.o.eventPath); err == nil && len(b) > 0 {
+		_ = json.Unmarshal(b, &ev) // the plan has parsed this payload already
+	}
+	branch = first(ev.PullRequest.Base.Ref, a.e.Getenv("GITHUB_BASE_REF"))
+	if sha := ev.PullRequest.Base.SHA; sha != "" {
+		return sha, branch, nil
+	}
+	if ref := a.e.Getenv("GITHUB_BASE_REF"); ref != "" {
+		return "origin/" + ref, branch, nil
+	}
+	return "", "", usageError("mode: interleaved needs the pull request's base, but the event has no pull_request.base.sha and GITHUB_BASE_REF is empty")
+}
+
+// compareAB judges the head against the base rounds of the same job.
+func (a *actionRun) compareAB(base, head []*model.Results) (*compare.Comparison, error) {
+	opt := a.o.compare
+	opt.Interleaved = true
+	c, err := compare.Compare(base, head, opt)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	return c, nil
+}
