@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -69,6 +71,9 @@ func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results,
 	o := &abOptions{base: ref, configPath: a.cfg.File, repo: a.cfg.Dir, order: orderABBA, rounds: a.o.rounds, testbed: run.Testbed, baseBranch: branch}
 	if a.o.filter != nil {
 		o.only = a.o.filter.String()
+		if !slices.ContainsFunc(a.cfg.Suites, func(s config.Suite) bool { return a.o.filter.MatchString(s.Name) }) {
+			return nil, nil, usageError("filter: %q matches no suite of %s", a.o.filter, a.cfg.File)
+		}
 	}
 	s, err := newABSession(ctx, a.e, o)
 	if err != nil {

@@ -147,6 +147,19 @@ func checkRecordedPR(t *testing.T, store, id string) {
 	t.Errorf("run %s not found in the store %s", id, store)
 }
 
+// TestActionInterleavedFilter checks that a filter matching no suite names
+// the filter input, before anything is checked out.
+func TestActionInterleavedFilter(t *testing.T) {
+	repo, event := makeActionABRepo(t, 1)
+	vars := actionVars(t, "pull_request", "pull_request.opened.json", "refs/pull/2/merge", map[string]string{
+		"config": filepath.Join(repo, ".perfgate.yml"), "mode": "interleaved", "github-token": "ghs_tok", "filter": "^gemm$"})
+	vars["GITHUB_EVENT_PATH"], vars["GITHUB_API_URL"] = event, fakegithub.New(t, "ghs_tok").URL
+	code, stdout, stderr := runActionInProcess(t, vars)
+	if code != 2 || !strings.Contains(stderr, `filter: "^gemm$" matches no suite`) {
+		t.Errorf("exit %d, want 2 naming the filter input\n%s\n%s", code, stdout, stderr)
+	}
+}
+
 // TestActionInterleavedNoBase checks that a base commit missing from the
 // checkout (a shallow clone) is exit 2 saying to fetch the history.
 func TestActionInterleavedNoBase(t *testing.T) {
