@@ -23,9 +23,12 @@ var comprehensiveParams = []string{"batch_size", "sequence_length", "tensor_dime
 //
 // Records with the same operation, implementation and parameters (the
 // fields in comprehensiveParams, and every string or boolean field) are
-// samples of one benchmark; time_ms is the sample; every other numeric field
-// becomes a metric (the median over the records). A record with an "error"
-// string and no time_ms gives a benchmark with Error set.
+// samples of one benchmark; time_ms is the sample, flagged summary-only
+// because the tool writes the mean of its own timed runs; every other
+// numeric field becomes a metric (the median over the records). A record
+// with an "error" string and no time_ms gives a benchmark with Error set.
+// The record shape follows the tool's "Comprehensive Benchmarking Guide"
+// (testdata/comprehensive/guide.json holds its documented example).
 func ParseComprehensive(name string, data []byte, o Options) ([]model.Benchmark, error) {
 	var recs []map[string]any
 	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
@@ -91,7 +94,9 @@ func comprehensiveRecord(file, path string, r map[string]any, g *grouper) error 
 	if err := checkSample(file, path+".time_ms", "ms", t); err != nil {
 		return err
 	}
-	return g.add(name, params, "ms", []float64{t}, false, metrics)
+	// time_ms is the tool's mean over its own timed runs (100 by default, its
+	// guide says), not a raw sample: flagged so verdicts say so.
+	return g.add(name, params, "ms", []float64{t}, true, metrics)
 }
 
 func isComprehensiveParam(k string) bool { return isOneOf(k, comprehensiveParams) }

@@ -37,6 +37,7 @@ var goldenCases = []struct {
 	{"jsonsamples_plain", JSONSamples, []string{"jsonsamples/plain.json"}, Options{Unit: "ms"}},
 	{"jsonsamples_spec", JSONSamples, []string{"jsonsamples/spec.json"}, Options{}},
 	{"comprehensive", Comprehensive, []string{"comprehensive/results.json"}, Options{}},
+	{"comprehensive_guide", Comprehensive, []string{"comprehensive/guide.json"}, Options{}}, // the example in the tool's own guide
 	{"sdpa", SDPAJSONL, []string{"sdpa/results.jsonl"}, Options{}},
 	{"sdpa_pooled_twice", SDPAJSONL, []string{"sdpa/results.jsonl", "sdpa/results.jsonl"}, Options{}},
 }
