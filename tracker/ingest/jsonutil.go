@@ -35,7 +35,7 @@ func jsonError(name string, data []byte, err error) error {
 		if te.Field != "" {
 			path = "$." + te.Field
 		}
-		line, _ := lineCol(data, te.Offset)
+		line, _ := model.LineCol(data, te.Offset)
 		return &model.InputError{File: name, Path: fmt.Sprintf("%s (near line %d)", path, line),
 			Msg: fmt.Sprintf("must be %s, not a JSON %s", goTypeName(te.Type.Kind().String()), te.Value), Err: err}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
@@ -60,22 +60,7 @@ func goTypeName(kind string) string {
 	return kind
 }
 
-func posPath(data []byte, off int64) string {
-	line, col := lineCol(data, off)
-	return fmt.Sprintf("line %d, column %d", line, col)
-}
-
-func lineCol(data []byte, off int64) (line, col int) {
-	line, col = 1, 1
-	for i := int64(0); i < off && i < int64(len(data)); i++ {
-		if data[i] == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
-}
+func posPath(data []byte, off int64) string { return model.Position(data, off) }
 
 // finite reports whether v is a usable measurement.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

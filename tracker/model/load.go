@@ -44,13 +44,21 @@ func Parse(name string, data []byte) (*Results, error) {
 func syntaxError(name string, data []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := lineCol(data, se.Offset-1) // Offset counts the offending byte
-		return &InputError{File: name, Path: fmt.Sprintf("line %d, column %d", line, col), Msg: "invalid JSON: " + se.Error(), Err: err}
+		// Offset counts the offending byte.
+		return &InputError{File: name, Path: Position(data, se.Offset-1), Msg: "invalid JSON: " + se.Error(), Err: err}
 	}
 	return &InputError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}
 }
 
-func lineCol(data []byte, off int64) (line, col int) {
+// Position returns "line L, column C" of byte offset off in data (1-based),
+// the form every perfgate error uses for a place in a file.
+func Position(data []byte, off int64) string {
+	line, col := LineCol(data, off)
+	return fmt.Sprintf("line %d, column %d", line, col)
+}
+
+// LineCol returns the 1-based line and column of byte offset off in data.
+func LineCol(data []byte, off int64) (line, col int) {
 	line, col = 1, 1
 	for i := int64(0); i < off && i < int64(len(data)); i++ {
 		if data[i] == '\n' {
