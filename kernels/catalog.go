@@ -185,12 +185,6 @@ func SuiteNames() []string {
 	return names
 }
 
-// List describes every built-in suite and its benchmarks at the default size.
-// It needs no GPU.
-func List() []SuiteInfo {
-	return ListFor(Options{})
-}
-
 // ListFor describes the built-in suites as o selects them (size, dtypes, filter).
 func ListFor(o Options) []SuiteInfo {
 	var out []SuiteInfo

@@ -74,17 +74,6 @@ type Suite struct {
 	Builtin *Builtin
 }
 
-// Kind returns "command", "kernel" or "builtin".
-func (s *Suite) Kind() string {
-	switch {
-	case s.Command != nil:
-		return "command"
-	case s.Kernel != nil:
-		return "kernel"
-	}
-	return "builtin"
-}
-
 // A Command suite runs a shell command and parses what it produced.
 type Command struct {
 	Run    string // a shell command line, run with sh -c
