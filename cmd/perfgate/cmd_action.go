@@ -28,12 +28,6 @@ func init() {
 	})
 }
 
-// actionSuites was the action's suite-running hook; configsuites.go still
-// sets it (to runConfigForAction), but the action now runs the suites itself
-// (runActionSuites), since it needs the loaded config for its statistics
-// settings and the filter input's suite selection.
-var actionSuites func(ctx context.Context, e *env, config string) ([]*model.Results, error)
-
 // actionOptions is everything perfgate action acts on, read from the
 // inputs (INPUT_*) and the runner's environment (GITHUB_*).
 type actionOptions struct {

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/config"
@@ -261,34 +260,4 @@ func userCase(c config.Case, ref *kernels.UserReference) kernels.UserCase {
 		uc.Args = append(uc.Args, kernels.UserArg{Buffer: a.Buffer, DType: a.DType, Value: a.Value})
 	}
 	return uc
-}
-
-func init() { actionSuites = runConfigForAction }
-
-// runConfigForAction is perfgate action's suite runner: it runs the suites
-// of the config input (default .perfgate.yml) once and returns one results
-// document, its run block filled from the GitHub Actions environment.
-func runConfigForAction(ctx context.Context, e *env, path string) ([]*model.Results, error) {
-	if path == "" {
-		path = config.DefaultFile
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	bs, gpuEnv, err := runConfigSuites(ctx, e, cfg, suiteRunOptions{})
-	if err != nil {
-		return nil, err
-	}
-	meta := runMetaFlags{testbed: e.Getenv("PERFGATE_TESTBED")}
-	run, err := meta.resolve(ctx, e, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	run.Env = gpuEnv
-	r := &model.Results{Schema: model.Schema, Run: run, Benchmarks: bs}
-	if err := checkBuiltResults(r); err != nil {
-		return nil, err
-	}
-	return []*model.Results{r}, nil
 }

@@ -146,7 +146,11 @@ func TestActionRunsConfigSuites(t *testing.T) {
 	vars := map[string]string{"GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": strings.Repeat("d", 40), "GITHUB_REF_NAME": "main",
 		"GITHUB_EVENT_NAME": "push", "PERFGATE_TESTBED": "gpu-1"}
 	e := &env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(k string) string { return vars[k] }}
-	runs, err := actionSuites(context.Background(), e, path)
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := runActionSuites(context.Background(), e, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +158,7 @@ func TestActionRunsConfigSuites(t *testing.T) {
 	if len(runs) != 1 || r.Run.Repo != "o/r" || r.Run.Testbed != "gpu-1" || r.Run.Event != "push" || len(r.Benchmarks) != 1 || r.Benchmarks[0].Suite != "js" {
 		t.Errorf("got %+v", r)
 	}
-	if _, err := actionSuites(context.Background(), e, filepath.Join(dir, "nope.yml")); !model.IsInputError(err) {
-		t.Errorf("missing config: %v, want an InputError", err)
+	if _, err := runActionSuites(context.Background(), e, cfg, regexp.MustCompile("^nope$")); err == nil {
+		t.Error("a filter that matches no suite was accepted")
 	}
 }
