@@ -13,9 +13,9 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// Trend returns one series per benchmark (suite and name) matching q, one
-// point per run with samples, oldest first; series sorted by suite, then
-// name. Points come from the medians and CVs computed at ingest, through
+// Trend returns one series per benchmark and unit (suite, name, unit: a
+// unit change starts a series, model.TrendSeries) matching q, one point per
+// run with samples, oldest first; series sorted by suite, name, then unit. Points come from the medians and CVs computed at ingest, through
 // the run_benchmarks_trend index, so no sample is read.
 func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error) {
 	if _, err := path.Match(q.Pattern, ""); err != nil {
@@ -34,21 +34,22 @@ func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSer
 	if err != nil {
 		return nil, infra("read trend", err)
 	}
-	series := map[model.Key]*model.TrendSeries{}
-	newest := map[model.Key]time.Time{}
+	series := map[seriesKey]*model.TrendSeries{}
+	newest := map[seriesKey]time.Time{}
 	var id int64
 	var p model.TrendPoint
 	_, err = pgx.ForEachRow(rows, []any{&id, &p.Run.ID, &p.Run.Commit, &p.Run.Branch, &p.Run.Testbed,
 		&p.Run.StartedAt, &p.Median, &p.CV, &p.N}, func() error {
 		b := benches[id]
-		se := series[b.key]
+		k := seriesKey{b.key, b.unit}
+		se := series[k]
 		if se == nil {
-			se = &model.TrendSeries{Suite: b.key.Suite, Name: b.key.Name}
-			series[b.key] = se
+			se = &model.TrendSeries{Suite: b.key.Suite, Name: b.key.Name, Unit: b.unit}
+			series[k] = se
 		}
 		p.Run.StartedAt = p.Run.StartedAt.UTC()
-		if se.Unit == "" || !p.Run.StartedAt.Before(newest[b.key]) { // the newest run's unit and direction
-			se.Unit, se.Better, newest[b.key] = b.unit, b.better, p.Run.StartedAt
+		if se.Better == "" || !p.Run.StartedAt.Before(newest[k]) { // the newest run's direction
+			se.Better, newest[k] = b.better, p.Run.StartedAt
 		}
 		se.Points = append(se.Points, p)
 		return nil
@@ -59,9 +60,16 @@ func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSer
 	return sortedSeries(series), nil
 }
 
-// sortedSeries orders the series by suite and name, and each one's points
-// by start time, then run id.
-func sortedSeries(series map[model.Key]*model.TrendSeries) []model.TrendSeries {
+// A seriesKey names a trend series: one benchmark in one unit. Rows of
+// benchmarks that differ only in better merge into one series.
+type seriesKey struct {
+	key  model.Key
+	unit string
+}
+
+// sortedSeries orders the series by suite, name and unit, and each one's
+// points by start time, then run id.
+func sortedSeries(series map[seriesKey]*model.TrendSeries) []model.TrendSeries {
 	out := make([]model.TrendSeries, 0, len(series))
 	for _, se := range series {
 		slices.SortFunc(se.Points, func(a, b model.TrendPoint) int {
@@ -70,7 +78,7 @@ func sortedSeries(series map[model.Key]*model.TrendSeries) []model.TrendSeries {
 		out = append(out, *se)
 	}
 	slices.SortFunc(out, func(a, b model.TrendSeries) int {
-		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Name, b.Name))
+		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Unit, b.Unit))
 	})
 	return out
 }

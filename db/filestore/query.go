@@ -97,7 +97,8 @@ func (s *Store) loadRun(e entry) (*model.Results, error) {
 	return r, nil
 }
 
-// Trend returns one series per benchmark matching q, one point per run.
+// Trend returns one series per benchmark and unit matching q, one point per
+// run.
 func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error) {
 	if _, err := path.Match(q.Pattern, ""); err != nil {
 		return nil, &model.InputError{Msg: fmt.Sprintf("benchmark pattern %q: %v", q.Pattern, err), Err: err}
@@ -133,7 +134,8 @@ func trendMatch(r *model.Run, q model.TrendQuery) bool {
 
 // series reads runs (oldest first) and builds the sorted series.
 func (s *Store) series(ctx context.Context, runs []entry, q model.TrendQuery) ([]model.TrendSeries, error) {
-	byKey := map[model.Key]*model.TrendSeries{}
+	type seriesKey struct{ suite, name, unit string }
+	byKey := map[seriesKey]*model.TrendSeries{}
 	for _, e := range runs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -149,12 +151,13 @@ func (s *Store) series(ctx context.Context, runs []entry, q model.TrendQuery) ([
 			if !model.MatchGlob(q.Pattern, b.Name) {
 				continue
 			}
-			se := byKey[b.Key()]
+			k := seriesKey{b.Suite, b.Name, b.Unit} // a unit change starts a series (model.TrendSeries)
+			se := byKey[k]
 			if se == nil {
-				se = &model.TrendSeries{Suite: b.Suite, Name: b.Name}
-				byKey[b.Key()] = se
+				se = &model.TrendSeries{Suite: b.Suite, Name: b.Name, Unit: b.Unit}
+				byKey[k] = se
 			}
-			se.Unit, se.Better = b.Unit, b.Better // the newest run's, as runs are oldest first
+			se.Better = b.Better // the newest run's, as runs are oldest first
 			med, cv := model.MedianCV(b.Samples)
 			se.Points = append(se.Points, model.TrendPoint{Run: r.Run.Ref(), Median: med, CV: cv, N: len(b.Samples)})
 		}
@@ -164,7 +167,7 @@ func (s *Store) series(ctx context.Context, runs []entry, q model.TrendQuery) ([
 		out = append(out, *se)
 	}
 	slices.SortFunc(out, func(a, b model.TrendSeries) int {
-		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Name, b.Name))
+		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Unit, b.Unit))
 	})
 	return out, nil
 }

@@ -133,9 +133,13 @@ type TrendPoint struct {
 	N      int     `json:"n"`
 }
 
-// A TrendSeries is one benchmark's points, oldest first. Stores return
-// series sorted by suite, then name; a run in which the benchmark has no
-// samples contributes no point, and a series without points is left out.
+// A TrendSeries is one benchmark's points in one unit, oldest first.
+// Series are keyed by suite, name and unit: a benchmark whose unit changed
+// between runs (ns to us, or ns/op to GB/s) is two series, since one series
+// across the change would show a step that is only the unit's; no unit is
+// converted. Stores return series sorted by suite, name, then unit (byte
+// order); a run in which the benchmark has no samples contributes no point,
+// and a series without points is left out. Better is the newest point's.
 type TrendSeries struct {
 	Suite  string       `json:"suite"`
 	Name   string       `json:"name"`

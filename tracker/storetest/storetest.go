@@ -7,7 +7,8 @@
 //   - Stored runs come back with the same content (maps and slices compared
 //     with nil equal to empty; benchmarks in any order; times by Equal).
 //   - Baseline runs are ordered by started_at, newest first.
-//   - Trend series are sorted by suite, then name; a benchmark with no
+//   - Trend series are keyed and sorted by suite, name, then unit (a unit
+//     change starts a new series); a benchmark with no
 //     samples in a run contributes no point; Median is the middle sample (the
 //     mean of the two middle ones for an even count), CV is the sample
 //     standard deviation (n−1) over the mean (0 for a single sample).

@@ -16,6 +16,7 @@ var trendTests = []contractTest{
 	{"EmptyHistory", testTrendEmpty},
 	{"PointsAndFigures", testTrendPoints},
 	{"Filters", testTrendFilters},
+	{"UnitChangeSplitsSeries", testTrendUnitChange},
 }
 
 // trend runs a trend query, failing the test on error.
@@ -142,5 +143,52 @@ func testTrendFilters(t *testing.T, s tracker.Store) {
 				t.Errorf("Trend(%+v) points = %v, want %v", c.q, got, c.want)
 			}
 		})
+	}
+}
+
+// testTrendUnitChange: a benchmark whose unit changed (a producer moved from
+// ns to us, or from ns/op to GB/s) is two series, one per unit, sorted by
+// unit: one series across the change would show a false step.
+func testTrendUnitChange(t *testing.T, s tracker.Store) {
+	const add, cp = "add/fp32/n=16777216", "copy/n=268435456"
+	perOp := func(samples ...float64) model.Benchmark {
+		return model.Benchmark{Suite: "memory", Name: cp, Unit: "ns/op", Better: model.Lower, Samples: samples}
+	}
+	gbps := func(samples ...float64) model.Benchmark {
+		return model.Benchmark{Suite: "memory", Name: cp, Unit: "GB/s", Better: model.Higher, Samples: samples}
+	}
+	us := func(samples ...float64) model.Benchmark {
+		return model.Benchmark{Suite: "elementwise", Name: add, Unit: "us", Better: model.Lower, Samples: samples}
+	}
+	record(t, s,
+		mkRun("u0", 0, withBenchmarks(bench("elementwise", add, 1000, 1001), perOp(2000))),
+		mkRun("u1", 1, withBenchmarks(bench("elementwise", add, 1002), perOp(2001))),
+		mkRun("u2", 2, withBenchmarks(us(1.001, 1.002), gbps(3000))),
+		mkRun("u3", 3, withBenchmarks(us(1.003), gbps(3001))),
+		mkRun("u4", 4, withBenchmarks(bench("elementwise", add, 1004))), // back to ns: the ns series goes on
+	)
+	type row struct {
+		key, unit string
+		better    model.Better
+		points    []string
+	}
+	want := []row{
+		{"elementwise/" + add, "ns", model.Lower, []string{"u0", "u1", "u4"}},
+		{"elementwise/" + add, "us", model.Lower, []string{"u2", "u3"}},
+		{"memory/" + cp, "GB/s", model.Higher, []string{"u2", "u3"}},
+		{"memory/" + cp, "ns/op", model.Lower, []string{"u0", "u1"}},
+	}
+	var got []row
+	for _, se := range trend(t, s, model.TrendQuery{}) {
+		r := row{key: se.Suite + "/" + se.Name, unit: se.Unit, better: se.Better}
+		for _, p := range se.Points {
+			r.points = append(r.points, p.Run.ID)
+		}
+		got = append(got, r)
+	}
+	if !slices.EqualFunc(got, want, func(a, b row) bool {
+		return a.key == b.key && a.unit == b.unit && a.better == b.better && slices.Equal(a.points, b.points)
+	}) {
+		t.Errorf("series =\n%+v\nwant\n%+v", got, want)
 	}
 }
