@@ -1,9 +1,11 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +19,8 @@ type testbed struct {
 	fp model.Fingerprint
 }
 
-// Baseline returns the latest q.Runs comparable baseline runs of q.Branch,
-// newest first, and the runs passed over, by the rules documented on
+// Baseline returns every comparable run of the latest q.Runs baseline jobs
+// of q.Branch (model.BaselineQuery), newest first, and the runs passed over, by the rules documented on
 // model.Baseline. Comparability is decided in Go by model.Comparable over
 // the (few) testbeds of the candidate's label, so SQL only filters by
 // testbed id and the rule lives in one place.
@@ -55,7 +57,7 @@ func baseline(ctx context.Context, tx querier, q model.BaselineQuery) (*model.Ba
 			comparable = append(comparable, tb.id)
 		}
 	}
-	used, err := baselineRuns(ctx, tx, q, comparable)
+	used, full, err := baselineRuns(ctx, tx, q, comparable)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +72,7 @@ func baseline(ctx context.Context, tx querier, q model.BaselineQuery) (*model.Ba
 	for _, r := range b.Runs {
 		b.Used = append(b.Used, r.Run.Ref())
 	}
-	b.Incomparable, err = passedOver(ctx, tx, q, comparable, used)
+	b.Incomparable, err = passedOver(ctx, tx, q, comparable, used, full)
 	return b, err
 }
 
@@ -91,40 +93,119 @@ func testbedsLabelled(ctx context.Context, tx querier, label string) ([]testbed,
 	return out, nil
 }
 
-// A usedRun is a run chosen as baseline: its key and its place in the
-// newest-first order.
+// A usedRun is a run chosen as baseline: its key, its place in the
+// newest-first order, and its job.
 type usedRun struct {
 	pk        int64
 	id        string
 	startedAt time.Time
+	job       model.JobKey
 }
 
-// baselineRuns picks the latest q.Runs baseline runs on the comparable
-// testbeds: one branch of a union per testbed (there are few), each a
-// top-K scan of the runs_baseline index for that testbed id, merged. With
-// the id a bound value rather than a join column, the planner walks the
-// testbed's own runs even when they are sparse among all runs.
-func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbeds []int64) ([]usedRun, error) {
+// baselineRuns picks every shard of the latest q.Runs baseline jobs on the
+// comparable testbeds (model.BaselineQuery), newest first, and reports
+// whether q.Runs jobs were found. It reads the newest runs in windows of
+// growing size until the window holds q.Runs jobs (most jobs are one run,
+// so the first window of q.Runs runs usually does); the shards of the
+// chosen groups that fall outside the window are then read by group.
+func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbeds []int64) ([]usedRun, bool, error) {
 	if len(testbeds) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
-	args := []any{q.Branch, q.Repo, q.Exclude, q.Runs}
+	var window []usedRun
+	jobs := map[model.JobKey]bool{}
+	for limit := q.Runs; ; limit *= 4 {
+		var err error
+		if window, err = newestRuns(ctx, tx, q, testbeds, limit); err != nil {
+			return nil, false, err
+		}
+		clear(jobs)
+		for _, u := range window { // newest first: a job's first run is its newest shard
+			if len(jobs) < q.Runs {
+				jobs[u.job] = true
+			}
+		}
+		if len(jobs) == q.Runs || len(window) < limit {
+			break
+		}
+	}
+	var used []usedRun
+	var groups []model.JobKey
+	for _, u := range window {
+		if jobs[u.job] && u.job.Group == "" {
+			used = append(used, u)
+		}
+	}
+	for k := range jobs {
+		if k.Group != "" {
+			groups = append(groups, k)
+		}
+	}
+	shards, err := groupShards(ctx, tx, q, testbeds, groups)
+	if err != nil {
+		return nil, false, err
+	}
+	used = append(used, shards...)
+	slices.SortFunc(used, func(a, b usedRun) int {
+		return cmp.Or(b.startedAt.Compare(a.startedAt), cmp.Compare(b.id, a.id))
+	})
+	return used, len(jobs) == q.Runs, nil
+}
+
+// newestRuns returns the latest limit baseline runs on the comparable
+// testbeds: one branch of a union per testbed (there are few), each a top-K
+// scan of the runs_baseline index for that testbed id, merged. With the id a
+// bound value rather than a join column, the planner walks the testbed's
+// own runs even when they are sparse among all runs.
+func newestRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbeds []int64, limit int) ([]usedRun, error) {
+	args := []any{q.Branch, q.Repo, q.Exclude, limit}
 	branches := make([]string, len(testbeds))
 	for i, tb := range testbeds {
 		args = append(args, tb)
-		branches[i] = fmt.Sprintf(`(select pk, id, started_at from runs
+		branches[i] = fmt.Sprintf(`(select pk, id, started_at, repo, run_group from runs
 			where branch = $1 and testbed_id = $%d and baseline_eligible
 			  and ($2 = '' or repo = $2) and id <> $3
 			order by started_at desc, id desc limit $4)`, len(args))
 	}
-	rows, err := tx.Query(ctx, "select pk, id, started_at from ("+strings.Join(branches, " union all ")+`) u
-		order by started_at desc, id desc limit $4`, args...)
+	return scanUsed(tx.Query(ctx, "select pk, id, started_at, repo, run_group from ("+
+		strings.Join(branches, " union all ")+`) u
+		order by started_at desc, id desc limit $4`, args...))
+}
+
+// groupShards returns the baseline runs on the comparable testbeds of the
+// run groups groups, through the runs_group index.
+func groupShards(ctx context.Context, tx querier, q model.BaselineQuery, testbeds []int64, groups []model.JobKey) ([]usedRun, error) {
+	if len(groups) == 0 {
+		return nil, nil
+	}
+	repos, names := make([]string, len(groups)), make([]string, len(groups))
+	for i, g := range groups {
+		repos[i], names[i] = g.Repo, g.Group
+	}
+	return scanUsed(tx.Query(ctx, `
+		select r.pk, r.id, r.started_at, r.repo, r.run_group
+		from unnest($1::text[], $2::text[]) g(repo, name)
+		join runs r on r.repo = g.repo and r.run_group = g.name
+		where r.run_group is not null and r.baseline_eligible
+		  and r.branch = $3 and r.testbed_id = any($4) and r.id <> $5`,
+		repos, names, q.Branch, testbeds, q.Exclude))
+}
+
+// scanUsed reads the rows of newestRuns or groupShards.
+func scanUsed(rows pgx.Rows, err error) ([]usedRun, error) {
 	if err != nil {
 		return nil, infra("select baseline runs", err)
 	}
 	var out []usedRun
 	var u usedRun
-	_, err = pgx.ForEachRow(rows, []any{&u.pk, &u.id, &u.startedAt}, func() error {
+	var repo string
+	var group *string
+	_, err = pgx.ForEachRow(rows, []any{&u.pk, &u.id, &u.startedAt, &repo, &group}, func() error {
+		r := model.Run{ID: u.id, Repo: repo}
+		if group != nil {
+			r.Group = *group
+		}
+		u.job = r.JobKey()
 		out = append(out, u)
 		return nil
 	})
@@ -137,11 +218,11 @@ func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbe
 // passedOver returns the baseline runs of the branch that were not
 // comparable, by model.Baseline's rules: at most K, newest first; any
 // testbed when nothing was used; else only the candidate's label, and only
-// runs newer than the oldest used once K were found.
-func passedOver(ctx context.Context, tx querier, q model.BaselineQuery, comparable []int64, used []usedRun) ([]model.Incomparable, error) {
+// runs newer than the oldest used once K jobs were found (full).
+func passedOver(ctx context.Context, tx querier, q model.BaselineQuery, comparable []int64, used []usedRun, full bool) ([]model.Incomparable, error) {
 	anyLabel := len(used) == 0
 	after, afterID := time.Time{}, ""
-	if len(used) == q.Runs {
+	if full {
 		after, afterID = used[len(used)-1].startedAt, used[len(used)-1].id
 	}
 	rows, err := tx.Query(ctx, `

@@ -20,7 +20,8 @@ import (
 // BenchmarkIngest records runs of 500 benchmarks × 2,000 samples (1M
 // samples); BenchmarkHistory seeds 10,000 runs of 500 benchmarks (with
 // generate_series, in about a minute) and times the baseline query of a
-// 500-benchmark PR and the trend of one benchmark. PERFGATE_BENCH_KEEP=1
+// 500-benchmark PR (K = 3 runs, and K = 3 jobs of 4 shards) and the trend
+// of one benchmark. PERFGATE_BENCH_KEEP=1
 // keeps the seeded database (perfgate_bench_history) for EXPLAIN ANALYZE
 // and for the next run.
 
@@ -73,6 +74,18 @@ func BenchmarkHistory(b *testing.B) {
 			}
 		}
 	})
+	b.Run("Baseline500x3Sharded", func(b *testing.B) {
+		// Three 4-shard jobs of the feature branch (second testbed): 12 runs.
+		fp2 := fp
+		fp2.Testbed = "gpu-h100-2"
+		q := model.BaselineQuery{Repo: "acme/kernels", Branch: "feature", Testbed: fp2, Runs: 3, Exclude: "pr-candidate"}
+		for range b.N {
+			base, err := s.Baseline(ctx, q)
+			if err != nil || len(base.Runs) != 12 || base.Runs[11].Run.Group != base.Runs[8].Run.Group {
+				b.Fatalf("Baseline = %d runs, %v", len(base.Runs), err)
+			}
+		}
+	})
 	for _, c := range []struct {
 		name   string
 		q      model.TrendQuery
@@ -95,7 +108,8 @@ func BenchmarkHistory(b *testing.B) {
 // seedHistory fills the database with historyRuns runs in one pass of SQL:
 // runs one an hour over two H100 testbeds; 4 in 10 main pushes, 5 pull
 // requests, 1 a feature branch; every 20th a main run on the first testbed
-// with an older driver (passed over as incomparable). Each run holds every
+// with an older driver (passed over as incomparable). The feature pushes
+// are sharded jobs: every four in a row (80 hours) share a run group. Each run holds every
 // benchmark with its samples. Foreign-key triggers are off for the load
 // (session_replication_role), as a bulk restore would have them.
 func seedHistory(b *testing.B, u string) {
@@ -118,13 +132,14 @@ func seedHistory(b *testing.B, u string) {
 		fmt.Sprintf(`insert into benchmarks (suite, name, unit, better, params)
 			select 'synthetic', format('kernel-%%s/n=1048576', lpad(g::text, 4, '0')), 'ns', 'lower', '{"n": "1048576"}'
 			from generate_series(0, %d) g`, historyBenchmarks-1),
-		fmt.Sprintf(`insert into runs (id, content_sha256, repo, commit, branch, pr, event, testbed_id, started_at, env, status)
+		fmt.Sprintf(`insert into runs (id, content_sha256, repo, commit, branch, pr, event, testbed_id, started_at, run_group, env, status)
 			select format('hist-%%s', i), decode(md5(i::text), 'hex'), 'acme/kernels', md5(i::text) || '01234567',
 			       case when i %% 10 < 4 or i %% 20 = 19 then 'main' when i %% 10 < 9 then 'pr-branch' else 'feature' end,
 			       case when i %% 10 between 4 and 8 and i %% 20 <> 19 then i end,
 			       case when i %% 10 between 4 and 8 and i %% 20 <> 19 then 'pull_request' else 'push' end,
 			       case when i %% 20 = 19 then 3 else 1 + i %% 2 end,
 			       timestamptz '2025-01-01 00:00Z' + i * interval '1 hour',
+			       case when i %% 20 = 9 then format('feature-job-%%s', i / 80) end,
 			       '{"gpu": "NVIDIA H100 80GB HBM3", "driver": "580.95.05", "cuda": "13.0"}', 'ok'
 			from generate_series(1, %d) i`, historyRuns),
 		fmt.Sprintf(`insert into run_benchmarks (run_pk, benchmark_id, ord, n, median, cv)

@@ -11,8 +11,8 @@ import (
 // whole, and a prune cut short keeps what it did.
 const pruneBatch = 100
 
-// Prune deletes the runs started before q.OlderThan, except the latest
-// q.KeepBaseline baseline runs of each repo and comparable configuration
+// Prune deletes the runs started before q.OlderThan, except every shard of
+// the latest q.KeepBaseline baseline jobs of each repo and configuration
 // (testbed label, GPU, driver major, CUDA). Runs of other branches and
 // pull requests go first, in batches of whole runs.
 func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResult, error) {
@@ -47,15 +47,28 @@ type doomedRun struct {
 	samples int
 }
 
-// prunePlan lists the runs to delete, non-baseline runs first.
+// prunePlan lists the runs to delete, non-baseline runs first. Baseline
+// runs are ranked by job (model.JobKey; a group within its repository),
+// newest shard first, so the kept jobs are kept whole.
 func (s *Store) prunePlan(ctx context.Context, q model.PruneQuery) ([]doomedRun, error) {
 	rows, err := s.pool.Query(ctx, `
-		with ranked as (
-			select r.pk, row_number() over (
-				partition by r.repo, t.label, t.gpu, t.driver_major, t.cuda
-				order by r.started_at desc, r.id desc) as rank
+		with baseline as (
+			select r.pk, r.started_at, r.id,
+			       r.repo, t.label, t.gpu, t.driver_major, t.cuda,
+			       case when r.run_group is null then 'r:' || r.id else 'g:' || r.run_group end as job
 			from runs r join testbeds t on t.id = r.testbed_id
 			where r.branch = $2 and r.baseline_eligible
+		), jobs as (
+			select pk,
+			       repo, label, gpu, driver_major, cuda,
+			       first_value(started_at) over job as job_at, first_value(id) over job as job_id
+			from baseline
+			window job as (partition by repo, label, gpu, driver_major, cuda, job order by started_at desc, id desc)
+		), ranked as (
+			select pk, dense_rank() over (
+				partition by repo, label, gpu, driver_major, cuda
+				order by job_at desc, job_id desc) as rank
+			from jobs
 		)
 		select r.pk, coalesce((select sum(n) from run_benchmarks rb where rb.run_pk = r.pk), 0)
 		from runs r left join ranked k on k.pk = r.pk

@@ -9,7 +9,7 @@ import (
 )
 
 // Prune deletes the runs started before q.OlderThan, except the latest
-// q.KeepBaseline baseline runs of each repo and comparable fingerprint.
+// q.KeepBaseline baseline jobs (every shard) of each repo and fingerprint.
 // Runs of other branches and pull requests are deleted first, so a prune
 // cut short has removed the least valuable history.
 func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResult, error) {
@@ -70,8 +70,9 @@ func isBaseline(e entry, q model.PruneQuery) bool {
 	return e.Run.IsBaselineCandidate(q.BaselineBranch) && e.Samples > 0
 }
 
-// protectedRuns returns the IDs of the latest q.KeepBaseline successful
-// baseline runs of each repo and fingerprint.
+// protectedRuns returns the IDs of every shard of the latest q.KeepBaseline
+// jobs (model.JobKey) of successful baseline runs of each repo and
+// fingerprint: a job is kept whole or not at all.
 func protectedRuns(runs []entry, q model.PruneQuery) map[string]bool {
 	type config struct {
 		repo string
@@ -86,9 +87,13 @@ func protectedRuns(runs []entry, q model.PruneQuery) map[string]bool {
 	}
 	protected := map[string]bool{}
 	for _, g := range groups {
-		slices.SortFunc(g, newestFirst)
-		for _, e := range g[:min(len(g), max(q.KeepBaseline, 0))] {
-			protected[e.Run.ID] = true
+		slices.SortFunc(g, newestFirst) // a job's first run is its newest shard
+		jobs := map[model.JobKey]bool{}
+		for _, e := range g {
+			if k := e.Run.JobKey(); len(jobs) < q.KeepBaseline {
+				jobs[k] = true
+			}
+			protected[e.Run.ID] = jobs[e.Run.JobKey()]
 		}
 	}
 	return protected

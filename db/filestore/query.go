@@ -22,7 +22,8 @@ func newestFirstRun(a, b *model.Run) int {
 	return cmp.Compare(b.ID, a.ID)
 }
 
-// Baseline returns the latest q.Runs comparable baseline runs of q.Branch.
+// Baseline returns every comparable run of the latest q.Runs baseline jobs
+// of q.Branch (model.BaselineQuery).
 func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error) {
 	if q.Runs < 1 {
 		return nil, fmt.Errorf("filestore: baseline of %d runs: need at least 1", q.Runs)
@@ -52,7 +53,8 @@ func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Bas
 }
 
 // selectBaseline picks the runs of a baseline and the runs it reports as
-// passed over, by the rules documented on model.Baseline.
+// passed over, by the rules documented on model.BaselineQuery and
+// model.Baseline: every comparable shard of the latest q.Runs jobs.
 func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []model.Incomparable) {
 	var cands []*entry // pointers: entries are large to swap while sorting
 	for i := range all {
@@ -63,22 +65,27 @@ func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []
 		}
 	}
 	slices.SortFunc(cands, func(a, b *entry) int { return newestFirstRun(&a.Run, &b.Run) })
-	var skipped []model.Incomparable
-	for _, e := range cands {
-		if ok, why := model.Comparable(q.Testbed, model.FingerprintOf(&e.Run)); !ok {
-			skipped = append(skipped, model.Incomparable{Run: e.Run.Ref(), Reason: why})
-			continue
-		}
-		if used = append(used, *e); len(used) == q.Runs {
-			break
+	comparable := make([]bool, len(cands))
+	jobs := map[model.JobKey]bool{} // newest first, so a job's first run is its newest shard
+	for i, e := range cands {
+		comparable[i], _ = model.Comparable(q.Testbed, model.FingerprintOf(&e.Run))
+		if k := e.Run.JobKey(); comparable[i] && len(jobs) < q.Runs {
+			jobs[k] = true
 		}
 	}
-	for _, ic := range skipped {
-		if len(passed) == q.Runs {
+	oldest := len(cands) // the position of the oldest run used
+	for i, e := range cands {
+		if comparable[i] && jobs[e.Run.JobKey()] {
+			used, oldest = append(used, *e), i
+		}
+	}
+	for i, e := range cands {
+		if len(passed) == q.Runs || (len(jobs) == q.Runs && i > oldest) {
 			break
 		}
-		if len(used) == 0 || ic.Run.Testbed == q.Testbed.Testbed {
-			passed = append(passed, ic)
+		if ok, why := model.Comparable(q.Testbed, model.FingerprintOf(&e.Run)); !ok &&
+			(len(used) == 0 || e.Run.Testbed == q.Testbed.Testbed) {
+			passed = append(passed, model.Incomparable{Run: e.Run.Ref(), Reason: why})
 		}
 	}
 	return used, passed

@@ -45,6 +45,10 @@ comment on column runs.content_sha256 is 'SHA-256 of the canonical JSON of the r
 -- The baseline query: latest runs of a branch on given testbeds.
 create index runs_baseline on runs (branch, testbed_id, started_at desc, id desc)
     where baseline_eligible;
+-- The baseline query's second step: every shard of the run groups (sharded
+-- jobs) it chose.
+create index runs_group on runs (repo, run_group)
+    where run_group is not null and baseline_eligible;
 -- Trend (--since) and prune (--older-than).
 create index runs_started_at on runs (started_at);
 

@@ -76,28 +76,54 @@ func Comparable(a, b Fingerprint) (bool, string) {
 }
 
 // A BaselineQuery asks a store for the runs to judge a candidate against.
+//
+// The unit of "the latest K" is a job, not a run: the shards of one sharded
+// CI job share run.group and each holds only its own benchmarks, so K runs
+// could be K shards of the newest job and a benchmark of another shard would
+// get no baseline samples. A job is a run group (JobKey: the group within
+// its repository), made of those of its runs that are baseline candidates
+// for Branch and comparable with Testbed, or a single run without a group.
+// A job's time is its newest such shard's started_at (ties: the higher run
+// ID).
 type BaselineQuery struct {
 	Repo    string      // only runs of this repository ("" = any)
 	Branch  string      // the baseline branch, e.g. "main"
 	Testbed Fingerprint // the candidate's fingerprint
-	Runs    int         // how many of the latest comparable runs (K)
+	Runs    int         // how many of the latest comparable jobs (K); see above
 	Exclude string      // a run ID never to use (the candidate itself)
 }
 
-// A Baseline is what a store returns for a BaselineQuery: the latest K
-// comparable runs, newest first, and the runs it passed over as not
-// comparable, with the reason.
+// A Baseline is what a store returns for a BaselineQuery: every comparable
+// run of the latest K comparable jobs (all their shards), newest first by
+// started_at, and the runs it passed over as not comparable, with the
+// reason. Runs and Used may hold more than K runs when jobs are sharded.
 //
-// Incomparable holds at most K runs, newest first, drawn from the baseline
-// runs of the branch whose fingerprint is not comparable. When no comparable
-// run exists, runs on any testbed count: they say why every verdict is
-// incomparable. Otherwise only runs on the candidate's testbed label count
-// (a driver or CUDA change on this runner; other runners are not news), and
-// once K comparable runs were found, only those newer than the oldest used.
+// Incomparable is counted in runs, not jobs: it holds at most K runs, newest
+// first, drawn from the baseline runs of the branch whose fingerprint is not
+// comparable. When no comparable run exists, runs on any testbed count: they
+// say why every verdict is incomparable. Otherwise only runs on the
+// candidate's testbed label count (a driver or CUDA change on this runner;
+// other runners are not news), and once K comparable jobs were found, only
+// those newer than the oldest run used.
 type Baseline struct {
 	Runs         []*Results     `json:"-"`
 	Used         []RunRef       `json:"runs"`
 	Incomparable []Incomparable `json:"incomparable,omitempty"`
+}
+
+// A JobKey names the CI job a run belongs to, the unit of a baseline's and
+// a prune's "latest K": the run's group within its repository, or, for a
+// run without a group, the run itself.
+type JobKey struct {
+	Repo, Group, Run string
+}
+
+// JobKey returns the job of r.
+func (r *Run) JobKey() JobKey {
+	if r.Group == "" {
+		return JobKey{Run: r.ID}
+	}
+	return JobKey{Repo: r.Repo, Group: r.Group}
 }
 
 // Incomparable is a run passed over because its testbed differs.
@@ -152,7 +178,7 @@ type TrendSeries struct {
 type PruneQuery struct {
 	OlderThan      time.Time // delete runs started before this
 	BaselineBranch string    // runs of other branches go first
-	KeepBaseline   int       // never delete the latest K baseline runs of each repo and comparable testbed fingerprint
+	KeepBaseline   int       // never delete the latest K baseline jobs (every shard: BaselineQuery) of each repo and testbed fingerprint
 	DryRun         bool
 }
 

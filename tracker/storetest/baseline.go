@@ -20,6 +20,8 @@ var baselineTests = []contractTest{
 	{"IncomparableCappedAtK", testBaselineIncomparableCap},
 	{"ComparableDespiteMinorDifferences", testBaselineComparable},
 	{"FailedRunsNeverBaseline", testBaselineSkipsFailed},
+	{"ShardedJobsWholeGroups", testBaselineShardedJobs},
+	{"GroupedAndUngrouped", testBaselineGroupedAndUngrouped},
 }
 
 // testBaselineSkipsFailed: a newer main run whose every benchmark failed is

@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -230,3 +231,14 @@ func storedIDs(t *testing.T, s tracker.Store) []string {
 
 // sorted returns a sorted copy of ids.
 func sorted(ids ...string) []string { return slices.Sorted(slices.Values(ids)) }
+
+// inGroup makes the run a shard of the sharded job group.
+func inGroup(group string) opt { return func(r *model.Results) { r.Run.Group = group } }
+
+// shard builds shard i of a sharded job: a run of group job, started hour
+// hours after epoch, whose one benchmark lives only in this shard.
+func shard(job string, i, hour int, opts ...opt) *model.Results {
+	id := fmt.Sprintf("%s-s%d", job, i)
+	b := bench("sharded", fmt.Sprintf("shard%d/n=1024", i), 10, 11, 12)
+	return mkRun(id, hour, append([]opt{withBenchmarks(b), inGroup(job)}, opts...)...)
+}

@@ -19,6 +19,7 @@ var pruneTests = []contractTest{
 	{"KeptRunsCountRecentOnes", testPruneKeepCountsRecent},
 	{"FailedRunsNeverKept", testPruneFailedNotKept},
 	{"DryRunDeletesNothing", testPruneDryRun},
+	{"KeepsWholeGroups", testPruneKeepsWholeGroups},
 }
 
 // prune runs a prune, failing the test on error.

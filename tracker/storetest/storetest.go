@@ -6,14 +6,16 @@
 // Beyond the doc comments of tracker and tracker/model, the contract pins:
 //   - Stored runs come back with the same content (maps and slices compared
 //     with nil equal to empty; benchmarks in any order; times by Equal).
-//   - Baseline runs are ordered by started_at, newest first.
+//   - Baseline runs are ordered by started_at, newest first; K counts jobs
+//     (model.JobKey), and every comparable shard of the K jobs is returned.
 //   - Trend series are keyed and sorted by suite, name, then unit (a unit
 //     change starts a new series); a benchmark with no
 //     samples in a run contributes no point; Median is the middle sample (the
 //     mean of the two middle ones for an even count), CV is the sample
 //     standard deviation (n−1) over the mean (0 for a single sample).
-//   - Prune never deletes the latest KeepBaseline baseline runs of each
-//     comparable configuration: repo, testbed, GPU, driver major and CUDA.
+//   - Prune never deletes any shard of the latest KeepBaseline baseline jobs
+//     of each comparable configuration: repo, testbed, GPU, driver major and
+//     CUDA.
 //
 // It imports testing, so only test files may import it.
 package storetest
