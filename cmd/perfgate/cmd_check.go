@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -177,8 +176,11 @@ func checkAgainst(ctx context.Context, st tracker.BaselineSource, cands []*model
 // and one from other hardware is still incomparable.
 func checkAgainstOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n int, opt compare.Options) (*compare.Comparison, error) {
 	first := &cands[0].Run
+	// The candidates' own jobs may be stored already (check --record, or the
+	// shards of a sharded job recorded one by one): ask for that many more
+	// jobs, then drop them.
 	q := model.BaselineQuery{Repo: first.Repo, Branch: branch, Testbed: model.FingerprintOf(first),
-		Runs: n + len(cands) - 1, Exclude: first.ID}
+		Runs: n + len(candidateJobs(cands)), Exclude: first.ID}
 	if testbed != "" {
 		q.Testbed.Testbed = testbed
 	}
@@ -190,18 +192,31 @@ func checkAgainstOn(ctx context.Context, st tracker.BaselineSource, cands []*mod
 	return compare.CompareBaseline(b, cands, opt)
 }
 
-// dropCandidates removes the candidate runs from a baseline (the store
-// excluded only the first) and keeps at most n runs.
-func dropCandidates(b *model.Baseline, cands []*model.Results, n int) {
-	isCand := func(id string) bool {
-		return slices.ContainsFunc(cands, func(r *model.Results) bool { return r.Run.ID == id })
+// candidateJobs returns the jobs (model.JobKey) the candidate runs belong to.
+func candidateJobs(cands []*model.Results) map[model.JobKey]bool {
+	jobs := map[model.JobKey]bool{}
+	for _, c := range cands {
+		jobs[c.Run.JobKey()] = true
 	}
+	return jobs
+}
+
+// dropCandidates removes from a baseline the candidates' own jobs (a
+// sharded candidate's sibling shards included: the store excluded only the
+// first candidate run) and keeps every shard of the n newest remaining
+// jobs. b.Runs is newest first, so jobs appear in newest-shard order.
+func dropCandidates(b *model.Baseline, cands []*model.Results, n int) {
+	own := candidateJobs(cands)
+	kept := map[model.JobKey]bool{}
 	var runs []*model.Results
 	var used []model.RunRef
 	for i, r := range b.Runs {
-		if !isCand(r.Run.ID) && len(runs) < n {
-			runs, used = append(runs, r), append(used, b.Used[i])
+		job := r.Run.JobKey()
+		if own[job] || (!kept[job] && len(kept) == n) {
+			continue
 		}
+		kept[job] = true
+		runs, used = append(runs, r), append(used, b.Used[i])
 	}
 	b.Runs, b.Used = runs, used
 	if len(b.Incomparable) > n {
