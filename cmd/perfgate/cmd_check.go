@@ -44,7 +44,7 @@ func (cf *checkFlags) register(fs *flag.FlagSet, e *env) {
 		}
 		runs = n
 	}
-	fs.IntVar(&cf.runs, "baseline-runs", runs, "how many of the latest comparable baseline runs to pool (env PERFGATE_BASELINE_RUNS)")
+	fs.IntVar(&cf.runs, "baseline-runs", runs, "how many of the latest comparable baseline jobs to pool: runs, or all the shards of a run group (env PERFGATE_BASELINE_RUNS)")
 	fs.StringVar(&cf.testbed, "baseline-testbed", envDefault(e, "PERFGATE_BASELINE_TESTBED", ""),
 		"take baseline runs from this testbed `label` instead of the candidate's; GPU, driver and CUDA must still match (env PERFGATE_BASELINE_TESTBED)")
 	fs.StringVar(&cf.config, "config", envDefault(e, "PERFGATE_CONFIG", ""),
