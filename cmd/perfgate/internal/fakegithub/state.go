@@ -154,30 +154,35 @@ func linkHeader(base string, perPage, page, last int) string {
 	return strings.Join(rels, ", ")
 }
 
-func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p map[string]string, body []byte) {
+// commentBody reads the body of a create or update request as GitHub
+// validates it, answering 422 itself when it is missing or too long.
+func commentBody(w http.ResponseWriter, body []byte) (string, bool) {
 	var in struct{ Body string }
 	if err := json.Unmarshal(body, &in); err != nil || in.Body == "" {
 		unprocessable(w, "body")
-		return
+		return "", false
 	}
 	if len([]rune(in.Body)) > 65536 {
 		unprocessable(w, "body is too long (maximum is 65536 characters)")
+		return "", false
+	}
+	return in.Body, true
+}
+
+func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p map[string]string, body []byte) {
+	text, ok := commentBody(w, body)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
-	c := *s.newComment("http://"+r.Host, p["owner"], p["repo"], p["issue_number"], in.Body)
+	c := *s.newComment("http://"+r.Host, p["owner"], p["repo"], p["issue_number"], text)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusCreated, c)
 }
 
 func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p map[string]string, body []byte) {
-	var in struct{ Body string }
-	if err := json.Unmarshal(body, &in); err != nil || in.Body == "" {
-		unprocessable(w, "body")
-		return
-	}
-	if len([]rune(in.Body)) > 65536 {
-		unprocessable(w, "body is too long (maximum is 65536 characters)")
+	text, ok := commentBody(w, body)
+	if !ok {
 		return
 	}
 	id, _ := strconv.ParseInt(p["comment_id"], 10, 64)
@@ -194,7 +199,7 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p map[str
 					writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
 					return
 				}
-				c.Body = in.Body
+				c.Body = text
 				c.UpdatedAt = fixedTime.Add(time.Minute)
 				writeJSON(w, http.StatusOK, *c)
 				return
