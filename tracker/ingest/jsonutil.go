@@ -19,7 +19,7 @@ func decodeJSON(name string, data []byte, v any) error {
 		return jsonError(name, data, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return &model.InputError{File: name, Path: posPath(data, dec.InputOffset()), Msg: "trailing data after the JSON document"}
+		return &model.InputError{File: name, Path: model.Position(data, dec.InputOffset()), Msg: "trailing data after the JSON document"}
 	}
 	return nil
 }
@@ -29,7 +29,7 @@ func jsonError(name string, data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return &model.InputError{File: name, Path: posPath(data, se.Offset-1), Msg: "invalid JSON: " + se.Error(), Err: err}
+		return &model.InputError{File: name, Path: model.Position(data, se.Offset-1), Msg: "invalid JSON: " + se.Error(), Err: err}
 	case errors.As(err, &te):
 		path := "$"
 		if te.Field != "" {
@@ -59,8 +59,6 @@ func goTypeName(kind string) string {
 	}
 	return kind
 }
-
-func posPath(data []byte, off int64) string { return model.Position(data, off) }
 
 // finite reports whether v is a usable measurement.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
