@@ -3,7 +3,6 @@ package compare
 import (
 	"fmt"
 	"math"
-	"path"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -112,10 +111,7 @@ func checkGlob(g string) error {
 	if g == "" {
 		return fmt.Errorf("empty pattern")
 	}
-	if _, err := path.Match(g, ""); err != nil {
-		return fmt.Errorf("bad pattern %q: %w", g, err)
-	}
-	return nil
+	return model.CheckGlob(g)
 }
 
 // Match reports whether glob matches the benchmark key "suite/name" by
