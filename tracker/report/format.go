@@ -83,9 +83,7 @@ func pval(p float64) string {
 }
 
 // level formats a confidence level such as 0.99 as "99%".
-func level(conf float64) string {
-	return strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.2f", 100*conf), "0"), ".0") + "%"
-}
+func level(conf float64) string { return threshold(conf) }
 
 // shortCommit returns the first 7 characters of a commit SHA.
 func shortCommit(c string) string {
