@@ -40,9 +40,10 @@ func Text(c *compare.Comparison) string {
 	}
 	if diffs := envDiffs(c); len(diffs) > 0 {
 		b.WriteString("environment differs:\n")
+		warn := envWarnings(c)
 		for _, k := range diffs {
 			note := ""
-			if !slices.Contains(envWarnings(c), k) {
+			if !slices.Contains(warn, k) {
 				note = " (varies between baseline runs)"
 			}
 			fmt.Fprintf(&b, "  %s: %s → %s%s\n", plain(k), plain(orDash(c.BaselineEnv[k])), plain(orDash(c.CandidateEnv[k])), note)
