@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,7 +69,7 @@ func comprehensiveRecord(file, path string, r map[string]any, g *grouper) error 
 		case bool:
 			params[k] = strconv.FormatBool(x)
 		case float64:
-			if isComprehensiveParam(k) {
+			if slices.Contains(comprehensiveParams, k) {
 				if x < 0 || x != math.Trunc(x) {
 					return bad(file, path+"."+k, "%v is not a whole number", x)
 				}
@@ -98,8 +99,6 @@ func comprehensiveRecord(file, path string, r map[string]any, g *grouper) error 
 	// guide says), not a raw sample: flagged so verdicts say so.
 	return g.add(name, params, "ms", []float64{t}, true, metrics)
 }
-
-func isComprehensiveParam(k string) bool { return isOneOf(k, comprehensiveParams) }
 
 // jsonKind names the JSON type of a decoded value, for messages.
 func jsonKind(v any) string {

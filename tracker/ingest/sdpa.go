@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,7 @@ func sdpaRecord(file, where string, r map[string]any, g *grouper) error {
 	var raw []any
 	var rawKey string
 	for k, v := range r {
-		if isOneOf(k, sdpaParams) {
+		if slices.Contains(sdpaParams, k) {
 			x, ok := v.(float64)
 			if !ok || x < 1 || x != math.Trunc(x) {
 				return bad(file, where, "%s: %s is not a positive whole number", k, jsonText(v))
@@ -78,7 +79,7 @@ func sdpaRecord(file, where string, r map[string]any, g *grouper) error {
 			// null: not measured.
 		case []any:
 			p, u := splitUnit(k)
-			if u == "" || !isOneOf(p, []string{"samples", "latencies", "times"}) {
+			if u == "" || !slices.Contains([]string{"samples", "latencies", "times"}, p) {
 				return bad(file, where, "%s: an array, but only samples_<unit>, latencies_<unit> and times_<unit> (unit ns, us, ms or s) may be arrays", k)
 			}
 			if rawKey == "" || k < rawKey {
@@ -145,15 +146,6 @@ func splitUnit(k string) (string, string) {
 		return k, ""
 	}
 	return k[:i], k[i+1:]
-}
-
-func isOneOf(s string, set []string) bool {
-	for _, x := range set {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // jsonText renders a decoded JSON value for a message.
