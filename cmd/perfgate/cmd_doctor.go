@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -26,9 +25,6 @@ func runDoctor(ctx context.Context, args []string, e *env) error {
 	}
 	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), cudaStatus())
 	s, err := kernels.Open(ctx)
-	if errors.Is(err, kernels.ErrNoCUDA) {
-		return &exitError{code: exitInfra, err: err}
-	}
 	if err != nil {
 		return err
 	}

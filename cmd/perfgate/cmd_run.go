@@ -75,7 +75,7 @@ func runRun(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if !kernels.CUDA {
-		return &exitError{code: exitInfra, err: kernels.ErrNoCUDA}
+		return kernels.ErrNoCUDA
 	}
 	r, err := f.meta.resolve(ctx, e, time.Now())
 	if err != nil {
@@ -187,9 +187,6 @@ func splitList(s string) []string {
 // fingerprint for run.env. The config-file runner calls it too.
 func runGPUSuites(ctx context.Context, e *env, names []string, o kernels.Options) ([]model.Benchmark, map[string]string, error) {
 	s, err := kernels.Open(ctx)
-	if errors.Is(err, kernels.ErrNoCUDA) {
-		return nil, nil, &exitError{code: exitInfra, err: err}
-	}
 	if err != nil {
 		return nil, nil, err
 	}
