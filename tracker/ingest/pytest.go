@@ -3,7 +3,6 @@ package ingest
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -111,18 +110,13 @@ func pytestParams(raw map[string]json.RawMessage) map[string]string {
 	if len(raw) == 0 {
 		return nil
 	}
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	p := make(map[string]string, len(raw))
-	for _, k := range keys {
+	for k, v := range raw {
 		var s string
-		if json.Unmarshal(raw[k], &s) == nil {
+		if json.Unmarshal(v, &s) == nil {
 			p[k] = s
 		} else {
-			p[k] = strings.TrimSpace(string(raw[k]))
+			p[k] = strings.TrimSpace(string(v))
 		}
 	}
 	return p
