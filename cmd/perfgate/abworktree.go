@@ -43,7 +43,7 @@ func newABSession(ctx context.Context, e *env, o *abOptions) (*abSession, error)
 	if s.baseSHA, err = gitIn(ctx, s.root, "merge-base", o.base, "HEAD"); err != nil {
 		return nil, usageError("-base: %q has no merge base with HEAD: %v", o.base, err)
 	}
-	s.headLabel = short(s.headSHA)
+	s.headLabel = shortSHA(s.headSHA)
 	if dirty, _ := gitIn(ctx, s.root, "status", "--porcelain", "--untracked-files=no"); dirty != "" {
 		s.headLabel += " + uncommitted changes"
 	}

@@ -82,7 +82,7 @@ func runAB(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: interleaved A/B, %d rounds (%s) on %s: base %s (merge base of %s), head %s\n",
-		o.rounds, strings.ToUpper(o.order), s.testbed, short(s.baseSHA), o.base, s.headLabel)
+		o.rounds, strings.ToUpper(o.order), s.testbed, shortSHA(s.baseSHA), o.base, s.headLabel)
 	if err := o.cf.render(e.Stdout, c, o.cf.format); err != nil {
 		return err
 	}
@@ -146,13 +146,6 @@ func poolRounds(rounds []*model.Results) (*model.Results, error) {
 	r := *rounds[0]
 	r.Benchmarks = bs
 	return &r, nil
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
 
 // gitIn runs git in dir and returns its trimmed standard output.

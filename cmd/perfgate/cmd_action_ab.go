@@ -81,7 +81,7 @@ func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results,
 	}
 	defer s.cleanup()
 	fmt.Fprintf(a.e.Stderr, "perfgate: interleaved A/B, %d rounds (ABBA) on %s: base %s (merge base with %s), head %s\n",
-		o.rounds, s.testbed, short(s.baseSHA), ref, s.headLabel)
+		o.rounds, s.testbed, shortSHA(s.baseSHA), ref, s.headLabel)
 	baseRounds, headRounds, err := s.runRounds(ctx, a.o.filter)
 	if err != nil {
 		return nil, nil, err
