@@ -41,14 +41,7 @@ func parseFile(format, p string, o Options) ([]model.Benchmark, error) {
 	if err != nil {
 		return nil, &model.InputError{File: p, Msg: "cannot read the file", Err: err}
 	}
-	if format == NVBench {
-		bs, err := ParseNVBench(p, data, binReader(p), o)
-		if err == nil && len(bs) == 0 {
-			err = &model.InputError{File: p, Msg: "no benchmarks found (is this nvbench output?)"}
-		}
-		return bs, err
-	}
-	return Parse(format, p, data, o)
+	return parse(format, p, data, binReader(p), o)
 }
 
 // binReader finds an nvbench --jsonbin file: the path as written (relative

@@ -60,6 +60,11 @@ func (o Options) suite(format string) string {
 // Parse parses one file's content in the given format; name labels errors.
 // Criterion output is a directory tree: use ParseFiles, or ParseCriterion.
 func Parse(format, name string, data []byte, o Options) ([]model.Benchmark, error) {
+	return parse(format, name, data, nil, o)
+}
+
+// parse is Parse with the reader of nvbench --jsonbin files (nil: none).
+func parse(format, name string, data []byte, readBin func(string) ([]byte, error), o Options) ([]model.Benchmark, error) {
 	var (
 		bs  []model.Benchmark
 		err error
@@ -72,7 +77,7 @@ func Parse(format, name string, data []byte, o Options) ([]model.Benchmark, erro
 	case PytestBenchmark:
 		bs, err = ParsePytest(name, data, o)
 	case NVBench:
-		bs, err = ParseNVBench(name, data, nil, o)
+		bs, err = ParseNVBench(name, data, readBin, o)
 	case Perfgate:
 		bs, err = parsePerfgate(name, data)
 	case JSONSamples:
