@@ -99,7 +99,7 @@ func (f *runFlags) runConfig(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	o := suiteRunOptions{Fast: f.fast, CacheDir: e.Getenv("PERFGATE_CACHE")}
+	o := suiteRunOptions{Fast: f.fast}
 	if names := splitList(f.suites); len(names) > 0 {
 		quoted := make([]string, len(names))
 		for i, n := range names {
