@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 )
@@ -78,8 +79,7 @@ func isInt(dtype string) bool { return dtype[0] == 'i' || dtype[0] == 'u' }
 func scalarBits(dtype string, v float64) uint64 {
 	var raw [8]byte
 	encodeElem(dtype, raw[:], 0, v)
-	return uint64(raw[0]) | uint64(raw[1])<<8 | uint64(raw[2])<<16 | uint64(raw[3])<<24 |
-		uint64(raw[4])<<32 | uint64(raw[5])<<40 | uint64(raw[6])<<48 | uint64(raw[7])<<56
+	return binary.LittleEndian.Uint64(raw[:])
 }
 
 // pureOutput reports whether an output buffer is written without being read
