@@ -2,10 +2,10 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -65,7 +65,7 @@ func (d *decoder) fields(n *yaml.Node, key string, handlers map[string]handler) 
 		}
 		h, ok := handlers[k.Value]
 		if !ok {
-			return d.errf(k, sub, "unknown key (allowed: %s)", strings.Join(sortedKeys(handlers), ", "))
+			return d.errf(k, sub, "unknown key (allowed: %s)", strings.Join(slices.Sorted(maps.Keys(handlers)), ", "))
 		}
 		if seen[k.Value] {
 			return d.errf(k, sub, "key given twice")
@@ -76,15 +76,6 @@ func (d *decoder) fields(n *yaml.Node, key string, handlers map[string]handler) 
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // pairs returns a mapping's keys and values in document order.
