@@ -3,7 +3,6 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -136,16 +135,6 @@ func addSpeedups(bs []model.Benchmark, base func(*model.Benchmark) string, metri
 		}
 		b.Metrics[metric] = ref / b.Metrics["median_us"]
 	}
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // ceilingOf returns the copy ceiling a memory-suite run measured: the best

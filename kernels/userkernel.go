@@ -3,6 +3,7 @@ package kernels
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -13,7 +14,7 @@ var userDTypes = []string{"fp32", "fp16", "bf16", "fp64", "i32", "u32", "i8", "u
 // kernel's name, and its parameters in key order.
 func userCase(k UserKernel, uc UserCase) benchCase {
 	c := benchCase{Suite: k.Suite, Op: k.Name}
-	for _, key := range sortedKeys(uc.Params) {
+	for _, key := range slices.Sorted(maps.Keys(uc.Params)) {
 		c.Params = append(c.Params, param{key, uc.Params[key]})
 	}
 	return c
