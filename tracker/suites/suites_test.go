@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func TestRunPoolsRawSamples(t *testing.T) {
 	}
 	b := bs[0]
 	want := []float64{100, 150, 200, 250, 300, 350}
-	if b.Suite != "s" || b.Name != "BenchmarkA" || b.SummaryOnly || !equal(b.Samples, want) {
+	if b.Suite != "s" || b.Name != "BenchmarkA" || b.SummaryOnly || !slices.Equal(b.Samples, want) {
 		t.Errorf("got %s/%s samples %v summary-only %v; want s/BenchmarkA %v raw", b.Suite, b.Name, b.Samples, b.SummaryOnly, want)
 	}
 	if b.Info["repeats"] != "3" {
@@ -107,16 +108,4 @@ func TestRunFailures(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
