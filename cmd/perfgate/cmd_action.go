@@ -111,11 +111,7 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 		},
 		eventPath: e.Getenv("GITHUB_EVENT_PATH"), apiURL: e.Getenv("GITHUB_API_URL"),
 	}
-	for _, f := range strings.Split(gha.GetInput("results-file"), ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			o.resultFiles = append(o.resultFiles, f)
-		}
-	}
+	o.resultFiles = splitList(gha.GetInput("results-file"))
 	o.spoolDir = defaultSpoolDir
 	if o.storeDir == "" {
 		o.storeDir = filestore.DefaultDir
