@@ -4,7 +4,8 @@
 //
 // Kernel suites are evaluated here into plain Cases (every expression of the
 // sweep parameters computed); cmd/perfgate turns them into the GPU harness's
-// types. This package imports tracker/model, the standard library and
+// types. This package imports tracker/model, tracker/ingest (for the
+// format names a command suite may use), the standard library and
 // gopkg.in/yaml.v3 only.
 package config
 
