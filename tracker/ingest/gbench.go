@@ -3,7 +3,6 @@ package ingest
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -170,14 +169,9 @@ func (gr *gbenchGroup) benchmark(suite string) model.Benchmark {
 		}
 	}
 	if len(rows) > 0 {
-		b.Metrics = map[string]float64{}
-		keys := make([]string, 0, len(metrics))
-		for k := range metrics {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			b.Metrics[k] = median(metrics[k])
+		b.Metrics = make(map[string]float64, len(metrics))
+		for k, vs := range metrics {
+			b.Metrics[k] = median(vs)
 		}
 	}
 	if len(b.Samples) == 0 {
