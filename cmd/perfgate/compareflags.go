@@ -82,10 +82,7 @@ func (f *compareFlags) envInt(e *env, name, key string, def int) int {
 // options validates the flags and returns the compare options. Errors are
 // usage errors (exit 2) naming the flag or environment variable.
 func (f *compareFlags) options() (compare.Options, error) {
-	set := map[string]bool{}
-	if f.fs != nil {
-		f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	}
+	set := flagsGiven(f.fs)
 	for _, name := range []string{"threshold", "alpha", "min-samples"} {
 		if err := f.envErrs[name]; err != nil && !set[name] {
 			return compare.Options{}, err
