@@ -83,7 +83,7 @@ func runAB(ctx context.Context, args []string, e *env) error {
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: interleaved A/B, %d rounds (%s) on %s: base %s (merge base of %s), head %s\n",
 		o.rounds, strings.ToUpper(o.order), s.testbed, shortSHA(s.baseSHA), o.base, s.headLabel)
-	if err := o.cf.render(e.Stdout, c, o.cf.format); err != nil {
+	if err := renderComparison(e.Stdout, c, o.cf.format); err != nil {
 		return err
 	}
 	if c.Failed() {

@@ -112,7 +112,7 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 		}
 		saveComparison(ctx, e, st, c)
 	}
-	return finishCheckOn(e, &cmp, c, cmp.format, cf.branch, first(cf.testbed, c.Candidate.Testbed))
+	return finishCheckOn(e, c, cmp.format, cf.branch, first(cf.testbed, c.Candidate.Testbed))
 }
 
 // applyConfig takes the defaults the flags leave open from the config file:
@@ -226,13 +226,13 @@ func dropCandidates(b *model.Baseline, cands []*model.Results, n int) {
 
 // finishCheck prints the report, notes on stderr when there was nothing to
 // compare with, and turns a regression into exit code 1.
-func finishCheck(e *env, cmp *compareFlags, c *compare.Comparison, format, branch string) error {
-	return finishCheckOn(e, cmp, c, format, branch, c.Candidate.Testbed)
+func finishCheck(e *env, c *compare.Comparison, format, branch string) error {
+	return finishCheckOn(e, c, format, branch, c.Candidate.Testbed)
 }
 
 // finishCheckOn is finishCheck for baseline runs taken from testbed.
-func finishCheckOn(e *env, cmp *compareFlags, c *compare.Comparison, format, branch, testbed string) error {
-	if err := cmp.render(e.Stdout, c, format); err != nil {
+func finishCheckOn(e *env, c *compare.Comparison, format, branch, testbed string) error {
+	if err := renderComparison(e.Stdout, c, format); err != nil {
 		return err
 	}
 	switch {

@@ -64,7 +64,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := cf.render(e.Stdout, c, cf.format); err != nil {
+	if err := renderComparison(e.Stdout, c, cf.format); err != nil {
 		return err
 	}
 	if c.Failed() {

@@ -46,8 +46,7 @@ func runDemo(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	var cf compareFlags
-	return finishCheck(e, &cf, c, *format, "main")
+	return finishCheck(e, c, *format, "main")
 }
 
 // demoFiles lists the example history runs and the PR run in dir.

@@ -116,8 +116,8 @@ func checkChoice(flagName, v string, allowed []string) error {
 	return usageError("%s: must be one of %s, got %q", flagName, strings.Join(allowed, ", "), v)
 }
 
-// render writes the comparison in format (text, markdown or json).
-func (f *compareFlags) render(w io.Writer, c *compare.Comparison, format string) error {
+// renderComparison writes the comparison in format (text, markdown or json).
+func renderComparison(w io.Writer, c *compare.Comparison, format string) error {
 	var err error
 	switch format {
 	case formatText:
