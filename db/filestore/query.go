@@ -3,7 +3,7 @@ package filestore
 import (
 	"cmp"
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -91,17 +91,25 @@ func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []
 	return used, passed
 }
 
-// loadRun reads a stored run. A run file that vanished or changed under a
+// loadRun reads a stored run. It decodes without validating again: the file
+// was validated when it was recorded or indexed, and loadIndex has checked
+// that it is unchanged since (a trend reads every run, and validation costs
+// several times the decoding). A run file that vanished or changed under a
 // valid index means another process broke the lock protocol.
 func (s *Store) loadRun(e entry) (*model.Results, error) {
-	r, err := model.Load(s.runPath(e.File))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, infra("read run "+e.Run.ID, err)
-		}
-		return nil, err
+	file := s.runPath(e.File)
+	data, err := os.ReadFile(file)
+	if notExist(err) {
+		return nil, infra("read run "+e.Run.ID, err)
 	}
-	return r, nil
+	if err != nil {
+		return nil, &model.InputError{File: file, Msg: "cannot read results file", Err: err}
+	}
+	var r model.Results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, &model.InputError{File: file, Msg: "invalid results document", Err: err}
+	}
+	return &r, nil
 }
 
 // Trend returns one series per benchmark and unit matching q, one point per
