@@ -44,7 +44,7 @@ func (a *actionRun) run(ctx context.Context) error {
 		}
 	}
 	sf := storeFlags{dir: a.o.storeDir, dbURL: a.o.dbURL, spool: a.o.spoolDir}
-	st, err := openStore(ctx, a.e, sf)
+	st, err := openStore(ctx, sf)
 	if err != nil {
 		return spoolOnFailure(a.e, sf, runs, err)
 	}

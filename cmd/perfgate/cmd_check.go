@@ -97,7 +97,7 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	if opt, err = cf.applyConfig(ctx, fs, e, opt, cands); err != nil {
 		return err
 	}
-	st, err := openStore(ctx, e, sf)
+	st, err := openStore(ctx, sf)
 	if err != nil {
 		return spoolOnFailure(e, sf, cands, err)
 	}

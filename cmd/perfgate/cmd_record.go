@@ -34,7 +34,7 @@ func runRecord(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, e, sf)
+	st, err := openStore(ctx, sf)
 	if err != nil {
 		return spoolOnFailure(e, sf, runs, err)
 	}

@@ -84,7 +84,7 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, e, sf)
+	st, err := openStore(ctx, sf)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func runUpload(ctx context.Context, args []string, e *env) error {
 		fmt.Fprintf(e.Stdout, "nothing to upload: %s holds no spooled runs\n", sf.spool)
 		return nil
 	}
-	st, err := openStore(ctx, e, sf)
+	st, err := openStore(ctx, sf)
 	if err != nil {
 		return err
 	}

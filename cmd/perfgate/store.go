@@ -28,9 +28,9 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *env) {
 }
 
 // openStore opens the store the flags name. The caller closes it.
-func openStore(ctx context.Context, e *env, sf storeFlags) (tracker.Store, error) {
+func openStore(ctx context.Context, sf storeFlags) (tracker.Store, error) {
 	if sf.dbURL != "" {
-		return openDB(ctx, e, sf)
+		return openDB(ctx, sf)
 	}
 	return openDir(sf)
 }
@@ -39,7 +39,7 @@ func openStore(ctx context.Context, e *env, sf storeFlags) (tracker.Store, error
 // malformed URL is a usage error naming --db; an unreachable server or a
 // schema to migrate is an infrastructure failure (exit 3), which record and
 // check answer by spooling (spool.go).
-func openDB(ctx context.Context, e *env, sf storeFlags) (tracker.Store, error) {
+func openDB(ctx context.Context, sf storeFlags) (tracker.Store, error) {
 	st, err := db.Open(ctx, sf.dbURL)
 	if model.IsInputError(err) {
 		return nil, usageError("--db: %v", err)
