@@ -3,7 +3,6 @@ package filestore
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -87,11 +86,11 @@ func (s *Store) compareStored(e *entry, r *model.Results) (model.RecordOutcome, 
 	if err != nil {
 		return 0, err
 	}
-	a, err := canonical(stored)
+	a, err := stored.ContentHash() // the same rule as the Postgres store's
 	if err != nil {
 		return 0, err
 	}
-	b, err := canonical(r)
+	b, err := r.ContentHash()
 	if err != nil {
 		return 0, err
 	}
@@ -100,7 +99,3 @@ func (s *Store) compareStored(e *entry, r *model.Results) (model.RecordOutcome, 
 	}
 	return model.Duplicate, nil
 }
-
-// canonical encodes r so that equal content gives equal bytes
-// (model.Results.Canonical: the same rule as the Postgres store's).
-func canonical(r *model.Results) ([]byte, error) { return json.Marshal(r.Canonical()) }
