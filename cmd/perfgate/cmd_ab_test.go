@@ -80,7 +80,7 @@ func TestABInterleaved(t *testing.T) {
 			outs := t.TempDir()
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), []string{"ab", "--repo", repo, "--base", "HEAD~1", "--rounds", "8", "--format", "json",
-				"--out-base", filepath.Join(outs, "base.json"), "--out-head", filepath.Join(outs, "head.json")}, nil, &stdout, &stderr)
+				"--out-base", filepath.Join(outs, "base.json"), "--out-head", filepath.Join(outs, "head.json")}, &stdout, &stderr)
 			if code != tt.wantCode {
 				t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, stdout.String(), stderr.String())
 			}
@@ -144,7 +144,7 @@ func TestABUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args[1:], " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), tt.args, nil, &stdout, &stderr)
+			code := run(context.Background(), tt.args, &stdout, &stderr)
 			if code != exitBadInput || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
 			}

@@ -49,7 +49,7 @@ func compareFiles(t *testing.T) (base1, base2, cand string) {
 // runCompareCmd runs perfgate in-process with the given environment.
 func runCompareCmd(vars map[string]string, args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
-	e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
+	e := &env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
 	code = runEnv(context.Background(), append([]string{"compare"}, args...), e)
 	return out.String(), errb.String(), code
 }

@@ -19,7 +19,7 @@ func TestIngestWritesResults(t *testing.T) {
 	args := []string{"ingest", "--format", "gbench", "--suite", "cpp", "--out", out, "--commit", strings.Repeat("a", 40),
 		"--repo", "o/r", "--branch", "main", "--testbed", "ci-1", "--run-id", "r1",
 		filepath.Join(ingestTestdata, "gbench/repetitions.json")}
-	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	r, err := model.Load(out)
@@ -35,7 +35,7 @@ func TestIngestPoolsFiles(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	f := filepath.Join(ingestTestdata, "gotest/benchpkg_count5.txt")
 	args := []string{"ingest", "--format", "gotest", "--commit", strings.Repeat("b", 40), f, f}
-	if code := run(context.Background(), args, nil, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	r, err := model.Parse("stdout", stdout.Bytes())
@@ -73,7 +73,7 @@ func TestIngestBadInputWritesNothing(t *testing.T) {
 			out := filepath.Join(dir, "out.json")
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"ingest", "--out", out, "--commit", strings.Repeat("c", 40)}, tt.args...)
-			code := run(context.Background(), args, nil, &stdout, &stderr)
+			code := run(context.Background(), args, &stdout, &stderr)
 			if code != exitBadInput || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
 			}

@@ -59,7 +59,7 @@ func writeRuns(t *testing.T, dir string, runs ...*model.Results) []string {
 func invoke(t *testing.T, vars map[string]string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
+	e := &env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
 	code = runEnv(context.Background(), args, e)
 	return out.String(), errb.String(), code
 }

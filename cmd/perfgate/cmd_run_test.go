@@ -14,7 +14,7 @@ import (
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	e := &env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
 	code = runEnv(context.Background(), args, e)
 	return code, out.String(), errb.String()
 }

@@ -18,7 +18,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -26,7 +26,6 @@ func main() {
 // env is what a command may touch of the outside world. Commands read
 // environment variables through Getenv so tests can run them in-process.
 type env struct {
-	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
@@ -51,8 +50,8 @@ func register(c *command) {
 
 // run is the whole program: it dispatches to a command and turns the error it
 // returns into an exit code. It is what the tests call.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	e := &env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
 	return runEnv(ctx, args, e)
 }
 
