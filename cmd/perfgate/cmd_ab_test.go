@@ -45,7 +45,7 @@ func makeABRepo(t *testing.T, slowdownPct int) string {
 		t.Fatalf("examples/benchpkg: %v", err)
 	}
 	for _, f := range files {
-		abWriteFile(t, filepath.Join(pkg, filepath.Base(f)), abReadFile(t, f))
+		abWriteFile(t, filepath.Join(pkg, filepath.Base(f)), readFile(t, f))
 	}
 	abWriteFile(t, filepath.Join(dir, "go.mod"), "module benchdemo\n\ngo 1.26\n")
 	abWriteFile(t, filepath.Join(dir, ".perfgate.yml"), abConfig)
@@ -54,7 +54,7 @@ func makeABRepo(t *testing.T, slowdownPct int) string {
 	abGit(t, dir, "add", ".")
 	abGit(t, dir, "commit", "-q", "-m", "base")
 	if slowdownPct > 0 {
-		abWriteFile(t, filepath.Join(pkg, "knob.go"), strings.Replace(abReadFile(t, filepath.Join(pkg, "knob.go")),
+		abWriteFile(t, filepath.Join(pkg, "knob.go"), strings.Replace(readFile(t, filepath.Join(pkg, "knob.go")),
 			"const slowdownPercent = 0", "const slowdownPercent = "+strconv.Itoa(slowdownPct), 1))
 	} else {
 		abWriteFile(t, filepath.Join(dir, "README"), "no performance change\n")
@@ -170,15 +170,6 @@ func abWriteFile(t *testing.T, path, s string) {
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func abReadFile(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
 }
 
 func abGit(t *testing.T, dir string, args ...string) {

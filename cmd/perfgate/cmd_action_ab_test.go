@@ -49,7 +49,7 @@ func makeActionABRepo(t *testing.T, factor float64) (repo, event string) {
 	abGit(t, repo, "commit", "-q", "-m", "head")
 
 	var payload map[string]any
-	if err := json.Unmarshal([]byte(abReadFile(t, filepath.Join("..", "..", "tracker", "action", "testdata", "events", "pull_request.opened.json"))), &payload); err != nil {
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join("..", "..", "tracker", "action", "testdata", "events", "pull_request.opened.json"))), &payload); err != nil {
 		t.Fatal(err)
 	}
 	payload["pull_request"].(map[string]any)["base"].(map[string]any)["sha"] = base
@@ -90,11 +90,11 @@ func TestActionInterleaved(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\n%s\n%s", code, tt.code, stdout, stderr)
 			}
-			out := outputs(t, abReadFile(t, vars["GITHUB_OUTPUT"]))
+			out := outputs(t, readFile(t, vars["GITHUB_OUTPUT"]))
 			if out["verdict"] != tt.verdict {
 				t.Errorf("verdict output %q, want %q", out["verdict"], tt.verdict)
 			}
-			summary := abReadFile(t, vars["GITHUB_STEP_SUMMARY"])
+			summary := readFile(t, vars["GITHUB_STEP_SUMMARY"])
 			if !strings.Contains(summary, "interleaved A/B") || !strings.Contains(summary, "kernel/n=1024") {
 				t.Errorf("the job summary does not say interleaved or lacks the benchmark:\n%s", summary)
 			}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,10 +17,8 @@ import (
 // runActionInProcess runs perfgate action with only the given environment.
 func runActionInProcess(t *testing.T, vars map[string]string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	e := &env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
-	code = runEnv(context.Background(), []string{"action"}, e)
-	return code, out.String(), errb.String()
+	stdout, stderr, code = invoke(t, vars, "action")
+	return code, stdout, stderr
 }
 
 func actionVars(t *testing.T, event, payload, ref string, inputs map[string]string) map[string]string {

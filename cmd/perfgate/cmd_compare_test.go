@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -46,12 +45,10 @@ func compareFiles(t *testing.T) (base1, base2, cand string) {
 	return base1, base2, cand
 }
 
-// runCompareCmd runs perfgate in-process with the given environment.
-func runCompareCmd(vars map[string]string, args ...string) (stdout, stderr string, code int) {
-	var out, errb bytes.Buffer
-	e := &env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
-	code = runEnv(context.Background(), append([]string{"compare"}, args...), e)
-	return out.String(), errb.String(), code
+// runCompareCmd runs perfgate compare in-process with the given environment.
+func runCompareCmd(t *testing.T, vars map[string]string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return invoke(t, vars, append([]string{"compare"}, args...)...)
 }
 
 func TestCompareExitCodes(t *testing.T) {
@@ -98,7 +95,7 @@ func TestCompareExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errs, code := runCompareCmd(tt.vars, tt.args...)
+			out, errs, code := runCompareCmd(t, tt.vars, tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errs)
 			}
@@ -117,7 +114,7 @@ func TestCompareExitCodes(t *testing.T) {
 // baseline files pooled.
 func TestCompareJSON(t *testing.T) {
 	b1, b2, c := compareFiles(t)
-	out, errs, code := runCompareCmd(nil, "--baseline", b1, "--baseline", b2, "--candidate", c,
+	out, errs, code := runCompareCmd(t, nil, "--baseline", b1, "--baseline", b2, "--candidate", c,
 		"--format", "json", "--threshold", "12.5", "--alpha", "0.05", "--correction", "holm", "--min-samples", "4")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr %s", code, errs)

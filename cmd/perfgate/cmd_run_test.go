@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 
@@ -13,10 +12,8 @@ import (
 // runCmd runs perfgate in-process with no environment.
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	e := &env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
-	code = runEnv(context.Background(), args, e)
-	return code, out.String(), errb.String()
+	stdout, stderr, code = invoke(t, nil, args...)
+	return code, stdout, stderr
 }
 
 func TestRunList(t *testing.T) {
