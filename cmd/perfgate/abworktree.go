@@ -47,8 +47,8 @@ func newABSession(ctx context.Context, e *env, o *abOptions) (*abSession, error)
 	if dirty, _ := gitIn(ctx, s.root, "status", "--porcelain", "--untracked-files=no"); dirty != "" {
 		s.headLabel += " + uncommitted changes"
 	}
-	s.repo = first(e.Getenv("GITHUB_REPOSITORY"), gitRepo(ctx), "local/unknown")
-	s.testbed = first(o.testbed, e.Getenv("RUNNER_NAME"), hostname())
+	s.repo = defaultRepo(ctx, e)
+	s.testbed = first(o.testbed, defaultTestbed(e))
 	if err := s.loadHeadConfig(); err != nil {
 		return nil, err
 	}

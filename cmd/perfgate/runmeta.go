@@ -39,12 +39,12 @@ func (m *runMetaFlags) register(fs *flag.FlagSet, e *env) {
 func (m *runMetaFlags) resolve(ctx context.Context, e *env, now time.Time) (model.Run, error) {
 	r := model.Run{
 		ID:        first(m.id, uuid.NewString()),
-		Repo:      first(m.repo, e.Getenv("GITHUB_REPOSITORY"), gitRepo(ctx), "local/unknown"),
+		Repo:      first(m.repo, defaultRepo(ctx, e)),
 		Commit:    first(m.commit, e.Getenv("GITHUB_SHA"), git(ctx, "rev-parse", "HEAD")),
 		Branch:    first(m.branch, e.Getenv("GITHUB_HEAD_REF"), e.Getenv("GITHUB_REF_NAME"), git(ctx, "rev-parse", "--abbrev-ref", "HEAD"), "local"),
 		Event:     first(m.event, e.Getenv("GITHUB_EVENT_NAME"), model.EventLocal),
 		PR:        m.pr,
-		Testbed:   first(m.testbed, e.Getenv("RUNNER_NAME"), hostname()),
+		Testbed:   first(m.testbed, defaultTestbed(e)),
 		Group:     m.group,
 		StartedAt: now.UTC(),
 	}
@@ -61,6 +61,18 @@ func (m *runMetaFlags) resolve(ctx context.Context, e *env, now time.Time) (mode
 		r.PR = prFromRef(e.Getenv("GITHUB_REF"))
 	}
 	return r, nil
+}
+
+// defaultRepo is the repository of a run no flag names: $GITHUB_REPOSITORY,
+// else the git remote's owner/name.
+func defaultRepo(ctx context.Context, e *env) string {
+	return first(e.Getenv("GITHUB_REPOSITORY"), gitRepo(ctx), "local/unknown")
+}
+
+// defaultTestbed is the testbed of a run no flag names: $RUNNER_NAME, else
+// the host name.
+func defaultTestbed(e *env) string {
+	return first(e.Getenv("RUNNER_NAME"), hostname())
 }
 
 // prFromRef extracts N from refs/pull/N/merge.
