@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // A gpuMonitor reads the SM clock and clock-event reasons through NVML
@@ -80,7 +82,7 @@ func (m *gpuMonitor) describe(env map[string]string) {
 	env[EnvNVMLAvailable] = "yes"
 	d := m.dev
 	if v, r := nvml.SystemGetDriverVersion(); r == nvml.SUCCESS {
-		env["driver"] = v
+		env[model.EnvDriver] = v
 	}
 	u32 := func(key string, v uint32, r nvml.Return) {
 		if r == nvml.SUCCESS {

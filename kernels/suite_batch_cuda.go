@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"unsafe"
 
 	"gorgonia.org/cu"
 )
@@ -113,7 +112,7 @@ func (g *gpu) persistentWork(m *module, c benchCase, p *prepared, base [3]cu.Dev
 		return wrap("cuMemAlloc descriptor table", err)
 	}
 	*cleanups = append(*cleanups, func() { cu.MemFree(d) })
-	if err := wrap("cuMemcpyHtoD", cu.MemcpyHtoD(d, unsafe.Pointer(&desc[0]), int64(len(desc)))); err != nil {
+	if err := g.upload(d, desc); err != nil {
 		return err
 	}
 	l := &launch{fn: fn, grid: [3]uint32{uint32(8 * g.smCount), 1, 1}, block: [3]uint32{256, 1, 1},

@@ -95,7 +95,12 @@ func (g *gpu) upload(p cu.DevicePtr, data []byte) error {
 	if len(data) == 0 {
 		return nil
 	}
-	return wrap("cuMemcpyHtoD", cu.MemcpyHtoD(p, unsafe.Pointer(&data[0]), int64(len(data))))
+	if err := wrap("cuMemcpyHtoD", cu.MemcpyHtoD(p, unsafe.Pointer(&data[0]), int64(len(data)))); err != nil {
+		return err
+	}
+	// A copy from pageable memory may return before its DMA lands, and
+	// nothing orders it before kernels on the non-blocking timing stream.
+	return wrap("cuCtxSynchronize after upload", cu.Synchronize())
 }
 
 // userArgs builds the kernel argument slots: buffer pointers and scalars.
