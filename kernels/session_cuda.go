@@ -233,14 +233,12 @@ func (g *gpu) describe() map[string]string {
 		env[EnvMemoryBytes] = strconv.FormatInt(mem, 10)
 	}
 	env[EnvCompute] = g.cc
-	v := cu.Version()
-	env[model.EnvCUDA] = fmt.Sprintf("%d.%d", v/1000, v%1000/10)
+	env[model.EnvCUDA] = headerVersion(cu.Version())
 	env[model.EnvNVRTC] = g.nvrtc
 	env[model.EnvCUDAHeader] = headerVersion(cuHeaderVersion())
 	env[EnvNVRTCOptions] = strings.Join(nvrtcOptions(g.arch), " ")
 	env[EnvCPU] = cpuModel()
 	env[EnvGo] = runtime.Version()
-	env[EnvPerfgate] = perfgateVersion()
 	g.mon.describe(env)
 	return env
 }
@@ -283,13 +281,6 @@ func cpuModel() string {
 		}
 	}
 	return runtime.GOARCH
-}
-
-func perfgateVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		return bi.Main.Version
-	}
-	return "unknown"
 }
 
 // errContextLost marks benchmarks that could not run because an earlier

@@ -119,9 +119,6 @@ func (f *runFlags) runConfig(ctx context.Context, e *env) error {
 		return usageError("-suite: %q selects no suite of %s", f.suites, f.config)
 	}
 	r.Env = runEnv
-	if r.Env != nil {
-		r.Env[kernels.EnvPerfgate] = buildVersion()
-	}
 	return writeRunResults(e, f.out, &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
 }
 

@@ -56,12 +56,15 @@ func (g *gpuHolder) session(ctx context.Context) (*kernels.Session, error) {
 	return s, nil
 }
 
-// env returns the GPU fingerprint, or nil when no GPU suite ran.
+// env returns the GPU fingerprint with perfgate's own version, or nil when
+// no GPU suite ran.
 func (g *gpuHolder) env() map[string]string {
 	if g.sess == nil {
 		return nil
 	}
-	return g.sess.Env()
+	env := g.sess.Env()
+	env[kernels.EnvPerfgate] = buildVersion()
+	return env
 }
 
 func (g *gpuHolder) close() {
