@@ -20,7 +20,19 @@ func Load(path string) (*Results, error) {
 }
 
 // Parse decodes and validates a results-v1 document. name labels errors.
+// A valid document is decoded in one pass (decodeFast); anything the fast
+// path does not accept goes through the general loader (parseTree), which
+// has the one definition of every error message and JSON path.
 func Parse(name string, data []byte) (*Results, error) {
+	if r, ok := decodeFast(data); ok {
+		return r, nil
+	}
+	return parseTree(name, data)
+}
+
+// parseTree decodes data into a generic tree, validates the tree (naming the
+// JSON path of the first problem), then decodes it into the structs.
+func parseTree(name string, data []byte) (*Results, error) {
 	var tree any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

@@ -1,0 +1,233 @@
+package model
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// decodeFast decodes and validates a results-v1 document in one pass over
+// data, straight into the structs. It reports ok only for a document the
+// general loader (parseTree) accepts, decoded to the same value; on anything
+// else — invalid, or merely unusual, such as escaped keys or a repeated key —
+// it gives up and Parse runs the general loader, which names the problem.
+// That keeps one definition of every error message and JSON path, and the
+// common case free of per-value paths, generic trees and a second decode.
+func decodeFast(data []byte) (*Results, bool) {
+	s := &scanner{data: data}
+	r := &Results{}
+	var seen uint8
+	const schema, run, benchmarks = 1, 2, 4
+	ok := s.object(func(key []byte) bool {
+		var bit uint8
+		ok := false
+		switch string(key) {
+		case "schema":
+			bit = schema
+			r.Schema, ok = s.str()
+			ok = ok && r.Schema == Schema
+		case "run":
+			bit, ok = run, s.run(&r.Run)
+		case "benchmarks":
+			bit, ok = benchmarks, s.benchmarks(r)
+		}
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return ok
+	})
+	if !ok || seen != schema|run|benchmarks || s.peek() != 0 || s.pos != len(data) {
+		return nil, false
+	}
+	return r, true
+}
+
+// run decodes and checks the run block (checkRun's rules).
+func (s *scanner) run(r *Run) bool {
+	var seen uint16
+	const (
+		id = 1 << iota
+		repo
+		commit
+		branch
+		pr
+		event
+		testbed
+		startedAt
+		group
+		env
+		required = id | repo | commit | branch | event | testbed | startedAt
+	)
+	ok := s.object(func(key []byte) bool {
+		var bit uint16
+		ok := false
+		switch string(key) {
+		case "id":
+			bit = id
+			r.ID, ok = s.str()
+			ok = ok && r.ID != ""
+		case "repo":
+			bit = repo
+			r.Repo, ok = s.str()
+			ok = ok && repoRe.MatchString(r.Repo)
+		case "commit":
+			bit = commit
+			r.Commit, ok = s.str()
+			ok = ok && commitRe.MatchString(r.Commit)
+		case "branch":
+			bit = branch
+			r.Branch, ok = s.str()
+			ok = ok && r.Branch != ""
+		case "pr":
+			bit = pr
+			r.PR, ok = s.positiveInt()
+		case "event":
+			bit = event
+			r.Event, ok = s.str()
+			ok = ok && slices.Contains(Events, r.Event)
+		case "testbed":
+			bit = testbed
+			r.Testbed, ok = s.str()
+			ok = ok && r.Testbed != ""
+		case "started_at":
+			bit = startedAt
+			r.StartedAt, ok = s.time()
+		case "group":
+			bit = group
+			r.Group, ok = s.str()
+		case "env":
+			bit = env
+			r.Env, ok = s.stringMap()
+		}
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return ok
+	})
+	return ok && seen&required == required
+}
+
+// positiveInt reads a run's pr: a plain integer ≥ 1 that fits an int (the
+// general loader also accepts 1.0 or 1e2, then fails to decode them).
+func (s *scanner) positiveInt() (int, bool) {
+	tok, ok := s.rawNumber()
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(tok), 10, 0)
+	return int(n), err == nil && n >= 1 && n < 1<<53
+}
+
+// time reads started_at: the general loader checks it with time.Parse, then
+// decodes it with Time.UnmarshalJSON; both must accept it.
+func (s *scanner) time() (time.Time, bool) {
+	start := s.peek()
+	from := s.pos
+	v, ok := s.str()
+	if !ok || start != '"' {
+		return time.Time{}, false
+	}
+	if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
+		return time.Time{}, false
+	}
+	var t time.Time
+	return t, t.UnmarshalJSON(s.data[from:s.pos]) == nil
+}
+
+// benchmarks decodes the benchmarks array, each checked as checkBenchmark
+// does, and rejects repeated keys as checkBenchmarks does.
+func (s *scanner) benchmarks(r *Results) bool {
+	r.Benchmarks = []Benchmark{}
+	seen := map[Key]struct{}{}
+	return s.array(func() bool {
+		r.Benchmarks = append(r.Benchmarks, Benchmark{})
+		b := &r.Benchmarks[len(r.Benchmarks)-1]
+		if !s.benchmark(b) {
+			return false
+		}
+		if _, dup := seen[b.Key()]; dup {
+			return false
+		}
+		seen[b.Key()] = struct{}{}
+		return true
+	})
+}
+
+// benchmark decodes one benchmark object.
+func (s *scanner) benchmark(b *Benchmark) bool {
+	var seen uint16
+	const (
+		suite = 1 << iota
+		name
+		params
+		unit
+		better
+		samples
+		metrics
+		info
+		summaryOnly
+		errorMsg
+		required = suite | name | unit | better | samples
+	)
+	ok := s.object(func(key []byte) bool {
+		var bit uint16
+		ok := false
+		switch string(key) {
+		case "suite":
+			bit = suite
+			b.Suite, ok = s.str()
+			ok = ok && b.Suite != ""
+		case "name":
+			bit = name
+			b.Name, ok = s.str()
+			ok = ok && b.Name != ""
+		case "params":
+			bit = params
+			b.Params, ok = s.stringMap()
+		case "unit":
+			bit = unit
+			b.Unit, ok = s.str()
+			ok = ok && b.Unit != ""
+		case "better":
+			bit = better
+			var v string
+			v, ok = s.str()
+			b.Better = Better(v)
+			ok = ok && (b.Better == Lower || b.Better == Higher)
+		case "samples":
+			bit = samples
+			b.Samples, ok = s.samples()
+		case "metrics":
+			bit = metrics
+			b.Metrics, ok = s.numberMap()
+		case "info":
+			bit = info
+			b.Info, ok = s.stringMap()
+		case "summary_only":
+			bit = summaryOnly
+			b.SummaryOnly, ok = s.boolean()
+		case "error":
+			bit = errorMsg
+			b.Error, ok = s.str()
+		}
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return ok
+	})
+	if !ok || seen&required != required || (len(b.Samples) == 0 && b.Error == "") {
+		return false
+	}
+	if IsTimeUnit(b.Unit) {
+		for _, v := range b.Samples {
+			if v < 0 || math.IsInf(v, 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
