@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -46,6 +47,7 @@ type actionOptions struct {
 	inputs                         action.Inputs
 	env                            action.Env
 	eventPath, apiURL, reportPath  string
+	githubTimeout, dbTimeout       time.Duration // each GitHub request's and each database operation's deadline
 }
 
 func runAction(ctx context.Context, args []string, e *env) error {
@@ -159,6 +161,9 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 	if err := o.readModeInputs(gha); err != nil {
 		return nil, err
 	}
+	if err := o.readTimeouts(gha, e); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -174,6 +179,41 @@ func inputFloat(gha *githubactions.Action, name string, def, lo, hi float64) (fl
 		return 0, usageError("%s: %q is not a number in range (%v to %v)", name, s, lo, hi)
 	}
 	return v, nil
+}
+
+// readTimeouts reads github-timeout and database-timeout, which default to
+// PERFGATE_GITHUB_TIMEOUT and PERFGATE_DB_TIMEOUT, then to the built-in
+// deadlines.
+func (o *actionOptions) readTimeouts(gha *githubactions.Action, e *env) error {
+	for _, in := range []struct {
+		name, env string
+		def       time.Duration
+		dst       *time.Duration
+	}{
+		{"github-timeout", "PERFGATE_GITHUB_TIMEOUT", githubapi.DefaultTimeout, &o.githubTimeout},
+		{"database-timeout", "PERFGATE_DB_TIMEOUT", defaultDBTimeout, &o.dbTimeout},
+	} {
+		s := firstNonEmpty(strings.TrimSpace(gha.GetInput(in.name)), e.Getenv(in.env))
+		if s == "" {
+			*in.dst = in.def
+			continue
+		}
+		d, err := parseDuration(in.name, s)
+		if err != nil {
+			return err
+		}
+		*in.dst = d
+	}
+	return nil
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // inputBool reads a true/false input, as the runner spells YAML booleans.
@@ -228,7 +268,7 @@ func githubClients(o *actionOptions) (action.Comments, action.Statuses, error) {
 	if o.token == "" {
 		return nil, nil, usageError("github-token: empty; the check mode needs it to comment and set the status")
 	}
-	c, err := githubapi.New(o.apiURL, o.token, githubapi.Options{})
+	c, err := githubapi.New(o.apiURL, o.token, githubapi.Options{Timeout: o.githubTimeout})
 	if err != nil {
 		return nil, nil, usageError("%v", err)
 	}

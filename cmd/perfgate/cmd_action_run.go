@@ -43,7 +43,7 @@ func (a *actionRun) run(ctx context.Context) error {
 			return err
 		}
 	}
-	sf := storeFlags{dir: a.o.storeDir, dbURL: a.o.dbURL, spool: a.o.spoolDir}
+	sf := storeFlags{dir: a.o.storeDir, dbURL: a.o.dbURL, spool: a.o.spoolDir, timeout: a.o.dbTimeout}
 	st, err := openStore(ctx, sf)
 	if err != nil {
 		return spoolOnFailure(a.e, sf, runs, err)

@@ -19,7 +19,13 @@ func init() {
 func runMigrate(ctx context.Context, args []string, e *env) error {
 	fs := newFlagSet(e, "migrate", "--db URL")
 	url := fs.String("db", e.Getenv("PERFGATE_DATABASE_URL"), "Postgres history database `URL` (env PERFGATE_DATABASE_URL)")
+	var sf storeFlags
+	sf.registerTimeout(fs, e)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	timeout, err := parseDuration("--db-timeout", sf.timeoutText)
+	if err != nil {
 		return err
 	}
 	switch {
@@ -28,8 +34,10 @@ func runMigrate(ctx context.Context, args []string, e *env) error {
 	case *url == "":
 		return usageError("--db: migrate needs the database URL (or PERFGATE_DATABASE_URL); the embedded store needs no migration")
 	}
-	res, err := db.Migrate(ctx, *url, func(seq int32, name string) {
-		fmt.Fprintf(e.Stdout, "applying migration %d: %s\n", seq, name)
+	res, err := bounded(ctx, timeout, "migrate", func(ctx context.Context) (db.MigrateResult, error) {
+		return db.Migrate(ctx, *url, func(seq int32, name string) {
+			fmt.Fprintf(e.Stdout, "applying migration %d: %s\n", seq, name)
+		})
 	})
 	if model.IsInputError(err) {
 		return usageError("--db: %v", err)

@@ -23,6 +23,7 @@ func runUpload(ctx context.Context, args []string, e *env) error {
 	var sf storeFlags // --db and --spool only: upload has nothing to do with the embedded store
 	fs.StringVar(&sf.dbURL, "db", e.Getenv("PERFGATE_DATABASE_URL"), "Postgres history database `URL` to send the runs to (env PERFGATE_DATABASE_URL)")
 	sf.registerSpool(fs, e)
+	sf.registerTimeout(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

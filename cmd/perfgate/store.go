@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"time"
 
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/filestore"
@@ -16,6 +17,9 @@ type storeFlags struct {
 	dir   string // --store: the embedded store's directory
 	dbURL string // --db: a Postgres URL or DSN; wins over dir
 	spool string // --spool (record, check, upload): where runs wait when the database is down
+
+	timeoutText string        // --db-timeout as given; openStore parses it into timeout
+	timeout     time.Duration // each database operation's deadline (0: defaultDBTimeout)
 }
 
 // register adds --store and --db to fs, defaulting from PERFGATE_STORE and
@@ -25,6 +29,7 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *env) {
 		"embedded history store `DIR`, used when no database is named (env PERFGATE_STORE)")
 	fs.StringVar(&sf.dbURL, "db", e.Getenv("PERFGATE_DATABASE_URL"),
 		"Postgres history database `URL` (env PERFGATE_DATABASE_URL); without it, the embedded store")
+	sf.registerTimeout(fs, e)
 }
 
 // openStore opens the store the flags name. The caller closes it.
@@ -40,14 +45,24 @@ func openStore(ctx context.Context, sf storeFlags) (tracker.Store, error) {
 // schema to migrate is an infrastructure failure (exit 3), which record and
 // check answer by spooling (spool.go).
 func openDB(ctx context.Context, sf storeFlags) (tracker.Store, error) {
-	st, err := db.Open(ctx, sf.dbURL)
+	timeout := sf.timeout
+	if sf.timeoutText != "" {
+		var err error
+		if timeout, err = parseDuration("--db-timeout", sf.timeoutText); err != nil {
+			return nil, err
+		}
+	}
+	if timeout <= 0 {
+		timeout = defaultDBTimeout
+	}
+	st, err := bounded(ctx, timeout, "connect to database", func(ctx context.Context) (*db.Store, error) { return db.Open(ctx, sf.dbURL) })
 	if model.IsInputError(err) {
 		return nil, usageError("--db: %v", err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return st, nil
+	return &deadlineStore{st: st, timeout: timeout}, nil
 }
 
 // openDir opens the embedded directory store.

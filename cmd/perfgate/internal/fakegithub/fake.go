@@ -209,6 +209,13 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return r.ResponseWriter.Write(b)
 }
 
+// Flush sends what was written so far, for responders that stream.
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
 // apiURL is the absolute API URL of a path relative to the API root.
 func (s *Server) apiURL(r *http.Request, path string) string {
 	return "http://" + r.Host + BasePath + "/" + strings.TrimPrefix(path, "/")

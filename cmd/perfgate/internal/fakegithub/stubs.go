@@ -116,3 +116,26 @@ func rateHeaders(w http.ResponseWriter, limit, remaining int, reset time.Time) {
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
 	h.Set("X-RateLimit-Resource", "core")
 }
+
+// Trickle answers 200 at once and then sends the body one space every
+// interval, forever, as a stalled proxy or overloaded front end may: only a
+// client deadline that covers the body ends the request.
+func Trickle(every time.Duration) Responder {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			if _, err := w.Write([]byte(" ")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}
+}

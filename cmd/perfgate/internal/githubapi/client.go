@@ -24,6 +24,7 @@ type Options struct {
 	Attempts  int           // tries per request, first included (default 4)
 	Backoff   time.Duration // wait before the first retry of a 5xx, doubled after each (default 2s)
 	MaxWait   time.Duration // the longest single wait; a rate limit asking for more fails now (default 90s)
+	Timeout   time.Duration // each attempt, body included, must end within it (default DefaultTimeout)
 	Transport http.RoundTripper
 	Sleep     func(ctx context.Context, d time.Duration) error // for tests
 	Now       func() time.Time                                 // for tests
@@ -49,7 +50,7 @@ func New(apiURL, token string, o Options) (*Client, error) {
 	}
 	rt := newRetryTransport(o)
 	// No http.Client timeout: it would cut the retry waits short. Each
-	// attempt is bounded by the transport's ResponseHeaderTimeout instead.
+	// attempt, its body included, is bounded by Options.Timeout instead.
 	gh := github.NewClient(&http.Client{Transport: rt}).WithAuthToken(token)
 	gh.BaseURL = base
 	gh.UploadURL = base

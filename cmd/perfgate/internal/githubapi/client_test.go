@@ -177,3 +177,52 @@ func TestNewBaseURL(t *testing.T) {
 		t.Error("New accepted a URL without a scheme")
 	}
 }
+
+// TestDeadlineCoversTheBody has GitHub send its headers at once and then
+// trickle the body: each attempt must end at the per-request deadline with
+// a *TimeoutError (an infrastructure failure), never hang (issue 10, item 1).
+func TestDeadlineCoversTheBody(t *testing.T) {
+	tests := []struct {
+		name     string
+		method   string
+		path     string
+		attempts int // stubs to register
+		call     func(*Client) error
+	}{
+		{"list comments", "GET", "repos/Codertocat/Hello-World/issues/2/comments", 1, func(c *Client) error {
+			_, err := c.Comments().List(context.Background(), repo, 2)
+			return err
+		}},
+		{"set status", "POST", "repos/Codertocat/Hello-World/statuses/abc", 1, func(c *Client) error {
+			return c.Statuses().Create(context.Background(), repo, "abc", action.Status{State: "success", Context: "perfgate"})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := fakegithub.New(t, token)
+			for range tt.attempts {
+				fake.Register(fakegithub.REST(tt.method, tt.path), fakegithub.Trickle(50*time.Millisecond))
+			}
+			c, err := New(fake.URL, token, Options{Timeout: 300 * time.Millisecond,
+				Sleep: func(context.Context, time.Duration) error { return nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			start := time.Now()
+			go func() { done <- tt.call(c) }()
+			select {
+			case err := <-done:
+				var te *TimeoutError
+				if !errors.As(err, &te) || !errors.As(err, new(*model.InfraError)) {
+					t.Errorf("err = %v, want a *TimeoutError inside a *model.InfraError", err)
+				}
+				if el := time.Since(start); el > time.Duration(tt.attempts)*2*time.Second {
+					t.Errorf("took %v for %d attempts of 300ms", el, tt.attempts)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("still waiting for GitHub after 30 s with a 300 ms per-request deadline")
+			}
+		})
+	}
+}

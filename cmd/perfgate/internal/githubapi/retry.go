@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -28,16 +28,23 @@ type retryTransport struct {
 	attempts int
 	backoff  time.Duration
 	maxWait  time.Duration
+	timeout  time.Duration // each attempt, headers and body, must end within it
 	sleep    func(context.Context, time.Duration) error
 	now      func() time.Time
 }
 
+// DefaultTimeout bounds each request to GitHub, its body included, unless
+// Options.Timeout says otherwise.
+const DefaultTimeout = 30 * time.Second
+
 func newRetryTransport(o Options) *retryTransport {
-	t := &retryTransport{base: o.Transport, attempts: o.Attempts, backoff: o.Backoff, maxWait: o.MaxWait, sleep: o.Sleep, now: o.Now}
+	t := &retryTransport{base: o.Transport, attempts: o.Attempts, backoff: o.Backoff, maxWait: o.MaxWait,
+		timeout: o.Timeout, sleep: o.Sleep, now: o.Now}
+	if t.timeout <= 0 {
+		t.timeout = DefaultTimeout
+	}
 	if t.base == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.ResponseHeaderTimeout = time.Minute
-		t.base = tr
+		t.base = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	if t.attempts <= 0 {
 		t.attempts = 4
@@ -59,16 +66,7 @@ func newRetryTransport(o Options) *retryTransport {
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for attempt := 1; ; attempt++ {
-		try := req
-		if attempt > 1 && req.GetBody != nil {
-			body, err := req.GetBody()
-			if err != nil {
-				return nil, err
-			}
-			try = req.Clone(req.Context())
-			try.Body = body
-		}
-		resp, err := t.base.RoundTrip(try)
+		resp, err := t.attempt(req, attempt)
 		wait, retry := t.retryAfter(req, resp, err, attempt)
 		if !retry || attempt >= t.attempts || wait > t.maxWait {
 			return resp, err
@@ -83,12 +81,81 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
+// attempt sends req once under the per-attempt deadline, which keeps
+// running while the caller reads the body: a server that sends its headers
+// and then trickles the body is cut off too.
+func (t *retryTransport) attempt(req *http.Request, n int) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
+	try := req.Clone(ctx)
+	if n > 1 && req.GetBody != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		try.Body = body
+	}
+	resp, err := t.base.RoundTrip(try)
+	if err != nil {
+		cancel()
+		return nil, t.timedOut(req, ctx, err)
+	}
+	resp.Body = &deadlineBody{ReadCloser: resp.Body, t: t, req: req, ctx: ctx, cancel: cancel}
+	return resp, nil
+}
+
+// timedOut names the deadline when it, not the caller, ended the request.
+func (t *retryTransport) timedOut(req *http.Request, ctx context.Context, err error) error {
+	if err == nil || req.Context().Err() != nil || ctx.Err() == nil {
+		return err
+	}
+	return &TimeoutError{Method: req.Method, Path: req.URL.Path, After: t.timeout, Err: err}
+}
+
+// A TimeoutError is a request GitHub did not answer in full within the
+// per-request deadline (Options.Timeout).
+type TimeoutError struct {
+	Method, Path string
+	After        time.Duration
+	Err          error
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s %s: no complete answer within %s (github-timeout, PERFGATE_GITHUB_TIMEOUT)", e.Method, e.Path, e.After)
+}
+
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// A deadlineBody ends the attempt's deadline when the body is closed, and
+// reports a read the deadline cut off as a *TimeoutError.
+type deadlineBody struct {
+	io.ReadCloser
+	t      *retryTransport
+	req    *http.Request
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = b.t.timedOut(b.req, b.ctx, err)
+	}
+	return n, err
+}
+
+func (b *deadlineBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
 // retryAfter says whether to retry and how long to wait first.
 func (t *retryTransport) retryAfter(req *http.Request, resp *http.Response, err error, attempt int) (time.Duration, bool) {
 	backoff := t.backoff << (attempt - 1)
 	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return 0, false
+		if req.Context().Err() != nil {
+			return 0, false // the caller gave up; a per-attempt timeout is retried below
 		}
 		switch req.Method {
 		case http.MethodGet, http.MethodPut, http.MethodPatch:
