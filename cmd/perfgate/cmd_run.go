@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,7 +25,8 @@ func init() {
 type runFlags struct {
 	suites, filter, size, dtypes, out string
 	config                            string
-	list, fast                        bool
+	list, fast, skipPrepare           bool
+	rounds                            int
 	maxTime                           time.Duration
 	meta                              runMetaFlags
 }
@@ -33,12 +35,15 @@ func (f *runFlags) register(fs interface {
 	StringVar(*string, string, string, string)
 	BoolVar(*bool, string, bool, string)
 	DurationVar(*time.Duration, string, time.Duration, string)
+	IntVar(*int, string, int, string)
 }, e *env) {
 	fs.StringVar(&f.suites, "suite", envDefault(e, "PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE)")
 	fs.StringVar(&f.filter, "filter", "", "run only benchmarks whose suite/name matches this regular expression")
 	fs.StringVar(&f.size, "size", envDefault(e, "PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE)")
 	fs.StringVar(&f.dtypes, "dtype", "", "comma-separated element types to run: "+strings.Join(kernels.DTypes, ", ")+" (default: all)")
-	fs.StringVar(&f.out, "out", "", "write results v1 to this file (default: standard output)")
+	fs.StringVar(&f.out, "out", "", "write results v1 to this file (default: standard output); with --rounds, a directory (DIR/round-N.json) or a `pattern` with {round}")
+	fs.IntVar(&f.rounds, "rounds", 1, "run every suite in this many separate processes (rounds, in a rotated suite order); each round is one results file")
+	fs.BoolVar(&f.skipPrepare, "skip-prepare", false, "with --config: do not run the prepare commands (perfgate sets it for the processes of --rounds, after preparing once)")
 	fs.StringVar(&f.config, "config", "", "run the suites this .perfgate.yml declares (--suite then selects among them by name)")
 	fs.BoolVar(&f.list, "list", false, "list suites and benchmarks (no GPU needed) and exit")
 	fs.BoolVar(&f.fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
@@ -47,7 +52,7 @@ func (f *runFlags) register(fs interface {
 
 func runRun(ctx context.Context, args []string, e *env) error {
 	var f runFlags
-	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--out results.json] | --config .perfgate.yml [--suite NAME] | --list")
+	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
 	f.register(fs, e)
 	f.meta.register(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -60,12 +65,16 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	paths, err := f.outPaths()
+	if err != nil {
+		return err
+	}
 	if f.list {
 		printSuiteList(e.Stdout, o)
 		return nil
 	}
 	if f.config != "" {
-		return f.runConfig(ctx, e)
+		return f.runConfig(ctx, e, paths)
 	}
 	names, err := f.suiteNames()
 	if err != nil {
@@ -81,17 +90,77 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	if f.rounds > 1 {
+		rs, err := runRounds(ctx, e, roundsSpec{rounds: f.rounds, units: f.builtinUnits(names, o), run: r, prefix: "r"})
+		if err != nil {
+			return err
+		}
+		return writeRoundResults(e, paths, rs)
+	}
 	bs, runEnv, err := runGPUSuites(ctx, e, names, o)
 	if err != nil {
 		return err
 	}
 	r.Env = runEnv
-	return writeRunResults(e, f.out, &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
+	return writeRunResults(e, paths[0], &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
+}
+
+// outPaths checks --rounds and returns the files --out names (roundPaths).
+func (f *runFlags) outPaths() ([]string, error) {
+	if f.rounds < 1 || f.rounds > maxRounds {
+		return nil, usageError("-rounds: must be from 1 to %d, got %d", maxRounds, f.rounds)
+	}
+	if f.skipPrepare && f.config == "" {
+		return nil, usageError("-skip-prepare: applies to --config runs only")
+	}
+	return roundPaths(f.out, f.rounds)
+}
+
+// builtinUnits are the processes of one round of built-in suites: one per
+// suite that the selection leaves benchmarks in, with the same flags.
+func (f *runFlags) builtinUnits(names []string, o kernels.Options) []roundUnit {
+	var units []roundUnit
+	for _, s := range kernels.ListFor(o) {
+		if !slices.Contains(names, s.Name) || len(s.Benchmarks) == 0 {
+			continue
+		}
+		args := []string{"run", "--suite", s.Name, "--size", f.size}
+		if f.filter != "" {
+			args = append(args, "--filter", f.filter)
+		}
+		if f.dtypes != "" {
+			args = append(args, "--dtype", f.dtypes)
+		}
+		if f.maxTime != 0 {
+			args = append(args, "--max-time", f.maxTime.String())
+		}
+		if f.fast {
+			args = append(args, "--fast")
+		}
+		units = append(units, roundUnit{name: s.Name, args: args})
+	}
+	slices.SortStableFunc(units, func(a, b roundUnit) int { return slices.Index(names, a.name) - slices.Index(names, b.name) })
+	return units
+}
+
+// writeRoundResults writes one results file per round.
+func writeRoundResults(e *env, paths []string, rs []*model.Results) error {
+	for i, r := range rs {
+		if dir := filepath.Dir(paths[i]); paths[i] != "" && paths[i] != "-" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return &model.InfraError{Op: "create " + dir, Err: err}
+			}
+		}
+		if err := writeRunResults(e, paths[i], r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // runConfig runs the suites of a .perfgate.yml (all of them, or those
 // --suite names) and writes one results document.
-func (f *runFlags) runConfig(ctx context.Context, e *env) error {
+func (f *runFlags) runConfig(ctx context.Context, e *env, paths []string) error {
 	if f.filter != "" || f.dtypes != "" || f.maxTime != 0 {
 		return usageError("-config: --filter, --dtype and --max-time apply to built-in suites; set them per suite in %s", f.config)
 	}
@@ -111,6 +180,18 @@ func (f *runFlags) runConfig(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if f.rounds > 1 {
+		o.SkipPrepare = f.skipPrepare
+		rs, err := runConfigRounds(ctx, e, cfg, o, roundsSpec{rounds: f.rounds, run: r, prefix: "r"})
+		if err != nil {
+			return err
+		}
+		if len(rs) == 0 {
+			return usageError("-suite: %q selects no suite of %s", f.suites, f.config)
+		}
+		return writeRoundResults(e, paths, rs)
+	}
+	o.SkipPrepare = f.skipPrepare
 	bs, runEnv, err := runConfigSuites(ctx, e, cfg, o)
 	if err != nil {
 		return err
@@ -119,7 +200,7 @@ func (f *runFlags) runConfig(ctx context.Context, e *env) error {
 		return usageError("-suite: %q selects no suite of %s", f.suites, f.config)
 	}
 	r.Env = runEnv
-	return writeRunResults(e, f.out, &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
+	return writeRunResults(e, paths[0], &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
 }
 
 // options validates the measurement flags and turns them into kernels.Options.

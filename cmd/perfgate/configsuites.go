@@ -30,6 +30,9 @@ type suiteRunOptions struct {
 	Env []string
 	// CacheDir holds compiled PTX ("": $PERFGATE_CACHE, else kernels' default).
 	CacheDir string
+	// SkipPrepare leaves out the prepare commands (a process of a round:
+	// the parent prepared once).
+	SkipPrepare bool
 }
 
 // configRunner runs the suites of one configuration. The GPU session is
@@ -87,11 +90,42 @@ func runConfigSuites(ctx context.Context, e *env, cfg *config.Config, o suiteRun
 	gpu := &gpuHolder{}
 	defer gpu.close()
 	r := &configRunner{cfg: cfg, gpu: gpu, opts: o}
-	if err := r.prepare(ctx); err != nil {
-		return nil, nil, err
+	if !o.SkipPrepare {
+		if err := r.prepare(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
 	bs, err := r.run(ctx)
 	return bs, gpu.env(), err
+}
+
+// runConfigRounds runs the suites of cfg that o selects in spec.rounds
+// rounds: the prepare commands once, here, then every suite in its own
+// perfgate process per round (runRounds). No suite selected: nil, nil.
+func runConfigRounds(ctx context.Context, e *env, cfg *config.Config, o suiteRunOptions, spec roundsSpec) ([]*model.Results, error) {
+	for _, s := range cfg.Suites {
+		if o.Only != nil && !o.Only.MatchString(s.Name) {
+			continue
+		}
+		args := []string{"run", "--config", cfg.File, "--suite", s.Name, "--skip-prepare"}
+		if o.Fast {
+			args = append(args, "--fast")
+		}
+		spec.units = append(spec.units, roundUnit{name: s.Name, args: args})
+	}
+	if len(spec.units) == 0 {
+		return nil, nil
+	}
+	if o.Log == nil {
+		o.Log = e.Stderr
+	}
+	r := &configRunner{cfg: cfg, opts: o}
+	if !o.SkipPrepare {
+		if err := r.prepare(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return runRounds(ctx, e, spec)
 }
 
 // prepare runs the configuration's prepare commands in its directory.

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// TestMain lets the test binary stand in for perfgate in the processes that
+// rounds start: with PERFGATE_TEST_AS_PERFGATE=1 it runs perfgate's main.
+func TestMain(m *testing.M) {
+	if os.Getenv("PERFGATE_TEST_AS_PERFGATE") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	selfCommand = func(ctx context.Context, args []string) (*exec.Cmd, error) {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		cmd := exec.CommandContext(ctx, exe, args...)
+		cmd.Env = append(os.Environ(), "PERFGATE_TEST_AS_PERFGATE=1")
+		return cmd, nil
+	}
+	os.Exit(m.Run())
+}
+
+// writeRoundsConfig writes a .perfgate.yml whose command suites append
+// their name to order.log and report one benchmark of 5 samples, and whose
+// prepare command appends "prepare". It returns the config path and the log.
+func writeRoundsConfig(t *testing.T, suites ...string) (cfg, log string) {
+	t.Helper()
+	dir := t.TempDir()
+	log = filepath.Join(dir, "order.log")
+	var b strings.Builder
+	fmt.Fprintf(&b, "version: 1\nprepare:\n  - echo prepare >> %s\nsuites:\n", log)
+	for _, s := range suites {
+		fmt.Fprintf(&b, "  - name: %s\n    command:\n      run: echo %s >> %s; for i in 1 2 3 4 5; do echo \"BenchmarkX-2 10 5$i ns/op\"; done\n      format: gotest\n", s, s, log)
+	}
+	cfg = filepath.Join(dir, ".perfgate.yml")
+	if err := os.WriteFile(cfg, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, log
+}
+
+func TestRunRoundsConfig(t *testing.T) {
+	cfg, log := writeRoundsConfig(t, "a", "b", "c")
+	out := t.TempDir()
+	_, stderr, code := invoke(t, nil, "run", "--config", cfg, "--rounds", "3", "--out", out+"/", "--commit", roundsSHA, "--run-id", "job7", "--testbed", "tb")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	got, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Prepared once; round r runs the suites rotated left by r.
+	want := "prepare\na\nb\nc\nb\nc\na\nc\na\nb\n"
+	if string(got) != want {
+		t.Errorf("order of the processes:\n%s\nwant\n%s", got, want)
+	}
+	var prev *model.Results
+	for r := 1; r <= 3; r++ {
+		res, err := model.Load(filepath.Join(out, fmt.Sprintf("round-%d.json", r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Run.ID != fmt.Sprintf("job7-r%d", r) || res.Run.Group != "job7" || res.Run.Commit != roundsSHA || res.Run.Testbed != "tb" {
+			t.Errorf("round %d: run %+v, want id job7-r%d, group job7", r, res.Run, r)
+		}
+		var suites []string
+		for _, b := range res.Benchmarks {
+			suites = append(suites, b.Suite)
+		}
+		if !slices.Equal(suites, []string{"a", "b", "c"}) || len(res.Benchmarks[0].Samples) != 5 {
+			t.Errorf("round %d: suites %v (want a, b, c in the config's order), samples %v", r, suites, res.Benchmarks[0].Samples)
+		}
+		if prev != nil && !res.Run.StartedAt.After(prev.Run.StartedAt) {
+			t.Errorf("round %d started at %v, not after round %d (%v)", r, res.Run.StartedAt, r-1, prev.Run.StartedAt)
+		}
+		prev = res
+	}
+	if strings.Count(stderr, "perfgate: round ") != 9 {
+		t.Errorf("stderr does not name each of the 9 processes:\n%s", stderr)
+	}
+}
+
+func TestRunRoundsSuiteSubsetAndPattern(t *testing.T) {
+	cfg, log := writeRoundsConfig(t, "a", "b", "c")
+	out := filepath.Join(t.TempDir(), "pr-{round}.json")
+	_, stderr, code := invoke(t, nil, "run", "--config", cfg, "--suite", "c,a", "--rounds", "2", "--out", out, "--commit", roundsSHA)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	got, _ := os.ReadFile(log)
+	if string(got) != "prepare\na\nc\nc\na\n" {
+		t.Errorf("order of the processes:\n%s", got)
+	}
+	r1, err1 := model.Load(strings.ReplaceAll(out, "{round}", "1"))
+	r2, err2 := model.Load(strings.ReplaceAll(out, "{round}", "2"))
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if r1.Run.Group == "" || r1.Run.Group != r2.Run.Group || r1.Run.ID == r2.Run.ID || r1.Run.ID != r1.Run.Group+"-r1" {
+		t.Errorf("rounds %q/%q and %q/%q: want one group and ids <group>-r1, -r2", r1.Run.ID, r1.Run.Group, r2.Run.ID, r2.Run.Group)
+	}
+}
+
+func TestRoundOrder(t *testing.T) {
+	units := []roundUnit{{name: "a"}, {name: "b"}, {name: "c"}}
+	for r, want := range []string{"abc", "bca", "cab", "abc"} {
+		var got string
+		for _, u := range roundOrder(units, r) {
+			got += u.name
+		}
+		if got != want {
+			t.Errorf("round %d: %s, want %s", r, got, want)
+		}
+	}
+}
+
+func TestRoundPaths(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		out    string
+		rounds int
+		want   []string
+		err    string
+	}{
+		{"", 1, []string{""}, ""},
+		{"r.json", 1, []string{"r.json"}, ""},
+		{"r-{round}.json", 3, []string{"r-1.json", "r-2.json", "r-3.json"}, ""},
+		{"r-{round}.json", 10, []string{"r-01.json", "r-02.json", "r-03.json", "r-04.json", "r-05.json", "r-06.json", "r-07.json", "r-08.json", "r-09.json", "r-10.json"}, ""},
+		{dir, 2, []string{filepath.Join(dir, "round-1.json"), filepath.Join(dir, "round-2.json")}, ""},
+		{"new/", 1, []string{"new/round-1.json"}, ""},
+		{"r.json", 3, nil, "-out: --rounds 3 writes 3 results files: name a directory (--out r/) or a pattern with {round} (--out r-{round}.json)"},
+		{"", 2, nil, "-out: --rounds 2 writes 2 results files, not standard output"},
+		{"-", 2, nil, "not standard output"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s×%d", tt.out, tt.rounds), func(t *testing.T) {
+			got, err := roundPaths(tt.out, tt.rounds)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("err %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunRoundsUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--suite", "memory", "--rounds", "0"}, "-rounds: must be from 1 to 100, got 0"},
+		{[]string{"run", "--suite", "memory", "--rounds", "3", "--out", "r.json"}, "-out: --rounds 3 writes 3 results files"},
+		{[]string{"run", "--suite", "memory", "--skip-prepare"}, "-skip-prepare: applies to --config runs only"},
+	} {
+		if code, _, errs := runCmd(t, tt.args...); code != 2 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, errs, tt.want)
+		}
+	}
+}
+
+func TestRunRoundsChildFailureKeepsItsExitCode(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".perfgate.yml")
+	yml := "version: 1\nsuites:\n  - name: bad\n    command:\n      run: exit 7\n      format: gotest\n"
+	if err := os.WriteFile(cfg, []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := invoke(t, nil, "run", "--config", cfg, "--rounds", "2", "--out", dir+"/out/", "--commit", roundsSHA)
+	if code != 3 || !strings.Contains(stderr, "round 1, bad: perfgate run --config") {
+		t.Errorf("exit %d, stderr:\n%s\nwant 3 naming the round and the suite", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+		t.Error("a failed job wrote results files")
+	}
+}
+
+const roundsSHA = "0123456789abcdef0123456789abcdef01234567"
