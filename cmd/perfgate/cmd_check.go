@@ -67,7 +67,7 @@ func (cf *checkFlags) validate() error {
 }
 
 func runCheck(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "check", "--candidate FILE [--candidate FILE...] [--config FILE] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
+	fs := newFlagSet(e, "check", "[--candidate] FILE... [--config FILE] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
 	var (
 		cf  checkFlags
 		cmp compareFlags
@@ -77,12 +77,11 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	cmp.register(fs, e)
 	sf.register(fs, e)
 	sf.registerSpool(fs, e)
-	if err := parseFlags(fs, args); err != nil {
+	files, err := parseFlagsAndFiles(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError("check: unexpected argument %q (candidates go in --candidate)", fs.Arg(0))
-	}
+	cf.candidates = append(cf.candidates, files...) // check pr/*.json, check --candidate pr/*.json
 	opt, err := cmp.options()
 	if err != nil {
 		return err

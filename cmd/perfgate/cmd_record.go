@@ -24,13 +24,14 @@ func runRecord(ctx context.Context, args []string, e *env) error {
 	var sf storeFlags
 	sf.register(fs, e)
 	sf.registerSpool(fs, e)
-	if err := parseFlags(fs, args); err != nil {
+	files, err := parseFlagsAndFiles(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(files) == 0 {
 		return usageError("record: name at least one results FILE")
 	}
-	runs, err := loadResults(fs.Args())
+	runs, err := loadResults(files)
 	if err != nil {
 		return err
 	}
@@ -39,7 +40,7 @@ func runRecord(ctx context.Context, args []string, e *env) error {
 		return spoolOnFailure(e, sf, runs, err)
 	}
 	defer st.Close()
-	return spoolOnFailure(e, sf, runs, recordAll(ctx, e.Stdout, st, fs.Args(), runs))
+	return spoolOnFailure(e, sf, runs, recordAll(ctx, e.Stdout, st, files, runs))
 }
 
 // loadResults loads and validates every file before anything is stored, and

@@ -173,6 +173,28 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseFlagsAndFiles parses args into fs and returns the arguments that are
+// not flags: files may come before, between and after the flags, as users
+// type them ("check --candidate pr/*.json --threshold 5").
+func parseFlagsAndFiles(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		i := 0
+		for i < len(rest) && (rest[i] == "-" || !strings.HasPrefix(rest[i], "-")) {
+			i++
+		}
+		files = append(files, rest[:i]...)
+		if i == len(rest) {
+			return files, nil
+		}
+		args = rest[i:]
+	}
+}
+
 // envDefault returns the value of the environment variable key, or def.
 func envDefault(e *env, key, def string) string {
 	if v := e.Getenv(key); v != "" {

@@ -193,3 +193,41 @@ func TestRunRoundsChildFailureKeepsItsExitCode(t *testing.T) {
 }
 
 const roundsSHA = "0123456789abcdef0123456789abcdef01234567"
+
+// TestRoundsRecordedAsJobs records two baseline jobs of 3 rounds each and
+// checks a third job's rounds: with --baseline-runs 1 the baseline is the
+// newest job, all three of its rounds, and the candidate is all its rounds.
+func TestRoundsRecordedAsJobs(t *testing.T) {
+	cfg, _ := writeRoundsConfig(t, "a", "b")
+	dir := t.TempDir()
+	store := filepath.Join(dir, "store")
+	for _, job := range []string{"main1", "main2", "pr"} {
+		event, branch := "push", "main"
+		if job == "pr" {
+			event, branch = "pull_request", "feature"
+		}
+		_, stderr, code := invoke(t, nil, "run", "--config", cfg, "--rounds", "3", "--out", filepath.Join(dir, job)+"/",
+			"--commit", roundsSHA, "--run-id", job, "--event", event, "--branch", branch, "--testbed", "tb", "--repo", "o/r")
+		if code != 0 {
+			t.Fatalf("run %s: exit %d\n%s", job, code, stderr)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "main*", "*.json"))
+	// Files first, flags after, as users type them.
+	if _, stderr, code := invoke(t, nil, append(append([]string{"record"}, files...), "--store", store)...); code != 0 || len(files) != 6 {
+		t.Fatalf("record %d files: exit %d\n%s", len(files), code, stderr)
+	}
+	cands, _ := filepath.Glob(filepath.Join(dir, "pr", "*.json"))
+	args := append([]string{"check", "--store", store, "--baseline-runs", "1", "--format", "json", "--config", cfg, "--candidate"}, cands...)
+	out, stderr, code := invoke(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("check: exit %d\n%s", code, stderr)
+	}
+	c := parseCheck(t, out)
+	if got := refIDs(c.BaselineRuns); got != "main2-r3 main2-r2 main2-r1" {
+		t.Errorf("baseline runs %q, want the newest job's three rounds", got)
+	}
+	if len(c.Benchmarks) != 2 || c.Summary.Unchanged+c.Summary.Insufficient != 2 {
+		t.Errorf("benchmarks %+v", c.Benchmarks)
+	}
+}
