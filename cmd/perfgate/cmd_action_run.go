@@ -53,7 +53,7 @@ func (a *actionRun) run(ctx context.Context) error {
 	if a.interleaved() {
 		c, err = a.compareAB(base, runs)
 	} else {
-		c, err = checkAgainstOn(ctx, st, runs, a.plan.BaselineBranch, a.o.baselineTestbed, a.o.baselineRuns, a.o.compare)
+		c, err = checkAgainstOn(ctx, filteredBaseline(st, a.o.filter), runs, a.plan.BaselineBranch, a.o.baselineTestbed, a.o.baselineRuns, a.o.compare)
 	}
 	if err != nil {
 		return spoolOnFailure(a.e, sf, runs, err)

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A suiteFilteredSource is a baseline source that keeps only the benchmarks
+// of the suites only matches: a run of the suites a filter selected is
+// judged against the same suites of the baseline, not reported as missing
+// every other one.
+type suiteFilteredSource struct {
+	src  tracker.BaselineSource
+	only *regexp.Regexp
+}
+
+// filteredBaseline returns src itself when only is nil.
+func filteredBaseline(src tracker.BaselineSource, only *regexp.Regexp) tracker.BaselineSource {
+	if only == nil {
+		return src
+	}
+	return suiteFilteredSource{src: src, only: only}
+}
+
+func (s suiteFilteredSource) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error) {
+	b, err := s.src.Baseline(ctx, q)
+	if err != nil || b == nil {
+		return b, err
+	}
+	for i, r := range b.Runs {
+		kept := *r
+		kept.Benchmarks = nil
+		for _, bm := range r.Benchmarks {
+			if s.only.MatchString(bm.Suite) {
+				kept.Benchmarks = append(kept.Benchmarks, bm)
+			}
+		}
+		b.Runs[i] = &kept
+	}
+	return b, nil
+}

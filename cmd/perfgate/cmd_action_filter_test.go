@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+type fixedBaseline struct{ b *model.Baseline }
+
+func (f fixedBaseline) Baseline(context.Context, model.BaselineQuery) (*model.Baseline, error) {
+	return f.b, nil
+}
+
+func TestFilteredBaseline(t *testing.T) {
+	stored := &model.Results{Benchmarks: []model.Benchmark{{Suite: "io", Name: "copy"}, {Suite: "kernels", Name: "gemm"}, {Suite: "iota", Name: "x"}}}
+	tests := []struct {
+		only string
+		want []string
+	}{
+		{"", []string{"io", "kernels", "iota"}},
+		{"^io$", []string{"io"}},
+		{"io", []string{"io", "iota"}},
+		{"^none$", nil},
+	}
+	for _, tt := range tests {
+		var only *regexp.Regexp
+		if tt.only != "" {
+			only = regexp.MustCompile(tt.only)
+		}
+		b, err := filteredBaseline(fixedBaseline{&model.Baseline{Runs: []*model.Results{stored}}}, only).Baseline(context.Background(), model.BaselineQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, bm := range b.Runs[0].Benchmarks {
+			got = append(got, bm.Suite)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("filter %q kept %q, want %q", tt.only, got, tt.want)
+		}
+	}
+	if len(stored.Benchmarks) != 3 {
+		t.Errorf("the stored run was changed: %d benchmarks", len(stored.Benchmarks))
+	}
+}
