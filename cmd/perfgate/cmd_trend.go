@@ -23,8 +23,8 @@ func init() {
 // trendFlags are trend's flags.
 type trendFlags struct {
 	pattern, suite, since, branch, testbed, repo, format string
-	threshold                                            float64 // percent
-	window                                               int
+	threshold, maxP                                      float64 // threshold in percent
+	changes                                              bool
 }
 
 func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
@@ -36,8 +36,10 @@ func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&tf.testbed, "testbed", "", "only runs on this testbed `LABEL`")
 	fs.StringVar(&tf.repo, "repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
 	fs.StringVar(&tf.format, "format", "table", "output format: table, csv, json")
-	fs.Float64Var(&tf.threshold, "step-threshold", 10, "smallest change of the median that is a step, in `percent`")
-	fs.IntVar(&tf.window, "step-window", 5, "`N` runs compared on each side of a step")
+	def := trend.DefaultOptions()
+	fs.Float64Var(&tf.threshold, "step-threshold", 100*def.Threshold, "smallest change of the median that is a step, in `percent`")
+	fs.Float64Var(&tf.maxP, "step-p", def.MaxP, "largest t-test `p-value` of a step (E-divisive means with Otava's t-test)")
+	fs.BoolVar(&tf.changes, "changes", false, "list only the steps (change points), newest first, instead of every run")
 }
 
 // query validates the flags and builds the trend query.
@@ -50,8 +52,8 @@ func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, err
 		return model.TrendQuery{}, opt, usageError("--format: %q is not one of table, csv, json", tf.format)
 	case !(tf.threshold > 0 && tf.threshold < 1000):
 		return model.TrendQuery{}, opt, usageError("--step-threshold: must be a percentage above 0, got %v", tf.threshold)
-	case tf.window < 2 || tf.window > 100:
-		return model.TrendQuery{}, opt, usageError("--step-window: must be between 2 and 100, got %d", tf.window)
+	case !(tf.maxP > 0 && tf.maxP < 1):
+		return model.TrendQuery{}, opt, usageError("--step-p: must be a p-value between 0 and 1, got %v", tf.maxP)
 	}
 	if _, err := path.Match(tf.pattern, ""); err != nil {
 		return model.TrendQuery{}, opt, usageError("--benchmark: %q is not a valid pattern: %v", tf.pattern, err)
@@ -63,11 +65,11 @@ func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, err
 	pattern := tf.pattern
 	q := model.TrendQuery{Repo: tf.repo, Suite: tf.suite, Pattern: pattern, Since: since,
 		Branch: strings.TrimSpace(tf.branch), Testbed: tf.testbed}
-	return q, trend.Options{Window: tf.window, Threshold: tf.threshold / 100}, nil
+	return q, trend.Options{Threshold: tf.threshold / 100, MaxP: tf.maxP}, nil
 }
 
 func runTrend(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d] [--branch main] [--testbed T] [--format table|csv|json] [--store DIR | --db URL]")
+	fs := newFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d] [--branch main] [--testbed T] [--format table|csv|json] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
 	var (
 		tf trendFlags
 		sf storeFlags
@@ -96,6 +98,16 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 	out := trend.Analyze(series, opt)
 	if len(out) == 0 {
 		fmt.Fprintf(e.Stderr, "perfgate: nothing matches --benchmark %q (names exclude the suite: use --suite for that)\n", tf.pattern)
+	}
+	if tf.changes {
+		cs := trend.Changes(out)
+		switch tf.format {
+		case "csv":
+			return trend.ChangesCSV(e.Stdout, cs)
+		case "json":
+			return trend.ChangesJSON(e.Stdout, cs)
+		}
+		return trend.ChangesTable(e.Stdout, cs)
 	}
 	switch tf.format {
 	case "csv":

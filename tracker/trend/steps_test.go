@@ -64,23 +64,23 @@ func TestSteps(t *testing.T) {
 		want   []want
 	}{
 		{"flat", model.Lower, cat(noisy, noisy), nil},
-		{"too short", model.Lower, cat(noisy[:4], shift(noisy[:5], 1.5)), nil},
-		// Medians of the windows: before 100 (noisy[5:10] → 100.1), after 120 (noisy[:5]*1.2 → 120).
-		{"one regression", model.Lower, cat(noisy, shift(noisy, 1.2)), []want{{10, 120.0/100.1 - 1, "regression"}}},
-		{"one improvement", model.Lower, cat(noisy, shift(noisy, 0.8)), []want{{10, 80.0/100.1 - 1, "improvement"}}},
+		// Medians of the segments: before 100.1 (noisy), after 120.12.
+		{"one regression", model.Lower, cat(noisy, shift(noisy, 1.2)), []want{{10, 1.2*100.1/100.1 - 1, "regression"}}},
+		{"one improvement", model.Lower, cat(noisy, shift(noisy, 0.8)), []want{{10, -0.2, "improvement"}}},
 		// Throughput falling 20% is worse: change = before/after − 1.
-		{"higher is better", model.Higher, cat(noisy, shift(noisy, 0.8)), []want{{10, 100.1/80.0 - 1, "regression"}}},
-		{"below threshold", model.Lower, cat(noisy, shift(noisy, 1.05)), nil},
+		{"higher is better", model.Higher, cat(noisy, shift(noisy, 0.8)), []want{{10, 1/0.8 - 1, "regression"}}},
+		{"below threshold", model.Lower, cat(noisy, shift(noisy, 1.03)), nil},
 		{"single outlier", model.Lower, cat(noisy, []float64{300}, noisy), nil},
 		{"two steps", model.Lower, cat(noisy, shift(noisy, 1.3), noisy), []want{
-			{10, 130.0/100.1 - 1, "regression"}, {20, 100.0/130.13 - 1, "improvement"}}},
-		// A steady 1% a run: windows five runs apart differ by about 5%,
-		// under the threshold, though they never overlap.
-		{"slow drift", model.Lower, drift(20, 1.01), nil},
-		// 3% a run is a level moving 15% every five runs: reported.
-		{"fast drift", model.Lower, drift(20, 1.03), []want{
-			{5, math.Pow(1.03, 5) - 1, "regression"}, {10, math.Pow(1.03, 5) - 1, "regression"}, {15, math.Pow(1.03, 5) - 1, "regression"}}},
-		// Overlapping windows (noise as large as the shift) are no step.
+			{10, 0.3, "regression"}, {20, 1/1.3 - 1, "improvement"}}},
+		// Steps the old window rule missed: within the first runs.
+		{"step at run 1", model.Lower, cat(noisy[:1], shift(noisy, 1.15)), []want{{1, 0.15, "regression"}}},
+		{"step at run 3", model.Lower, cat(noisy[:3], shift(noisy, 1.15)), []want{{3, 0.15, "regression"}}},
+		// The twelve runs with a step at run 7, which the window
+		// rule placed at run 8.
+		{"twelve runs, step at 7", model.Lower, cat(noisy[:7], shift(noisy[:5], 1.12)), []want{{7, 0.12, "regression"}}},
+		{"slow drift", model.Lower, drift(20, 1.002), nil},
+		// Noise as large as the shift is no step.
 		{"noisy shift", model.Lower, []float64{100, 130, 95, 125, 100, 128, 99, 131, 102, 127, 125, 100, 130, 98, 129, 101, 126, 99, 130, 97}, nil},
 	}
 	for _, c := range cases {
@@ -91,7 +91,7 @@ func TestSteps(t *testing.T) {
 			}
 			for i, w := range c.want {
 				g := got[i]
-				if g.Index != w.index || g.Kind != w.kind || math.Abs(g.Change-w.change) > 1e-3 {
+				if g.Index != w.index || g.Kind != w.kind || math.Abs(g.Change-w.change) > 0.01 {
 					t.Errorf("step %d = index %d %s %+.4f, want index %d %s %+.4f", i, g.Index, g.Kind, g.Change, w.index, w.kind, w.change)
 				}
 				if g.Run.ID != fmt.Sprintf("run-%02d", w.index) {
@@ -102,13 +102,18 @@ func TestSteps(t *testing.T) {
 	}
 }
 
-func TestStepsWindowOption(t *testing.T) {
-	pts := cat(noisy[:3], shift(noisy[:3], 1.5))
-	if got := Steps(series(model.Lower, pts...), DefaultOptions()); len(got) != 0 {
-		t.Errorf("window 5 on 6 points: %+v, want none", got)
+// TestStepsLatestPoints checks that only the latest MaxPoints are read and
+// that indexes still count from the first point.
+func TestStepsLatestPoints(t *testing.T) {
+	pts := make([]float64, MaxPoints+50)
+	for i := range pts {
+		pts[i] = noisy[i%len(noisy)]
+		if i < 20 || i >= MaxPoints+30 {
+			pts[i] *= 1.5
+		}
 	}
-	got := Steps(series(model.Lower, pts...), Options{Window: 3, Threshold: 0.1})
-	if len(got) != 1 || got[0].Index != 3 {
-		t.Errorf("window 3: %+v, want one step at 3", got)
+	got := Steps(series(model.Lower, pts...), DefaultOptions())
+	if len(got) != 1 || got[0].Index != MaxPoints+30 {
+		t.Errorf("Steps = %+v, want one step at %d (the one at 20 is out of reach)", got, MaxPoints+30)
 	}
 }

@@ -1,0 +1,176 @@
+package changepoint
+
+import (
+	"math"
+	"slices"
+)
+
+// Options tune detection.
+type Options struct {
+	// MaxP is the largest t-test p-value that makes a split a change
+	// point. Hunter and Otava default to 0.001; it must be small because
+	// every history is split many times.
+	MaxP float64
+	// MinChange is the smallest relative change of the median between the
+	// segments either side of a change point (0.05 = 5%). A change point
+	// that is significant but smaller is not reported: on a quiet GPU a
+	// 0.2% shift is real and not worth a look.
+	MinChange float64
+}
+
+// DefaultOptions are p < 0.001 and a 5% move, Hunter's defaults.
+func DefaultOptions() Options { return Options{MaxP: 0.001, MinChange: 0.05} }
+
+// A Change is a point where the level of a series shifts.
+type Change struct {
+	// Index is the first value of the new level.
+	Index int
+	// Before and After are the medians of the segments before and after
+	// Index, each reaching to the neighbouring change point or the end.
+	Before, After float64
+	// P is the two-sided p-value of the t-test between those segments.
+	P float64
+}
+
+// Ratio is After/Before − 1, the relative move of the level.
+func (c Change) Ratio() float64 { return c.After/c.Before - 1 }
+
+// Detect returns the change points of x in order, in two stages.
+//
+// Candidates: x is split where the energy statistic Q of E-divisive means
+// is largest, and both halves are split again in turn, for as long as a
+// split is significant by E-divisive's own permutation test (199
+// permutations, p ≤ 0.05, Matteson and James's defaults) or passes the
+// t-test of o. The permutation test finds a short excursion that returns
+// to the old level, which a t-test of the two halves misses; the t-test
+// finds a step with a single run on one side, which no permutation test of
+// n values can show below p = 2/n.
+//
+// Validation: every candidate is re-tested against the candidates next to
+// it (the segments between them), and the one failing worst is dropped
+// until all pass: only splits with t-test p < o.MaxP and a move of the
+// median of at least o.MinChange are returned (Otava's validation step).
+//
+// Time is O(n²) for the first split and 200 times that when the t-test
+// rejects it: callers bound n (the site detects on the latest runs).
+func Detect(x []float64, o Options) []Change {
+	var cps []int
+	var split func(lo, hi int)
+	split = func(lo, hi int) {
+		if hi-lo < 3 {
+			return
+		}
+		seg := x[lo:hi]
+		tau, q := bestSplit(seg)
+		if _, ok := o.test(seg[:tau], seg[tau:]); !ok && !permutationSignificant(seg, q, uint64(lo)) {
+			return
+		}
+		tau += lo
+		cps = append(cps, tau)
+		split(lo, tau)
+		split(tau, hi)
+	}
+	split(0, len(x))
+	slices.Sort(cps)
+	for {
+		worst, worstP := -1, -1.0
+		for k := range cps {
+			lo, hi := bounds(cps, k, len(x))
+			if p, ok := o.test(x[lo:cps[k]], x[cps[k]:hi]); !ok && p > worstP {
+				worst, worstP = k, p
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		cps = slices.Delete(cps, worst, worst+1)
+	}
+	out := make([]Change, len(cps))
+	for k, c := range cps {
+		lo, hi := bounds(cps, k, len(x))
+		out[k] = Change{Index: c, Before: median(x[lo:c]), After: median(x[c:hi]), P: studentP(x[lo:c], x[c:hi])}
+	}
+	return out
+}
+
+// bounds returns the segment around change point k: from the previous
+// change point (or 0) to the next (or n).
+func bounds(cps []int, k, n int) (lo, hi int) {
+	if k > 0 {
+		lo = cps[k-1]
+	}
+	hi = n
+	if k+1 < len(cps) {
+		hi = cps[k+1]
+	}
+	return lo, hi
+}
+
+// test reports the t-test p-value of a split into a and b and whether the
+// split is a change point under o.
+func (o Options) test(a, b []float64) (float64, bool) {
+	p := studentP(a, b)
+	if p >= o.MaxP {
+		return p, false
+	}
+	before := median(a)
+	r := median(b)/before - 1
+	if before == 0 || math.IsNaN(r) || math.IsInf(r, 0) {
+		return p, false
+	}
+	return p, math.Abs(r) >= o.MinChange
+}
+
+// bestSplit returns the τ in [1, len(x)) of the largest E-divisive
+// statistic (α = 1) over the splits x[:τ] | x[τ:κ], τ < κ ≤ len(x),
+//
+//	Q(τ, κ) = ab/(a+b) · (2/(ab)·Σ|xᵢ−yⱼ| − 1/C(a,2)·Σ|xᵢ−xₖ| − 1/C(b,2)·Σ|yⱼ−yₖ|)
+//
+// with x = x[:τ] (a values) and y = x[τ:κ] (b values), and that largest Q.
+// Letting y end before the end of the series (Matteson and James's κ) is
+// what finds an excursion that comes back. With the column sums of the
+// distances precomputed, each Q is an O(1) update: O(n²) time and space.
+func bestSplit(x []float64) (int, float64) {
+	n := len(x)
+	// col[i*n+k] = Σ_{j<i} |x[j] − x[k]|, for i ≤ k.
+	col := make([]float64, (n+1)*n)
+	for k := range n {
+		for i := 1; i <= k; i++ {
+			col[i*n+k] = col[(i-1)*n+k] + math.Abs(x[i-1]-x[k])
+		}
+	}
+	best, bestQ := 1, math.Inf(-1)
+	var withinX float64 // Σ_{i<k<τ} |x[i] − x[k]|
+	for tau := 1; tau < n; tau++ {
+		withinX += col[(tau-1)*n+tau-1]
+		var between, withinY float64
+		for p := tau; p < n; p++ { // y = x[τ:p+1]
+			between += col[tau*n+p]
+			withinY += col[p*n+p] - col[tau*n+p]
+			a, b := float64(tau), float64(p+1-tau)
+			q := 2*between/(a+b) - a*b/(a+b)*(pairMean(withinX, a)+pairMean(withinY, b))
+			if q > bestQ {
+				best, bestQ = tau, q
+			}
+		}
+	}
+	return best, bestQ
+}
+
+// pairMean divides a sum over the pairs of k values by their number.
+func pairMean(sum, k float64) float64 {
+	if k < 2 {
+		return 0
+	}
+	return sum / (k * (k - 1) / 2)
+}
+
+// median of x (the mean of the two middle values for an even count).
+func median(x []float64) float64 {
+	s := slices.Sorted(slices.Values(x))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
