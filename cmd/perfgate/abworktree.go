@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +15,8 @@ import (
 )
 
 // abSession is the state of one perfgate ab: the repository, the base
-// worktree (always removed by cleanup), both configurations and one GPU.
+// worktree (always removed by cleanup) and both configurations. Every
+// round of every side runs each suite in its own perfgate process.
 type abSession struct {
 	e                        *env
 	o                        *abOptions
@@ -24,12 +24,11 @@ type abSession struct {
 	baseSHA, headSHA         string
 	headLabel, repo, testbed string
 	headCfg, baseCfg         *config.Config
-	gpu                      *gpuHolder
 	group                    string
 }
 
 func newABSession(ctx context.Context, e *env, o *abOptions) (*abSession, error) {
-	s := &abSession{e: e, o: o, gpu: &gpuHolder{}, group: "ab-" + uuid.NewString()}
+	s := &abSession{e: e, o: o, group: "ab-" + uuid.NewString()}
 	var err error
 	if s.root, err = gitIn(ctx, o.repo, "rev-parse", "--show-toplevel"); err != nil {
 		return nil, usageError("-repo: %s is not inside a git repository: %v", o.repo, err)
@@ -102,11 +101,18 @@ func (s *abSession) loadBaseConfig() error {
 		s.baseCfg, err = config.Load(path)
 		return err
 	}
+	// A copy in the base tree (the worktree is ours and temporary): the
+	// base side's processes load it as they would the base's own.
 	fmt.Fprintf(s.e.Stderr, "perfgate: the base has no %s; using the head's configuration on the base tree\n", rel)
-	c := *s.headCfg
-	c.Dir = filepath.Join(s.wt, filepath.Dir(rel))
-	s.baseCfg = &c
-	return nil
+	data, err := os.ReadFile(s.headCfg.File)
+	if err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		return &model.InfraError{Op: "copy the head's configuration into the base tree", Err: err}
+	}
+	s.baseCfg, err = config.Load(path)
+	return err
 }
 
 // realPath resolves symbolic links (git prints the repository root resolved).
@@ -120,9 +126,8 @@ func realPath(p string) string {
 	return p
 }
 
-// cleanup removes the worktree and the temporary directory, and closes the GPU.
+// cleanup removes the worktree and the temporary directory.
 func (s *abSession) cleanup() {
-	s.gpu.close()
 	if s.wt != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -136,13 +141,18 @@ func (s *abSession) cleanup() {
 	}
 }
 
-// runRounds prepares both sides, then runs their suites alternately.
+// runRounds prepares both sides, then runs their suites alternately, each
+// suite of each side in its own perfgate process per round (runRound), in
+// a suite order rotated every round.
 func (s *abSession) runRounds(ctx context.Context, only *regexp.Regexp) (base, head []*model.Results, err error) {
 	opts := suiteRunOptions{Only: only, Fast: s.o.fast, Log: s.e.Stderr, CacheDir: s.e.Getenv("PERFGATE_CACHE")}
-	bs := &abSide{name: "base", runner: &configRunner{cfg: s.baseCfg, gpu: s.gpu, opts: opts}, sha: s.baseSHA, branch: first(s.o.baseBranch, s.o.base)}
-	hs := &abSide{name: "head", runner: &configRunner{cfg: s.headCfg, gpu: s.gpu, opts: opts}, sha: s.headSHA,
+	bs := &abSide{name: "base", runner: &configRunner{cfg: s.baseCfg, opts: opts}, sha: s.baseSHA, branch: first(s.o.baseBranch, s.o.base)}
+	hs := &abSide{name: "head", runner: &configRunner{cfg: s.headCfg, opts: opts}, sha: s.headSHA,
 		branch: first(git(ctx, "-C", s.root, "rev-parse", "--abbrev-ref", "HEAD"), "HEAD")}
 	for _, side := range []*abSide{bs, hs} {
+		if side.units = side.runner.units(); len(side.units) == 0 {
+			return nil, nil, usageError("-suite: no suite of %s matches %q", side.runner.cfg.File, s.o.only)
+		}
 		fmt.Fprintf(s.e.Stderr, "perfgate: ab: preparing %s (%s)\n", side.name, side.runner.cfg.Dir)
 		if err := side.runner.prepare(ctx); err != nil {
 			return nil, nil, fmt.Errorf("%s side: %w", side.name, err)
@@ -150,19 +160,10 @@ func (s *abSession) runRounds(ctx context.Context, only *regexp.Regexp) (base, h
 	}
 	for i := 0; i < s.o.rounds; i++ {
 		for _, side := range sidesOfRound(s.o.order, i, bs, hs) {
-			fmt.Fprintf(s.e.Stderr, "perfgate: ab: round %d/%d: %s\n", i+1, s.o.rounds, side.name)
-			started := time.Now()
-			out, err := side.runner.run(ctx)
+			run := abRunMeta(s.repo, side.sha, side.branch, s.testbed, s.group, time.Now())
+			r, err := runRound(ctx, s.e, side.units, i, run, s.tmp, fmt.Sprintf("ab: round %d/%d, %s", i+1, s.o.rounds, side.name))
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s side, round %d: %w", side.name, i+1, err)
-			}
-			if len(out) == 0 {
-				return nil, nil, usageError("-suite: no suite of %s matches %q", s.headCfg.File, s.o.only)
-			}
-			r := &model.Results{Schema: model.Schema, Run: abRunMeta(s.repo, side.sha, side.branch, s.testbed, s.group, started), Benchmarks: out}
-			r.Run.Env = s.gpu.env()
-			if err := checkBuiltResults(r); err != nil {
-				return nil, nil, errors.Join(fmt.Errorf("%s side, round %d: invalid results", side.name, i+1), err)
+				return nil, nil, err
 			}
 			side.out = append(side.out, r)
 		}

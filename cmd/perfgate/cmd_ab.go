@@ -181,6 +181,7 @@ type abSide struct {
 	runner *configRunner
 	sha    string
 	branch string
+	units  []roundUnit // the processes of one round
 	out    []*model.Results
 }
 

@@ -41,7 +41,7 @@ type actionOptions struct {
 	baselineRuns                   int
 	baselineTestbed                string // the testbed label baselines come from ("" = the candidate's)
 	mode                           string // modeHistory or modeInterleaved
-	rounds                         int    // rounds of the interleaved mode
+	rounds                         int    // processes per suite (history mode) or A/B rounds (interleaved)
 	failOnRegression               bool
 	comment                        action.CommentPolicy
 	inputs                         action.Inputs
@@ -252,15 +252,20 @@ func loadActionResults(ctx context.Context, e *env, o *actionOptions, cfg *confi
 		}
 		return runs, o.resultFiles, err
 	}
-	runs, err := runActionSuites(ctx, e, cfg, o.filter)
+	runs, err := runActionSuites(ctx, e, cfg, o.filter, o.rounds)
 	if err != nil {
 		return nil, nil, err
 	}
+	return runs, runNames(runs), nil
+}
+
+// runNames names runs for messages: "run ID".
+func runNames(runs []*model.Results) []string {
 	names := make([]string, len(runs))
 	for i, r := range runs {
 		names[i] = "run " + r.Run.ID
 	}
-	return runs, names, nil
+	return names
 }
 
 // githubClients makes the comment and status clients of the check mode.

@@ -33,11 +33,11 @@ func (o *actionOptions) readModeInputs(gha *githubactions.Action) error {
 	default:
 		return usageError("mode: %q is not history or interleaved", m)
 	}
-	o.rounds = 5
+	o.rounds = defaultActionRounds
 	if s := strings.TrimSpace(gha.GetInput("rounds")); s != "" {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 1000 {
-			return usageError("rounds: %q is not an integer from 1 to 1000", s)
+		if err != nil || n < 1 || n > maxRounds {
+			return usageError("rounds: %q is not an integer from 1 to %d", s, maxRounds)
 		}
 		o.rounds = n
 	}
@@ -56,8 +56,9 @@ func (a *actionRun) interleaved() bool {
 
 // measureAB runs the config's suites on the pull request's merge base and
 // on the checked-out head alternately on this machine (perfgate ab's
-// machinery), and returns the base side's rounds and the head side pooled
-// into one pull-request run, which is what the action records.
+// machinery), and returns both sides' rounds. The head's rounds become
+// this job's pull-request runs (<job>-r1 …, one run group), which is what
+// the action records.
 func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results, err error) {
 	ref, branch, err := a.baseRef()
 	if err != nil {
@@ -86,16 +87,15 @@ func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results,
 	if err != nil {
 		return nil, nil, err
 	}
-	pooled, err := poolRounds(headRounds)
-	if err != nil {
-		return nil, nil, err
+	for i, h := range headRounds {
+		r := run
+		r.ID, r.Group, r.StartedAt, r.Env = roundID(run.ID, "r", i+1), first(run.Group, run.ID), h.Run.StartedAt, h.Run.Env
+		h.Run = r
+		if err := checkBuiltResults(h); err != nil {
+			return nil, nil, err
+		}
 	}
-	run.Env = pooled.Run.Env
-	pooled.Run = run
-	if err := checkBuiltResults(pooled); err != nil {
-		return nil, nil, err
-	}
-	return baseRounds, []*model.Results{pooled}, nil
+	return baseRounds, headRounds, nil
 }
 
 // baseRef is the commit the pull request is compared with, the event's

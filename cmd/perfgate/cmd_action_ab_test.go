@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,9 +116,9 @@ func TestActionInterleaved(t *testing.T) {
 	}
 }
 
-// checkRecordedPR checks that run id is stored as a pull-request run with
-// the pooled head samples (3 rounds of 6), and that the store has no
-// baseline run.
+// checkRecordedPR checks that the head's rounds are stored as the rounds of
+// one pull-request job (id is the first round's: <job>-r1, then -r2, -r3,
+// one run group), 6 samples each, and that the store has no baseline run.
 func checkRecordedPR(t *testing.T, store, id string) {
 	t.Helper()
 	s, err := filestore.Open(store)
@@ -132,19 +133,27 @@ func checkRecordedPR(t *testing.T, store, id string) {
 	if len(b.Runs) != 0 {
 		t.Errorf("the interleaved run left %d baseline runs; a pull request must never become a baseline", len(b.Runs))
 	}
+	job, ok := strings.CutSuffix(id, "-r1")
+	if !ok {
+		t.Fatalf("run-id %q is not a first round's (<job>-r1)", id)
+	}
 	files, _ := filepath.Glob(filepath.Join(store, "*", "*.json"))
 	files2, _ := filepath.Glob(filepath.Join(store, "*", "*", "*.json"))
+	var rounds []string
 	for _, f := range append(files, files2...) {
 		r, err := model.Load(f)
-		if err != nil || r.Run.ID != id {
+		if err != nil || r.Run.Group != job {
 			continue
 		}
-		if r.Run.Event != model.EventPullRequest || r.Run.PR != e2ePR || len(r.Benchmarks) != 1 || len(r.Benchmarks[0].Samples) != 18 {
-			t.Errorf("recorded run: event %s, PR %d, %d benchmarks; want a pull_request run of PR %d with 18 samples", r.Run.Event, r.Run.PR, len(r.Benchmarks), e2ePR)
+		rounds = append(rounds, r.Run.ID)
+		if r.Run.Event != model.EventPullRequest || r.Run.PR != e2ePR || len(r.Benchmarks) != 1 || len(r.Benchmarks[0].Samples) != 6 {
+			t.Errorf("recorded run %s: event %s, PR %d, %d benchmarks; want a pull_request run of PR %d with 6 samples", r.Run.ID, r.Run.Event, r.Run.PR, len(r.Benchmarks), e2ePR)
 		}
-		return
 	}
-	t.Errorf("run %s not found in the store %s", id, store)
+	slices.Sort(rounds)
+	if want := []string{job + "-r1", job + "-r2", job + "-r3"}; !slices.Equal(rounds, want) {
+		t.Errorf("recorded rounds %v, want %v", rounds, want)
+	}
 }
 
 // TestActionInterleavedFilter checks that a filter matching no suite names

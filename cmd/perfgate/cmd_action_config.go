@@ -43,20 +43,29 @@ func (o *actionOptions) applyConfigDefaults(cfg *config.Config) {
 }
 
 // runActionSuites runs the config's suites (those whose name only matches,
-// when set) once and returns one results document, its run block filled
-// from the GitHub Actions environment.
-func runActionSuites(ctx context.Context, e *env, cfg *config.Config, only *regexp.Regexp) ([]*model.Results, error) {
+// when set) in rounds and returns one results document per round, their run
+// blocks filled from the GitHub Actions environment. One round runs here,
+// in this process; more run each suite in its own process per round
+// (runConfigRounds), as rounds of one job (<job>-r1 …, one run group).
+func runActionSuites(ctx context.Context, e *env, cfg *config.Config, only *regexp.Regexp, rounds int) ([]*model.Results, error) {
+	meta := runMetaFlags{testbed: e.Getenv("PERFGATE_TESTBED")}
+	run, err := meta.resolve(ctx, e, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if rounds > 1 {
+		rs, err := runConfigRounds(ctx, e, cfg, suiteRunOptions{Only: only}, roundsSpec{rounds: rounds, run: run, prefix: "r"})
+		if err == nil && len(rs) == 0 {
+			err = usageError("filter: %q matches no suite of %s", only, cfg.File)
+		}
+		return rs, err
+	}
 	bs, gpuEnv, err := runConfigSuites(ctx, e, cfg, suiteRunOptions{Only: only})
 	if err != nil {
 		return nil, err
 	}
 	if len(bs) == 0 && only != nil {
 		return nil, usageError("filter: %q matches no suite of %s", only, cfg.File)
-	}
-	meta := runMetaFlags{testbed: e.Getenv("PERFGATE_TESTBED")}
-	run, err := meta.resolve(ctx, e, time.Now())
-	if err != nil {
-		return nil, err
 	}
 	run.Env = gpuEnv
 	r := &model.Results{Schema: model.Schema, Run: run, Benchmarks: bs}

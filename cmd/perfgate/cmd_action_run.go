@@ -84,7 +84,7 @@ func (a *actionRun) measure(ctx context.Context) (base, runs []*model.Results, f
 	if base, runs, err = a.measureAB(ctx); err != nil {
 		return nil, nil, nil, err
 	}
-	return base, runs, []string{"run " + runs[0].Run.ID}, nil
+	return base, runs, runNames(runs), nil
 }
 
 // report writes the verdict everywhere a reader may look: the log (one

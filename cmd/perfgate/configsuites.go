@@ -103,29 +103,36 @@ func runConfigSuites(ctx context.Context, e *env, cfg *config.Config, o suiteRun
 // rounds: the prepare commands once, here, then every suite in its own
 // perfgate process per round (runRounds). No suite selected: nil, nil.
 func runConfigRounds(ctx context.Context, e *env, cfg *config.Config, o suiteRunOptions, spec roundsSpec) ([]*model.Results, error) {
-	for _, s := range cfg.Suites {
-		if o.Only != nil && !o.Only.MatchString(s.Name) {
-			continue
-		}
-		args := []string{"run", "--config", cfg.File, "--suite", s.Name, "--skip-prepare"}
-		if o.Fast {
-			args = append(args, "--fast")
-		}
-		spec.units = append(spec.units, roundUnit{name: s.Name, args: args})
-	}
-	if len(spec.units) == 0 {
-		return nil, nil
-	}
 	if o.Log == nil {
 		o.Log = e.Stderr
 	}
 	r := &configRunner{cfg: cfg, opts: o}
+	if spec.units = r.units(); len(spec.units) == 0 {
+		return nil, nil
+	}
 	if !o.SkipPrepare {
 		if err := r.prepare(ctx); err != nil {
 			return nil, err
 		}
 	}
 	return runRounds(ctx, e, spec)
+}
+
+// units are the processes of one round of the selected suites: perfgate
+// run --config for each suite alone, without the prepare commands.
+func (r *configRunner) units() []roundUnit {
+	var units []roundUnit
+	for _, s := range r.cfg.Suites {
+		if r.opts.Only != nil && !r.opts.Only.MatchString(s.Name) {
+			continue
+		}
+		args := []string{"run", "--config", r.cfg.File, "--suite", s.Name, "--skip-prepare"}
+		if r.opts.Fast {
+			args = append(args, "--fast")
+		}
+		units = append(units, roundUnit{name: s.Name, args: args})
+	}
+	return units
 }
 
 // prepare runs the configuration's prepare commands in its directory.

@@ -150,7 +150,7 @@ func TestActionRunsConfigSuites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := runActionSuites(context.Background(), e, cfg, nil)
+	runs, err := runActionSuites(context.Background(), e, cfg, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,16 @@ func TestActionRunsConfigSuites(t *testing.T) {
 	if len(runs) != 1 || r.Run.Repo != "o/r" || r.Run.Testbed != "gpu-1" || r.Run.Event != "push" || len(r.Benchmarks) != 1 || r.Benchmarks[0].Suite != "js" {
 		t.Errorf("got %+v", r)
 	}
-	if _, err := runActionSuites(context.Background(), e, cfg, regexp.MustCompile("^nope$")); err == nil {
-		t.Error("a filter that matches no suite was accepted")
+	for _, rounds := range []int{1, 3} {
+		if _, err := runActionSuites(context.Background(), e, cfg, regexp.MustCompile("^nope$"), rounds); err == nil {
+			t.Errorf("rounds %d: a filter that matches no suite was accepted", rounds)
+		}
+	}
+	runs, err = runActionSuites(context.Background(), e, cfg, nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 3 || runs[0].Run.Group == "" || runs[2].Run.ID != runs[0].Run.Group+"-r3" || runs[2].Run.Event != "push" || runs[2].Run.Repo != "o/r" {
+		t.Errorf("3 rounds: got %d runs, the last %+v", len(runs), runs[len(runs)-1].Run)
 	}
 }

@@ -69,43 +69,54 @@ func roundOrder(units []roundUnit, r int) []roundUnit {
 func roundID(job, prefix string, r int) string { return fmt.Sprintf("%s-%s%d", job, prefix, r) }
 
 // runRounds runs every unit once per round, each in a fresh perfgate
-// process, and returns one results document per round. Benchmarks keep
-// the units' first-round order within each document; a round's started_at
-// is when its first process started.
+// process, and returns one results document per round.
 func runRounds(ctx context.Context, e *env, spec roundsSpec) ([]*model.Results, error) {
 	tmp, err := os.MkdirTemp("", "perfgate-rounds-")
 	if err != nil {
 		return nil, &model.InfraError{Op: "create a temporary directory for the rounds", Err: err}
 	}
 	defer os.RemoveAll(tmp)
-	group := first(spec.run.Group, spec.run.ID)
 	var out []*model.Results
 	for r := range spec.rounds {
-		started := time.Now()
-		byUnit := map[string]*model.Results{}
-		for i, u := range roundOrder(spec.units, r) {
-			fmt.Fprintf(e.Stderr, "perfgate: round %d/%d: %s (process %d of %d)\n", r+1, spec.rounds, u.name, i+1, len(spec.units))
-			path := filepath.Join(tmp, fmt.Sprintf("round%d-%d.json", r+1, i))
-			res, err := runUnit(ctx, e, u, path, spec.run)
-			if err != nil {
-				return nil, fmt.Errorf("round %d, %s: %w", r+1, u.name, err)
-			}
-			byUnit[u.name] = res
-		}
 		run := spec.run
-		run.ID, run.Group, run.StartedAt, run.Env = roundID(spec.run.ID, spec.prefix, r+1), group, started.UTC(), nil
-		doc := &model.Results{Schema: model.Schema, Run: run, Benchmarks: []model.Benchmark{}}
-		for _, u := range spec.units {
-			res := byUnit[u.name]
-			doc.Benchmarks = append(doc.Benchmarks, res.Benchmarks...)
-			doc.Run.Env = mergeRoundEnv(doc.Run.Env, res.Run.Env)
-		}
-		if err := checkBuiltResults(doc); err != nil {
-			return nil, errors.Join(fmt.Errorf("round %d: invalid results", r+1), err)
+		run.ID, run.Group = roundID(spec.run.ID, spec.prefix, r+1), first(spec.run.Group, spec.run.ID)
+		doc, err := runRound(ctx, e, spec.units, r, run, tmp, fmt.Sprintf("round %d/%d", r+1, spec.rounds))
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, doc)
 	}
 	return out, nil
+}
+
+// runRound runs round r (0-based) of units, each in its own perfgate
+// process in roundOrder, with scratch files in dir, and returns the round's
+// results document: run as its run block, started_at when its first process
+// started, the environment the processes reported, and the benchmarks in
+// the units' first-round order. label names the round in messages.
+func runRound(ctx context.Context, e *env, units []roundUnit, r int, run model.Run, dir, label string) (*model.Results, error) {
+	started := time.Now()
+	byUnit := map[string]*model.Results{}
+	for i, u := range roundOrder(units, r) {
+		fmt.Fprintf(e.Stderr, "perfgate: %s: %s (process %d of %d)\n", label, u.name, i+1, len(units))
+		path := filepath.Join(dir, fmt.Sprintf("%s-%d-%d.json", run.ID, r+1, i))
+		res, err := runUnit(ctx, e, u, path, run)
+		if err != nil {
+			return nil, fmt.Errorf("%s, %s: %w", label, u.name, err)
+		}
+		byUnit[u.name] = res
+	}
+	run.StartedAt, run.Env = started.UTC(), nil
+	doc := &model.Results{Schema: model.Schema, Run: run, Benchmarks: []model.Benchmark{}}
+	for _, u := range units {
+		res := byUnit[u.name]
+		doc.Benchmarks = append(doc.Benchmarks, res.Benchmarks...)
+		doc.Run.Env = mergeRoundEnv(doc.Run.Env, res.Run.Env)
+	}
+	if err := checkBuiltResults(doc); err != nil {
+		return nil, errors.Join(fmt.Errorf("%s: invalid results", label), err)
+	}
+	return doc, nil
 }
 
 // runUnit starts perfgate for one unit and loads the results it wrote to

@@ -184,7 +184,7 @@ func TestRunRoundsChildFailureKeepsItsExitCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, code := invoke(t, nil, "run", "--config", cfg, "--rounds", "2", "--out", dir+"/out/", "--commit", roundsSHA)
-	if code != 3 || !strings.Contains(stderr, "round 1, bad: perfgate run --config") {
+	if code != 3 || !strings.Contains(stderr, "round 1/2, bad: perfgate run --config") {
 		t.Errorf("exit %d, stderr:\n%s\nwant 3 naming the round and the suite", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
