@@ -268,14 +268,24 @@ func runNames(runs []*model.Results) []string {
 	return names
 }
 
+// A githubAPI is what the check mode uses of GitHub: the comments, the
+// statuses, and the login the token writes as.
+type githubAPI struct {
+	comments action.Comments
+	statuses action.Statuses
+	login    func(ctx context.Context) (string, error)
+}
+
 // githubClients makes the comment and status clients of the check mode.
-func githubClients(o *actionOptions) (action.Comments, action.Statuses, error) {
+func githubClients(o *actionOptions, e *env) (*githubAPI, error) {
 	if o.token == "" {
-		return nil, nil, usageError("github-token: empty; the check mode needs it to comment and set the status")
+		return nil, usageError("github-token: empty; the check mode needs it to comment and set the status")
 	}
 	c, err := githubapi.New(o.apiURL, o.token, githubapi.Options{Timeout: o.githubTimeout})
 	if err != nil {
-		return nil, nil, usageError("%v", err)
+		return nil, usageError("%v", err)
 	}
-	return c.Comments(), c.Statuses(), nil
+	override := e.Getenv("PERFGATE_GITHUB_LOGIN")
+	return &githubAPI{comments: c.Comments(), statuses: c.Statuses(),
+		login: func(ctx context.Context) (string, error) { return c.Login(ctx, override) }}, nil
 }

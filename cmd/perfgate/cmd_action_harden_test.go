@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,4 +86,120 @@ func storedPRRuns(t *testing.T, dir string) int {
 	t.Helper()
 	m, _ := filepath.Glob(filepath.Join(dir, "runs", "*"))
 	return len(m)
+}
+
+const (
+	prComments = "repos/Codertocat/Hello-World/issues/2/comments"
+	marker     = "<!-- perfgate:sticky workflow=perfgate job=perfgate -->"
+)
+
+// TestActionCommentOnce has GitHub fail the comment's create after
+// applying it, or before: one comment either way (item 2).
+func TestActionCommentOnce(t *testing.T) {
+	tests := []struct {
+		name  string
+		stubs func(*fakegithub.Server)
+	}{
+		{"applied then answered 500", func(f *fakegithub.Server) { f.Register(fakegithub.REST("POST", prComments), f.AppliedThen(500)) }},
+		{"applied then answered 502", func(f *fakegithub.Server) { f.Register(fakegithub.REST("POST", prComments), f.AppliedThen(502)) }},
+		{"not applied and answered 503 then created", func(f *fakegithub.Server) {
+			f.Register(fakegithub.REST("POST", prComments), fakegithub.ServerError(503))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := fakegithub.New(t, "ghs_tok")
+			tt.stubs(fake)
+			pr := writeRun(t, t.TempDir(), "pr-1", "changes", model.EventPullRequest, e2ePR, [3]float64{1, 1, 1})
+			code, stdout, stderr := runActionWithin(t, 60*time.Second, prVars(t, fake, pr, nil))
+			if code != 0 {
+				t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			if cs := fake.Comments("Codertocat", "Hello-World", e2ePR); len(cs) != 1 {
+				t.Errorf("%d comments, want 1", len(cs))
+			}
+		})
+	}
+}
+
+// TestActionConcurrentJobs runs two jobs of one pull request at once, both
+// listing the comments before either creates one: they converge on one
+// comment (item 2).
+func TestActionConcurrentJobs(t *testing.T) {
+	fake := fakegithub.New(t, "ghs_tok")
+	together := fake.Barrier(2)
+	fake.Register(fakegithub.REST("GET", prComments), together)
+	fake.Register(fakegithub.REST("GET", prComments), together)
+	pr := writeRun(t, t.TempDir(), "pr-1", "changes", model.EventPullRequest, e2ePR, [3]float64{1, 1, 1})
+	codes := make(chan int, 2)
+	for range 2 {
+		vars := prVars(t, fake, pr, nil)
+		go func() {
+			code, _, _ := runActionInProcess(t, vars)
+			codes <- code
+		}()
+	}
+	for range 2 {
+		select {
+		case code := <-codes:
+			if code != 0 {
+				t.Errorf("exit %d", code)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("a job is still running after 60 s")
+		}
+	}
+	cs := fake.Comments("Codertocat", "Hello-World", e2ePR)
+	if len(cs) != 1 || !strings.HasPrefix(cs[0].Body, marker) {
+		t.Errorf("%d comments, want the one sticky comment: %+v", len(cs), cs)
+	}
+	creates := 0
+	for _, r := range fake.Requests() {
+		if r.Operation == "issues/create-comment" {
+			creates++
+		}
+	}
+	if creates != 2 {
+		t.Errorf("%d creates, want 2 (the race this test sets up)", creates)
+	}
+}
+
+// TestActionCommentAuthor checks that only a comment the token's own
+// identity wrote is updated: a comment by someone else that starts with
+// the marker is left alone (item 5).
+func TestActionCommentAuthor(t *testing.T) {
+	tests := []struct {
+		name      string
+		asUser    string // "" : GITHUB_TOKEN
+		seedBy    string
+		wantCount int
+		wantKept  bool // the seeded comment keeps its text
+	}{
+		{"another user's marker comment is not hijacked", "", "mallory", 2, true},
+		{"a personal token's user's own comment is updated", "octo-perf", "octo-perf", 1, false},
+		{"with a personal token github-actions[bot]'s comment is not ours", "octo-perf", "github-actions[bot]", 2, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := fakegithub.New(t, "ghs_tok")
+			if tt.asUser != "" {
+				fake.AsUser(tt.asUser)
+			}
+			seeded := *fake.SeedComment("Codertocat", "Hello-World", e2ePR, tt.seedBy, marker+"\nplanted text")
+			pr := writeRun(t, t.TempDir(), "pr-1", "changes", model.EventPullRequest, e2ePR, [3]float64{1, 1, 1})
+			code, stdout, stderr := runActionWithin(t, 60*time.Second, prVars(t, fake, pr, nil))
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			cs := fake.Comments("Codertocat", "Hello-World", e2ePR)
+			if len(cs) != tt.wantCount || (cs[0].ID == seeded.ID && (cs[0].Body == seeded.Body) != tt.wantKept) {
+				t.Errorf("comments %+v; want %d, the seeded one kept: %v", cs, tt.wantCount, tt.wantKept)
+			}
+			for _, r := range fake.Requests() {
+				if tt.wantKept && r.Method != "GET" && strings.HasSuffix(r.Path, fmt.Sprint(seeded.ID)) {
+					t.Errorf("%s %s on the seeded comment", r.Method, r.Path)
+				}
+			}
+		})
+	}
 }

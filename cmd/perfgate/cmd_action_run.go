@@ -36,10 +36,9 @@ func (a *actionRun) run(ctx context.Context) error {
 	if a.cfg != nil {
 		a.o.compare = applyConfig(a.o.compare, a.cfg, a.o.inputsSet, resultKeys(runs))
 	}
-	var comments action.Comments
-	var statuses action.Statuses
+	var gh *githubAPI
 	if a.plan.Mode == action.ModeCheck {
-		if comments, statuses, err = githubClients(a.o); err != nil {
+		if gh, err = githubClients(a.o, a.e); err != nil {
 			return err
 		}
 	}
@@ -64,7 +63,7 @@ func (a *actionRun) run(ctx context.Context) error {
 	}
 	var ghErr error
 	if a.plan.Mode == action.ModeCheck {
-		ghErr = a.updateGitHub(ctx, comments, statuses, c, tally)
+		ghErr = a.updateGitHub(ctx, gh, c, tally)
 	}
 	if err := a.record(ctx, st, files, runs, c); err != nil {
 		return spoolOnFailure(a.e, sf, runs, err)
@@ -161,7 +160,7 @@ func describeChange(r *compare.Result) string {
 
 // updateGitHub posts the sticky comment and sets the commit status. It
 // tries both even if one fails, and returns what failed.
-func (a *actionRun) updateGitHub(ctx context.Context, cs action.Comments, ss action.Statuses, c *compare.Comparison, t action.Tally) error {
+func (a *actionRun) updateGitHub(ctx context.Context, gh *githubAPI, c *compare.Comparison, t action.Tally) error {
 	pointer := "The full report is in the job summary: " + a.plan.RunURL
 	body := report.Markdown(c, report.Options{
 		Title: "perfgate", Footer: a.footer(), Overflow: pointer,
@@ -169,7 +168,7 @@ func (a *actionRun) updateGitHub(ctx context.Context, cs action.Comments, ss act
 	})
 	body = action.FitComment(a.plan.Marker, body, pointer)
 	var errs []error
-	act, made, err := action.PostSticky(ctx, cs, a.plan.Repo, a.plan.PR, a.plan.Marker, body, a.o.comment, t.Changed())
+	act, made, err := a.postComment(ctx, gh, body, t.Changed())
 	switch {
 	case err != nil:
 		errs = append(errs, fmt.Errorf("the pull-request comment: %w", err))
@@ -177,13 +176,27 @@ func (a *actionRun) updateGitHub(ctx context.Context, cs action.Comments, ss act
 		fmt.Fprintf(a.e.Stderr, "perfgate: comment %sd: %s\n", act, made.URL)
 	}
 	st := action.StatusFor(t, a.o.failOnRegression, a.plan.RunURL)
-	if err := ss.Create(ctx, a.plan.Repo, a.plan.HeadSHA, st); err != nil {
+	if err := gh.statuses.Create(ctx, a.plan.Repo, a.plan.HeadSHA, st); err != nil {
 		errs = append(errs, fmt.Errorf("the commit status: %w", err))
 	}
 	for _, err := range errs {
 		a.gha.WithFieldsMap(map[string]string{"title": "perfgate could not update GitHub"}).Errorf("%v", err)
 	}
 	return errors.Join(errs...)
+}
+
+// postComment creates or updates the sticky comment, as the token's own
+// identity: a comment someone else wrote is never touched.
+func (a *actionRun) postComment(ctx context.Context, gh *githubAPI, body string, changed bool) (action.CommentAction, action.Comment, error) {
+	if a.o.comment == action.CommentNever {
+		return action.CommentSkip, action.Comment{}, nil
+	}
+	login, err := gh.login(ctx)
+	if err != nil {
+		return action.CommentSkip, action.Comment{}, err
+	}
+	s := &action.Sticky{Comments: gh.comments, Repo: a.plan.Repo, PR: a.plan.PR, Marker: a.plan.Marker, Author: login, Policy: a.o.comment}
+	return s.Post(ctx, body, changed)
 }
 
 // record stores the runs the plan says to. In the check mode a run that

@@ -1,7 +1,6 @@
 package action
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"strings"
@@ -47,47 +46,6 @@ const (
 	CommentCreate CommentAction = "create"
 	CommentUpdate CommentAction = "update"
 )
-
-// DecideComment chooses what to do given the pull request's comments. The
-// sticky comment is the oldest one that starts with the marker (a reply
-// quoting it starts with "> "). An existing comment is always updated, so
-// it never shows a stale verdict; a new one is created unless the policy
-// says never, or on-change and nothing changed.
-func DecideComment(existing []Comment, marker string, policy CommentPolicy, changed bool) (CommentAction, int64) {
-	if policy == CommentNever {
-		return CommentSkip, 0
-	}
-	for _, c := range existing {
-		if strings.HasPrefix(c.Body, marker) {
-			return CommentUpdate, c.ID
-		}
-	}
-	if policy == CommentOnChange && !changed {
-		return CommentSkip, 0
-	}
-	return CommentCreate, 0
-}
-
-// PostSticky creates or updates the sticky comment with body (which must
-// start with the marker) and says what it did.
-func PostSticky(ctx context.Context, c Comments, repo Repo, pr int, marker, body string, policy CommentPolicy, changed bool) (CommentAction, Comment, error) {
-	if policy == CommentNever {
-		return CommentSkip, Comment{}, nil
-	}
-	existing, err := c.List(ctx, repo, pr)
-	if err != nil {
-		return CommentSkip, Comment{}, err
-	}
-	act, id := DecideComment(existing, marker, policy, changed)
-	var made Comment
-	switch act {
-	case CommentCreate:
-		made, err = c.Create(ctx, repo, pr, body)
-	case CommentUpdate:
-		made, err = c.Update(ctx, repo, id, body)
-	}
-	return act, made, err
-}
 
 // FitComment returns marker, a newline and body, cut at a line boundary
 // with a note pointing to the full report when it is over GitHub's limit.

@@ -1,7 +1,6 @@
 package action
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -22,71 +21,6 @@ func TestMarker(t *testing.T) {
 				t.Errorf("Marker %q could close the HTML comment early", got)
 			}
 		})
-	}
-}
-
-func TestDecideComment(t *testing.T) {
-	m := Marker("perf", "gate")
-	other := Marker("perf", "other-job")
-	existing := []Comment{
-		{ID: 1, Body: "> " + m + "\nquoted by a human"},
-		{ID: 2, Body: other + "\nthe other job's"},
-		{ID: 3, Body: m + "\nours"},
-		{ID: 4, Body: m + "\na duplicate from an old race"},
-	}
-	tests := []struct {
-		name     string
-		comments []Comment
-		policy   CommentPolicy
-		changed  bool
-		act      CommentAction
-		id       int64
-	}{
-		{"always, none yet", existing[:2], CommentAlways, false, CommentCreate, 0},
-		{"always, ours exists", existing, CommentAlways, false, CommentUpdate, 3},
-		{"on-change, unchanged, none yet", existing[:2], CommentOnChange, false, CommentSkip, 0},
-		{"on-change, changed, none yet", existing[:2], CommentOnChange, true, CommentCreate, 0},
-		{"on-change, unchanged, ours exists: still updated", existing, CommentOnChange, false, CommentUpdate, 3},
-		{"never", existing, CommentNever, true, CommentSkip, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			act, id := DecideComment(tt.comments, m, tt.policy, tt.changed)
-			if act != tt.act || id != tt.id {
-				t.Errorf("DecideComment = %s %d, want %s %d", act, id, tt.act, tt.id)
-			}
-		})
-	}
-}
-
-// memComments is an in-memory Comments.
-type memComments struct{ list []Comment }
-
-var _ Comments = (*memComments)(nil)
-
-func (m *memComments) List(context.Context, Repo, int) ([]Comment, error) { return m.list, nil }
-func (m *memComments) Create(_ context.Context, _ Repo, _ int, body string) (Comment, error) {
-	c := Comment{ID: int64(len(m.list) + 1), Body: body}
-	m.list = append(m.list, c)
-	return c, nil
-}
-func (m *memComments) Update(_ context.Context, _ Repo, id int64, body string) (Comment, error) {
-	m.list[id-1].Body = body
-	return m.list[id-1], nil
-}
-
-func TestPostStickyTwice(t *testing.T) {
-	m := Marker("perf", "gate")
-	c := &memComments{}
-	for i, want := range []CommentAction{CommentCreate, CommentUpdate} {
-		body := FitComment(m, strings.Repeat("x", i+1), "")
-		act, _, err := PostSticky(context.Background(), c, Repo{"o", "r"}, 1, m, body, CommentAlways, true)
-		if err != nil || act != want {
-			t.Fatalf("run %d: %s, %v; want %s", i+1, act, err, want)
-		}
-	}
-	if len(c.list) != 1 || c.list[0].Body != m+"\nxx" {
-		t.Errorf("comments = %+v, want one updated comment", c.list)
 	}
 }
 

@@ -21,6 +21,8 @@ var operations = []string{
 	"issues/list-comments",
 	"issues/create-comment",
 	"issues/update-comment",
+	"issues/delete-comment",
+	"users/get-authenticated",
 	"repos/create-commit-status",
 }
 
@@ -82,7 +84,7 @@ func main() {
 
 func (s *spec) extract(id, method, path string, o map[string]any) op {
 	r := op{ID: id, Method: method, Path: path, BodyEnums: map[string][]string{}}
-	for _, p := range o["parameters"].([]any) {
+	for _, p := range asSlice(o["parameters"]) {
 		p := s.resolve(p.(map[string]any))
 		if p["in"] == "query" {
 			r.Query = append(r.Query, p["name"].(string))
@@ -90,10 +92,11 @@ func (s *spec) extract(id, method, path string, o map[string]any) op {
 	}
 	if rb, ok := o["requestBody"].(map[string]any); ok {
 		sch := s.resolve(rb["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any))
-		for _, f := range sch["required"].([]any) {
+		for _, f := range asSlice(sch["required"]) {
 			r.BodyRequired = append(r.BodyRequired, f.(string))
 		}
-		for name, p := range sch["properties"].(map[string]any) {
+		props, _ := sch["properties"].(map[string]any)
+		for name, p := range props {
 			if enum, ok := p.(map[string]any)["enum"].([]any); ok {
 				for _, v := range enum {
 					r.BodyEnums[name] = append(r.BodyEnums[name], fmt.Sprint(v))
@@ -124,11 +127,38 @@ func (s *spec) responseRequired(resp map[string]any) []string {
 	if sch["type"] == "array" {
 		sch = s.resolve(sch["items"].(map[string]any))
 	}
+	return s.required(sch)
+}
+
+// required lists a schema's required fields; for a oneOf, those every
+// alternative requires.
+func (s *spec) required(sch map[string]any) []string {
+	alts, ok := sch["oneOf"].([]any)
+	if !ok {
+		var req []string
+		for _, f := range asSlice(sch["required"]) {
+			req = append(req, f.(string))
+		}
+		return req
+	}
+	count := map[string]int{}
+	for _, a := range alts {
+		for _, f := range s.required(s.resolve(a.(map[string]any))) {
+			count[f]++
+		}
+	}
 	var req []string
-	for _, f := range sch["required"].([]any) {
-		req = append(req, f.(string))
+	for f, n := range count {
+		if n == len(alts) {
+			req = append(req, f)
+		}
 	}
 	return req
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
 }
 
 // resolve follows a local "#/components/KIND/NAME" reference.

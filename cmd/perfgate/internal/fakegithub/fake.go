@@ -45,6 +45,7 @@ type Server struct {
 	ops []Operation
 
 	mu         sync.Mutex
+	identity   User                  // who the token is: the author of what it writes
 	comments   map[string][]*Comment // by "owner/repo#issue"
 	statuses   map[string][]Status   // by "owner/repo@sha"
 	nextID     int64
@@ -69,6 +70,7 @@ func New(t testing.TB, token string) *Server {
 		comments: map[string][]*Comment{},
 		statuses: map[string][]Status{},
 		nextID:   1000,
+		identity: bot,
 	}
 	mux := http.NewServeMux()
 	mux.Handle(BasePath+"/", http.StripPrefix(BasePath, http.HandlerFunc(s.serve)))
@@ -150,11 +152,25 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, op *Operation, p
 		s.createComment(w, r, p, body)
 	case "issues/update-comment":
 		s.updateComment(w, r, p, body)
+	case "issues/delete-comment":
+		s.deleteComment(w, p)
+	case "users/get-authenticated":
+		s.authenticatedUser(w, r)
 	case "repos/create-commit-status":
 		s.createStatus(w, r, p, body)
 	default:
 		writeJSON(w, http.StatusNotImplemented, map[string]string{"message": "fakegithub: " + op.ID + " not implemented"})
 	}
+}
+
+// answer serves r from the fake's state, as if no stub matched.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, body []byte) {
+	op, params := match(s.ops, r.Method, r.URL.Path)
+	if op == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		return
+	}
+	s.handle(w, r, op, params, body)
 }
 
 // violate records a request the REST description does not allow. The

@@ -44,6 +44,8 @@ func TestOperationsExtract(t *testing.T) {
 		"issues/list-comments":       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
 		"issues/create-comment":      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
 		"issues/update-comment":      "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
+		"issues/delete-comment":      "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
+		"users/get-authenticated":    "GET /user",
 		"repos/create-commit-status": "POST /repos/{owner}/{repo}/statuses/{sha}",
 	}
 	for _, o := range ops {

@@ -45,8 +45,19 @@ type Status struct {
 	UpdatedAt   time.Time `json:"updated_at"`
 }
 
-// bot is who the fake says wrote what the token created (GITHUB_TOKEN's user).
+// bot is who the fake says wrote what the token created (GITHUB_TOKEN's
+// user) unless AsUser makes the token a person's.
 var bot = User{Login: "github-actions[bot]", ID: 41898282, Type: "Bot"}
+
+// AsUser makes the token a personal access token of login: GET /user
+// answers with that user, and what the token writes is theirs. By default
+// the token is GITHUB_TOKEN, for which GET /user answers 403 as GitHub does
+// for an app installation's token.
+func (s *Server) AsUser(login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.identity = User{Login: login, ID: 583231, Type: "User"}
+}
 
 // fixedTime keeps responses reproducible.
 var fixedTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -90,7 +101,7 @@ func (s *Server) newComment(root, owner, repo, issue, body string) *Comment {
 		HTMLURL:           fmt.Sprintf("%s/%s/%s/pull/%s#issuecomment-%d", root, owner, repo, issue, s.nextID),
 		IssueURL:          api + "/issues/" + issue,
 		Body:              body,
-		User:              bot,
+		User:              s.identity,
 		CreatedAt:         fixedTime,
 		UpdatedAt:         fixedTime,
 		AuthorAssociation: "NONE",
@@ -194,11 +205,9 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p map[str
 		}
 		for _, c := range list {
 			if c.ID == id {
-				if c.User != bot {
-					// The token may not edit others' comments.
-					writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
-					return
-				}
+				// A token with write access may edit anyone's comment, as
+				// GitHub lets collaborators do: the author is the client's
+				// to check.
 				c.Body = text
 				c.UpdatedAt = fixedTime.Add(time.Minute)
 				writeJSON(w, http.StatusOK, *c)
@@ -235,7 +244,7 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request, p map[stri
 		URL:       s.apiURL(r, r.URL.Path),
 		AvatarURL: "https://avatars.githubusercontent.com/in/15368?v=4",
 		State:     in.State, Description: in.Description, TargetURL: in.TargetURL,
-		Context: "default", Creator: bot, CreatedAt: fixedTime, UpdatedAt: fixedTime,
+		Context: "default", Creator: s.identity, CreatedAt: fixedTime, UpdatedAt: fixedTime,
 	}
 	if in.Context != nil {
 		st.Context = *in.Context
@@ -250,4 +259,51 @@ func unprocessable(w http.ResponseWriter, what string) {
 		"message": "Validation Failed", "errors": []map[string]string{{"message": what}},
 		"documentation_url": "https://docs.github.com/rest",
 	})
+}
+
+// deleteComment removes a comment from its issue; GitHub answers 204, or
+// 404 when it is already gone.
+func (s *Server) deleteComment(w http.ResponseWriter, p map[string]string) {
+	id, _ := strconv.ParseInt(p["comment_id"], 10, 64)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key, list := range s.comments {
+		if !strings.HasPrefix(key, p["owner"]+"/"+p["repo"]+"#") {
+			continue
+		}
+		for i, c := range list {
+			if c.ID == id {
+				s.comments[key] = append(list[:i:i], list[i+1:]...)
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		}
+	}
+	writeJSON(w, http.StatusNotFound, map[string]string{
+		"message": "Not Found", "documentation_url": "https://docs.github.com/rest/issues/comments#delete-an-issue-comment",
+	})
+}
+
+// authenticatedUser answers GET /user: the user of a personal token, or
+// 403 for GITHUB_TOKEN (an app installation's token), as GitHub does.
+func (s *Server) authenticatedUser(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	u := s.identity
+	s.mu.Unlock()
+	if u.Type == "Bot" {
+		writeJSON(w, http.StatusForbidden, map[string]string{
+			"message": "Resource not accessible by integration", "documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user",
+		})
+		return
+	}
+	api := "http://" + r.Host + BasePath + "/users/" + u.Login
+	out := map[string]any{"login": u.Login, "id": u.ID, "node_id": "U_fake", "type": u.Type, "site_admin": false,
+		"avatar_url": "https://avatars.githubusercontent.com/u/583231?v=4", "gravatar_id": "", "url": api,
+		"html_url": "https://github.com/" + u.Login, "created_at": fixedTime, "updated_at": fixedTime,
+		"name": nil, "company": nil, "blog": "", "location": nil, "email": nil, "hireable": nil, "bio": nil,
+		"public_repos": 0, "public_gists": 0, "followers": 0, "following": 0}
+	for _, f := range []string{"events", "followers", "following", "gists", "organizations", "received_events", "repos", "starred", "subscriptions"} {
+		out[f+"_url"] = api + "/" + f
+	}
+	writeJSON(w, http.StatusOK, out)
 }

@@ -1,10 +1,14 @@
 package fakegithub
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -137,5 +141,40 @@ func Trickle(every time.Duration) Responder {
 			case <-tick.C:
 			}
 		}
+	}
+}
+
+// AppliedThen applies the request to the fake's state and then answers
+// with a 5xx, as GitHub does when its front end times out after the write
+// went through: a client that retries a create makes a duplicate.
+func (s *Server) AppliedThen(code int) Responder {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		s.answer(httptest.NewRecorder(), r, body)
+		ServerError(code)(w, r)
+	}
+}
+
+// Barrier returns a responder to register for n requests: each waits
+// until all n have arrived (or 10 s passed) and is then answered from the
+// fake's state, so n concurrent clients see the same state, as two jobs
+// racing each other may.
+func (s *Server) Barrier(n int) Responder {
+	var mu sync.Mutex
+	arrived := 0
+	all := make(chan struct{})
+	return func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if arrived++; arrived == n {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(10 * time.Second):
+		}
+		body, _ := io.ReadAll(r.Body)
+		s.answer(w, r, body)
 	}
 }

@@ -7,6 +7,7 @@ package githubapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -88,13 +89,66 @@ func (c *Comments) List(ctx context.Context, repo action.Repo, issue int) ([]act
 	}
 }
 
-// Create adds a comment to an issue.
+// Create adds a comment to an issue. It is sent once: a 5xx or a timeout
+// may come after GitHub applied it, so such a failure is an
+// *action.UncertainError for the caller to check by listing the comments,
+// never retried here.
 func (c *Comments) Create(ctx context.Context, repo action.Repo, issue int, body string) (action.Comment, error) {
 	ic, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, issue, &github.IssueComment{Body: &body})
 	if err != nil {
-		return action.Comment{}, apiError(fmt.Sprintf("comment on %s#%d", repo, issue), err)
+		err = apiError(fmt.Sprintf("comment on %s#%d", repo, issue), err)
+		if uncertain(ctx, err) {
+			err = &action.UncertainError{Err: err}
+		}
+		return action.Comment{}, err
 	}
 	return comment(ic), nil
+}
+
+// Delete removes a comment; one already gone is not an error.
+func (c *Comments) Delete(ctx context.Context, repo action.Repo, id int64) error {
+	resp, err := c.gh.Issues.DeleteComment(ctx, repo.Owner, repo.Name, id)
+	if err != nil && (resp == nil || resp.StatusCode != http.StatusNotFound) {
+		return apiError(fmt.Sprintf("delete comment %d in %s", id, repo), err)
+	}
+	return nil
+}
+
+// uncertain reports whether a failed write may have been applied: GitHub
+// answered 5xx or not at all, and the caller did not give up first.
+func uncertain(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var ge *github.ErrorResponse
+	if errors.As(err, &ge) && ge.Response != nil {
+		return ge.Response.StatusCode >= 500
+	}
+	var rl *github.RateLimitError
+	var al *github.AbuseRateLimitError
+	return !errors.As(err, &rl) && !errors.As(err, &al)
+}
+
+// appLogin is who GITHUB_TOKEN, an app installation's token, writes as.
+const appLogin = "github-actions[bot]"
+
+// Login returns the login the token writes as: the user of a personal
+// token (GET /user); for an app installation's token, which GET /user
+// refuses with 403, github-actions[bot] (GITHUB_TOKEN's identity), unless
+// override names another app's bot (PERFGATE_GITHUB_LOGIN, say
+// my-app[bot]).
+func (c *Client) Login(ctx context.Context, override string) (string, error) {
+	if override != "" {
+		return override, nil
+	}
+	u, resp, err := c.gh.Users.Get(ctx, "")
+	if err == nil {
+		return u.GetLogin(), nil
+	}
+	if resp != nil && resp.StatusCode == http.StatusForbidden {
+		return appLogin, nil
+	}
+	return "", apiError("find the token's own login (GET /user)", err)
 }
 
 // Update replaces the body of a comment.
@@ -107,7 +161,7 @@ func (c *Comments) Update(ctx context.Context, repo action.Repo, id int64, body 
 }
 
 func comment(ic *github.IssueComment) action.Comment {
-	return action.Comment{ID: ic.GetID(), Body: ic.GetBody(), URL: ic.GetHTMLURL()}
+	return action.Comment{ID: ic.GetID(), Body: ic.GetBody(), URL: ic.GetHTMLURL(), Author: ic.GetUser().GetLogin()}
 }
 
 // Statuses implements action.Statuses.
@@ -121,7 +175,9 @@ func (s *Statuses) Create(ctx context.Context, repo action.Repo, sha string, st 
 	if st.TargetURL != "" {
 		rs.TargetURL = &st.TargetURL
 	}
-	if _, _, err := s.gh.Repositories.CreateStatus(ctx, repo.Owner, repo.Name, sha, rs); err != nil {
+	// Setting a status again replaces it (the latest per context wins), so
+	// a POST answered 5xx may be retried.
+	if _, _, err := s.gh.Repositories.CreateStatus(withRetry5xx(ctx), repo.Owner, repo.Name, sha, rs); err != nil {
 		return apiError(fmt.Sprintf("set status %q on %s@%.12s", st.Context, repo, sha), err)
 	}
 	return nil

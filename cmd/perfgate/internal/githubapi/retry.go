@@ -22,7 +22,9 @@ import (
 //
 // A wait longer than MaxWait is not taken: the response goes back as is and
 // go-github turns it into a rate-limit error. Connection failures are
-// retried only for GET, PUT and PATCH, which GitHub applies idempotently.
+// retried only for GET, PUT and PATCH, which GitHub applies idempotently;
+// a 5xx answer to a POST only when the caller marked it idempotent
+// (withRetry5xx): a comment created twice is a duplicate.
 type retryTransport struct {
 	base     http.RoundTripper
 	attempts int
@@ -31,6 +33,14 @@ type retryTransport struct {
 	timeout  time.Duration // each attempt, headers and body, must end within it
 	sleep    func(context.Context, time.Duration) error
 	now      func() time.Time
+}
+
+type retry5xxKey struct{}
+
+// withRetry5xx marks a POST that GitHub applies idempotently, so a 5xx
+// answer to it may be retried (POSTs are not, by default).
+func withRetry5xx(ctx context.Context) context.Context {
+	return context.WithValue(ctx, retry5xxKey{}, true)
 }
 
 // DefaultTimeout bounds each request to GitHub, its body included, unless
@@ -165,6 +175,9 @@ func (t *retryTransport) retryAfter(req *http.Request, resp *http.Response, err 
 	}
 	switch resp.StatusCode {
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		if req.Method == http.MethodPost && req.Context().Value(retry5xxKey{}) == nil {
+			return 0, false // it may have been applied: retrying could make a second one
+		}
 		if d, ok := retryAfterHeader(resp, t.now()); ok {
 			return d, true
 		}
