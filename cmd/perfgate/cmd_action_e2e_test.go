@@ -265,4 +265,16 @@ func TestActionEndToEnd(t *testing.T) {
 			t.Error("a refused fork touched GitHub or wrote outputs")
 		}
 	})
+
+	t.Run("a push that steps a benchmark lists the change point in the job summary", func(t *testing.T) {
+		f := writeRun(t, dir, "main-3", "master", model.EventPush, 0, [3]float64{1.25, 1, 1})
+		res := r.run(t, "push", "push.json", "refs/heads/master", map[string]string{"results-file": f})
+		if res.code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+		}
+		_, changes, _ := strings.Cut(res.summary, "### perfgate: 1 new change point(s) on master")
+		if !strings.Contains(changes, "<code>kernels/gemm/n=4096</code>") || strings.Contains(changes, "copy/bytes") {
+			t.Errorf("summary lacks the one new change point of gemm:\n%s", res.summary)
+		}
+	})
 }

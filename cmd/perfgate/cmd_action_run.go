@@ -68,6 +68,9 @@ func (a *actionRun) run(ctx context.Context) error {
 	if err := a.record(ctx, st, files, runs, c); err != nil {
 		return spoolOnFailure(a.e, sf, runs, err)
 	}
+	if a.plan.Mode == action.ModeBaseline && a.plan.Record {
+		a.reportChanges(ctx, st, runs)
+	}
 	return a.exit(tally, ghErr)
 }
 

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/report"
+	"github.com/perfgate/perfgate/tracker/trend"
+)
+
+// reportChanges adds to the job summary the change points that the
+// baseline runs just recorded made appear on the baseline branch. It only
+// warns when the history cannot be read: the runs are stored by then.
+func (a *actionRun) reportChanges(ctx context.Context, src tracker.TrendSource, runs []*model.Results) {
+	server := strings.TrimSuffix(envDefault(a.e, "GITHUB_SERVER_URL", "https://github.com"), "/")
+	md, err := changesSummary(ctx, src, runs, a.plan.BaselineBranch, server+"/"+a.plan.Repo.String())
+	if err != nil {
+		a.gha.Warningf("perfgate: change points not checked: %v", err)
+		return
+	}
+	if md != "" {
+		a.gha.AddStepSummary(md)
+		fmt.Fprintf(a.e.Stdout, "perfgate: new change points on %s are in the job summary\n", a.plan.BaselineBranch)
+	}
+}
+
+// changesSummary reads the branch history of every suite and testbed of
+// the baseline runs among runs and renders the steps they made appear
+// (trend.NewSteps), or "" when there are none.
+func changesSummary(ctx context.Context, src tracker.TrendSource, runs []*model.Results, branch, repoURL string) (string, error) {
+	type scope struct{ repo, suite, testbed string }
+	latest := map[string]bool{}
+	var scopes []scope
+	for _, r := range runs {
+		if !r.Run.IsBaselineCandidate(branch) {
+			continue
+		}
+		latest[r.Run.ID] = true
+		for _, b := range r.Benchmarks {
+			if s := (scope{r.Run.Repo, b.Suite, r.Run.Testbed}); !slices.Contains(scopes, s) {
+				scopes = append(scopes, s)
+			}
+		}
+	}
+	var cs []trend.Change
+	for _, s := range scopes {
+		series, err := src.Trend(ctx, model.TrendQuery{Repo: s.repo, Suite: s.suite, Branch: branch, Testbed: s.testbed})
+		if err != nil {
+			return "", fmt.Errorf("the history of suite %q: %w", s.suite, err)
+		}
+		cs = append(cs, trend.NewSteps(series, latest, trend.DefaultOptions())...)
+	}
+	return report.ChangesMarkdown(cs, branch, repoURL), nil
+}
