@@ -94,6 +94,8 @@ var suites = []suiteDef{
 	{"elementwise", "add, mul, div, relu, sigmoid, gelu, swish in fp32/fp16/bf16; GB/s and % of the copy ceiling", elementwiseCases},
 	{"microbatch", "10,000 small fp32 adds: one launch per op vs one CUDA graph vs one persistent kernel over a descriptor table", microbatchCases},
 	{"mixedops", "add→mul→relu→sigmoid→div ×1000: five kernels per iteration vs one fused kernel", mixedCases},
+	{"attention", "SDPA forward, fp16/bf16, causal and not: naive (3 kernels, S×S scores) vs tiled (fused, online softmax, mma.sync)", attentionCases},
+	{"decode", "token-by-token attention decode over a K/V cache, L steps: per-launch vs CUDA graph vs persistent kernel", decodeCases},
 }
 
 func memoryCases(string, []string) []benchCase {

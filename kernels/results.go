@@ -30,6 +30,12 @@ type workMeta struct {
 	CeilingGBps  float64           // the measured copy ceiling; 0: unknown
 	PTXHash      string            // entryHash of the benchmark's kernels: their PTX and what it reaches
 	Info         map[string]string // extra provenance
+	// Metrics are copied into the benchmark's metrics as they are (e.g.
+	// the errors its correctness check measured).
+	Metrics map[string]float64
+	// PerSecond names rate metrics: metric = count per op / median time
+	// (e.g. queries_per_s, tokens_per_s).
+	PerSecond map[string]float64
 }
 
 // clockFloor is the fraction of the run's median SM clock under which a
@@ -53,6 +59,9 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 	}
 	for k, v := range w.Info {
 		b.Info[k] = v
+	}
+	for k, v := range w.Metrics {
+		b.Metrics[k] = v
 	}
 	if len(m.Throttle) > 0 {
 		b.Info["clock_event_reasons"] = strings.Join(m.Throttle, ",")
@@ -80,9 +89,14 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 // addDerived adds median, CV and throughput metrics from the kept samples.
 func addDerived(b *model.Benchmark, kept []float64, w workMeta) {
 	med := medianOf(kept)
-	b.Metrics["median_us"] = med
+	addSummary(b.Metrics, kept)
 	if cv := relStd(kept); !math.IsNaN(cv) {
 		b.Metrics["cv"] = cv
+	}
+	for k, per := range w.PerSecond {
+		if med > 0 {
+			b.Metrics[k] = per / (med * 1e-6)
+		}
 	}
 	if w.Bytes > 0 && med > 0 {
 		gbps := w.Bytes / (med * 1e-6) / 1e9
@@ -179,5 +193,9 @@ func finishSuite(name string, bs []model.Benchmark) {
 		addSpeedups(bs, swapOp("launch_per_op"), "speedup_vs_launch_per_op")
 	case "mixedops":
 		addSpeedups(bs, swapOp("unfused"), "speedup_vs_unfused")
+	case "attention":
+		addSpeedups(bs, swapOp("naive"), "speedup_vs_naive")
+	case "decode":
+		addSpeedups(bs, swapOp("per_launch"), "speedup_vs_per_launch")
 	}
 }

@@ -29,6 +29,8 @@ var preparers = map[string]preparer{
 	"elementwise": prepareElementwise,
 	"microbatch":  prepareMicrobatch,
 	"mixedops":    prepareMixed,
+	"attention":   prepareAttention,
+	"decode":      prepareDecode,
 }
 
 // An UnknownSuiteError names a suite perfgate does not have.

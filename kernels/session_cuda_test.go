@@ -53,6 +53,8 @@ func TestSuitesSmoke(t *testing.T) {
 		"elementwise": "(add|gelu|div)/dtype=(fp32|fp16|bf16)/n=(4K|16M)/",
 		"microbatch":  "n=256/",
 		"mixedops":    ".",
+		"attention":   "b=8/h=4/",
+		"decode":      "dtype=fp16/.*l=128/",
 	}
 	for _, suite := range SuiteNames() {
 		t.Run(suite, func(t *testing.T) {

@@ -1,0 +1,264 @@
+package kernels
+
+import (
+	"math"
+	"slices"
+	"strconv"
+)
+
+// An attnShape is one attention workload: batch, heads, sequence length and
+// head dimension; Q, K, V and O are [B, H, S, D], contiguous.
+type attnShape struct{ B, H, S, D int }
+
+// heads is the number of (batch, head) pairs.
+func (s attnShape) heads() int64 { return int64(s.B) * int64(s.H) }
+
+// elems is the number of elements of one of Q, K, V, O.
+func (s attnShape) elems() int64 { return s.heads() * int64(s.S) * int64(s.D) }
+
+// pairs is the number of (query, key) pairs attended: S² without a mask,
+// S(S+1)/2 with the causal one.
+func (s attnShape) pairs(causal bool) float64 {
+	n := float64(s.S)
+	if causal {
+		return n * (n + 1) / 2
+	}
+	return n * n
+}
+
+// flops counts Q·Kᵀ and P·V, two multiply-adds per (query, key, dim):
+// 4·B·H·S²·d, halved (S(S+1)/2 pairs) when causal.
+func (s attnShape) flops(causal bool) float64 {
+	return 4 * float64(s.heads()) * float64(s.D) * s.pairs(causal)
+}
+
+// bytes is what the fused kernel must move at least: Q, K, V read and O
+// written once, 4·B·H·S·d elements.
+func (s attnShape) bytes(dtype string) float64 {
+	return 4 * float64(s.elems()) * float64(elemSize(dtype))
+}
+
+// attnShapes are the attention workloads by size preset: the launch-bound
+// matrix (1,1,128,64) … (32,8,256,64) and two compute-bound prefill shapes.
+var attnShapes = map[string][]attnShape{
+	SizeSmall:  {{1, 1, 128, 64}, {8, 4, 128, 64}},
+	SizeMedium: {{1, 1, 128, 64}, {8, 4, 128, 64}, {32, 8, 128, 64}, {32, 8, 256, 64}, {8, 16, 2048, 128}, {1, 32, 4096, 128}},
+	SizeLarge:  {{1, 1, 128, 64}, {8, 4, 128, 64}, {32, 8, 128, 64}, {32, 8, 256, 64}, {8, 16, 2048, 128}, {1, 32, 4096, 128}},
+}
+
+// attnDTypes are the element types of the attention and decode suites.
+var attnDTypes = []string{"fp16", "bf16"}
+
+// attentionOps are the two implementations: three kernels with the scores
+// materialised, and the fused flash-style kernel.
+var attentionOps = []string{"naive", "tiled"}
+
+func attentionCases(size string, dtypes []string) []benchCase {
+	var cs []benchCase
+	for _, sh := range attnShapes[size] {
+		for _, dt := range attnDTypes {
+			if !slices.Contains(dtypes, dt) {
+				continue
+			}
+			for _, causal := range []bool{false, true} {
+				for _, op := range attentionOps {
+					cs = append(cs, benchCase{Suite: "attention", Op: op, DType: dt, N: sh.elems(),
+						Params: append([]param{{"dtype", dt}}, shapeParams(sh, causal)...)})
+				}
+			}
+		}
+	}
+	return cs
+}
+
+func shapeParams(sh attnShape, causal bool) []param {
+	return []param{{"b", strconv.Itoa(sh.B)}, {"h", strconv.Itoa(sh.H)}, {"s", strconv.Itoa(sh.S)},
+		{"d", strconv.Itoa(sh.D)}, {"causal", strconv.FormatBool(causal)}}
+}
+
+// paramOf returns the value of c's parameter k ("" if absent).
+func (c benchCase) paramOf(k string) string {
+	for _, p := range c.Params {
+		if p.K == k {
+			return p.V
+		}
+	}
+	return ""
+}
+
+// intParam returns c's integer parameter k (0 if absent or malformed: the
+// catalog writes every one, so that never happens for built-in cases).
+func (c benchCase) intParam(k string) int {
+	v, _ := strconv.Atoi(c.paramOf(k))
+	return v
+}
+
+// attnCase reads an attention case's shape and mask back from its parameters.
+func attnCase(c benchCase) (attnShape, bool) {
+	return attnShape{c.intParam("b"), c.intParam("h"), c.intParam("s"), c.intParam("d")}, c.paramOf("causal") == "true"
+}
+
+// Seeds of the attention inputs.
+const (
+	seedQ = 0x5005
+	seedK = 0x6006
+	seedV = 0x7007
+)
+
+// attnRange is the range the inputs are drawn from: with d = 128 the scaled
+// logits have a standard deviation of about 1.3, so softmax rows are neither
+// flat nor one-hot.
+const attnLo, attnHi = -2, 2
+
+// headValues replays rows [0, rows) of one head of an input stream, each of
+// d elements, rounded to dtype: what the GPU holds.
+func headValues(dtype string, seed uint32, head int64, rows, d int) []float64 {
+	out := make([]float64, rows*d)
+	base := head * int64(rows) * int64(d)
+	for i := range out {
+		out[i] = float64(roundTo(dtype, randValue(seed, base+int64(i), attnLo, attnHi)))
+	}
+	return out
+}
+
+// attendRow computes softmax(q·Kᵀ·scale)·V for one query in float64 over
+// keys [0, n), into out (d elements).
+func attendRow(q, k, v []float64, n, d int, scale float64, out []float64) {
+	s := make([]float64, n)
+	mx := math.Inf(-1)
+	for j := range n {
+		var dot float64
+		for c := range d {
+			dot += q[c] * k[j*d+c]
+		}
+		s[j] = dot * scale
+		mx = max(mx, s[j])
+	}
+	var sum float64
+	for j := range s {
+		s[j] = math.Exp(s[j] - mx)
+		sum += s[j]
+	}
+	clear(out)
+	for j := range n {
+		p := s[j] / sum
+		for c := range d {
+			out[c] += p * v[j*d+c]
+		}
+	}
+}
+
+// An errStats accumulates the differences between outputs and references.
+type errStats struct {
+	MaxAbs, MaxRef float64 // the largest |got − want| and |want|
+	Checked        int64
+	first          *mismatchError
+}
+
+// add records one element; a NaN output always counts as a mismatch.
+func (e *errStats) add(idx int64, got, want float64, tol tolerance) {
+	e.Checked++
+	d := math.Abs(got - want)
+	if math.IsNaN(d) {
+		d = math.Inf(1)
+	}
+	e.MaxAbs = max(e.MaxAbs, d)
+	e.MaxRef = max(e.MaxRef, math.Abs(want))
+	if d <= tol.Abs+tol.Rel*math.Abs(want) {
+		return
+	}
+	if e.first == nil {
+		e.first = &mismatchError{Index: idx, Got: got, Want: want, Tol: tol}
+	}
+	e.first.Bad++
+}
+
+// rel is the normwise relative error: max |got − want| over max |want|.
+func (e *errStats) rel() float64 {
+	if e.MaxRef == 0 {
+		return e.MaxAbs
+	}
+	return e.MaxAbs / e.MaxRef
+}
+
+// err is the first mismatch, or nil.
+func (e *errStats) err() error {
+	if e.first == nil {
+		return nil
+	}
+	return e.first
+}
+
+// metrics writes the error statistics under prefix (e.g. "cpu" or "naive").
+func (e *errStats) metrics(m map[string]float64, prefix string) {
+	m["max_abs_err_vs_"+prefix] = e.MaxAbs
+	m["max_rel_err_vs_"+prefix] = e.rel()
+}
+
+// attnTolerance bounds an attention output's error against the fp64
+// reference. The fused kernel rounds P to the input type before P·V and the
+// output once; the naive path also rounds the scores to the input type
+// before the softmax (as an unfused fp16/bf16 framework sequence does),
+// which at logits of a few units costs up to half an ulp of them.
+func attnTolerance(op, dtype string) tolerance {
+	switch {
+	case op == "tiled" && dtype == "fp16":
+		return tolerance{Abs: 2e-3, Rel: 1e-2}
+	case op == "tiled":
+		return tolerance{Abs: 1e-2, Rel: 2e-2}
+	case dtype == "fp16":
+		return tolerance{Abs: 1e-2, Rel: 2e-2}
+	}
+	return tolerance{Abs: 6e-2, Rel: 5e-2}
+}
+
+// checkRows picks the query rows of a head to check: all of them up to 256,
+// else 64 spread rows, the first and last included.
+func checkRows(s int) []int { return spread(s, 256) }
+
+// checkHeads picks which (batch, head) pairs to check: all up to 8, else 8
+// spread ones, the first and last included.
+func checkHeads(n int64) []int64 {
+	k := min(n, 8)
+	heads := make([]int64, k)
+	for i := range heads {
+		if k > 1 {
+			heads[i] = int64(i) * (n - 1) / (k - 1)
+		}
+	}
+	return heads
+}
+
+// checkAttention compares the output o (raw, dtype) of sh against the fp64
+// reference on the heads and rows checkHeads and checkRows pick.
+func checkAttention(o []byte, dtype string, sh attnShape, causal bool, tol tolerance) *errStats {
+	e := &errStats{}
+	scale := 1 / math.Sqrt(float64(sh.D))
+	out := make([]float64, sh.D)
+	for _, h := range checkHeads(sh.heads()) {
+		q := headValues(dtype, seedQ, h, sh.S, sh.D)
+		k := headValues(dtype, seedK, h, sh.S, sh.D)
+		v := headValues(dtype, seedV, h, sh.S, sh.D)
+		for _, i := range checkRows(sh.S) {
+			n := sh.S
+			if causal {
+				n = i + 1
+			}
+			attendRow(q[i*sh.D:(i+1)*sh.D], k, v, n, sh.D, scale, out)
+			for c := range sh.D {
+				idx := (h*int64(sh.S)+int64(i))*int64(sh.D) + int64(c)
+				e.add(idx, float64(decodeElem(dtype, o, idx)), out[c], tol)
+			}
+		}
+	}
+	return e
+}
+
+// compareOutputs compares every element of two raw dtype outputs.
+func compareOutputs(got, want []byte, dtype string, n int64, tol tolerance) *errStats {
+	e := &errStats{}
+	for i := range n {
+		e.add(i, float64(decodeElem(dtype, got, i)), float64(decodeElem(dtype, want, i)), tol)
+	}
+	return e
+}

@@ -1,0 +1,116 @@
+package kernels
+
+import (
+	"math"
+	"slices"
+	"strconv"
+)
+
+// A decodeShape is one decode workload: B sequences of H heads each, head
+// dimension D, generating L tokens against a K/V cache of L positions.
+type decodeShape struct{ B, H, D, L int }
+
+// seqs is the number of (sequence, head) pairs: one block each.
+func (s decodeShape) seqs() int64 { return int64(s.B) * int64(s.H) }
+
+// elems is the number of elements of each of Q, K, V and O, [B·H, L, D].
+func (s decodeShape) elems() int64 { return s.seqs() * int64(s.L) * int64(s.D) }
+
+// decodeModes are the three ways to run the L steps: one launch per step, the
+// L launches captured in one CUDA graph, one persistent kernel.
+var decodeModes = []string{"per_launch", "cuda_graph", "persistent"}
+
+// decodeLengths are the cache lengths by size preset: 128–512, where launch
+// overhead dominates, and 4K as a larger case.
+var decodeLengths = map[string][]int{
+	SizeSmall:  {128, 512},
+	SizeMedium: {128, 256, 512, 4096},
+	SizeLarge:  {128, 256, 512, 4096},
+}
+
+// The decode batch: 8 sequences of 8 heads of dimension 128.
+const decodeB, decodeH, decodeD = 8, 8, 128
+
+func decodeCases(size string, dtypes []string) []benchCase {
+	var cs []benchCase
+	for _, l := range decodeLengths[size] {
+		sh := decodeShape{decodeB, decodeH, decodeD, l}
+		for _, dt := range attnDTypes {
+			if !slices.Contains(dtypes, dt) {
+				continue
+			}
+			for _, m := range decodeModes {
+				cs = append(cs, benchCase{Suite: "decode", Op: m, DType: dt, N: sh.elems(),
+					Params: []param{{"dtype", dt}, {"b", strconv.Itoa(sh.B)}, {"h", strconv.Itoa(sh.H)},
+						{"d", strconv.Itoa(sh.D)}, {"l", strconv.Itoa(sh.L)}}})
+			}
+		}
+	}
+	return cs
+}
+
+// decodeCase reads a decode case's shape back from its parameters.
+func decodeCase(c benchCase) decodeShape {
+	return decodeShape{c.intParam("b"), c.intParam("h"), c.intParam("d"), c.intParam("l")}
+}
+
+// decodeTolerance bounds a decode step's error against the fp64 reference:
+// the output is rounded once to dtype, the scores stay in fp32.
+func decodeTolerance(dtype string) tolerance {
+	if dtype == "fp16" {
+		return tolerance{Abs: 2e-3, Rel: 1e-2}
+	}
+	return tolerance{Abs: 1e-2, Rel: 2e-2}
+}
+
+// checkSteps picks the steps to check: all of them up to 512, else 64
+// spread steps, the first and last included.
+func checkSteps(l int) []int { return spread(l, 512) }
+
+// spread returns 0 … n-1 when n <= all, else 64 indices spread over them, 0 and n-1 included.
+func spread(n, all int) []int {
+	if n <= all {
+		r := make([]int, n)
+		for i := range r {
+			r[i] = i
+		}
+		return r
+	}
+	var r []int
+	for i := range 64 {
+		r = append(r, i*(n-1)/63)
+	}
+	return r
+}
+
+// checkDecode checks the outputs o (raw, dtype) of every step of the
+// sequences checkHeads picks. Step t's query is Q[t] + O[t-1] rounded to
+// dtype; it is formed here from the GPU's own O[t-1], so each step is
+// checked on its own and an error does not propagate along the chain.
+func checkDecode(o []byte, dtype string, sh decodeShape, tol tolerance) *errStats {
+	e := &errStats{}
+	scale := 1 / math.Sqrt(float64(sh.D))
+	out := make([]float64, sh.D)
+	q := make([]float64, sh.D)
+	for _, h := range checkHeads(sh.seqs()) {
+		qs := headValues(dtype, seedQ, h, sh.L, sh.D)
+		k := headValues(dtype, seedK, h, sh.L, sh.D)
+		v := headValues(dtype, seedV, h, sh.L, sh.D)
+		base := h * int64(sh.L) * int64(sh.D)
+		for _, t := range checkSteps(sh.L) {
+			for c := range sh.D {
+				x := float32(qs[t*sh.D+c])
+				if t > 0 {
+					x += decodeElem(dtype, o, base+int64((t-1)*sh.D+c))
+				}
+				q[c] = float64(roundTo(dtype, x))
+			}
+			attendRow(q, k, v, t+1, sh.D, scale, out)
+			for c := range sh.D {
+				idx := base + int64(t*sh.D+c)
+				e.add(idx, float64(decodeElem(dtype, o, idx)), out[c], tol)
+			}
+		}
+	}
+	return e
+}

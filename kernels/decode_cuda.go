@@ -1,0 +1,150 @@
+//go:build cuda
+
+package kernels
+
+/*
+#cgo LDFLAGS: -lcuda
+#include <cuda.h>
+
+// pg_decode_steps launches f(q, k, v, o, t, l, sl) for t = 0 … l-1, reps
+// times: one launch per decode step.
+static CUresult pg_decode_steps(CUfunction f, unsigned grid, unsigned block, CUstream s,
+		CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o, int l, float sl, int reps) {
+	for (int r = 0; r < reps; r++) {
+		for (int t = 0; t < l; t++) {
+			void* p[7] = {&q, &k, &v, &o, &t, &l, &sl};
+			CUresult e = cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s, p, NULL);
+			if (e != CUDA_SUCCESS) return e;
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
+// pg_capture_decode records the l launches of one pass into a CUDA graph.
+static CUresult pg_capture_decode(CUgraphExec* exec, CUfunction f, unsigned grid, unsigned block, CUstream s,
+		CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o, int l, float sl) {
+	CUgraph g;
+	CUresult r = cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+	if (r != CUDA_SUCCESS) return r;
+	CUresult lr = pg_decode_steps(f, grid, block, s, q, k, v, o, l, sl, 1);
+	r = cuStreamEndCapture(s, &g);
+	if (lr != CUDA_SUCCESS) { if (r == CUDA_SUCCESS) cuGraphDestroy(g); return lr; }
+	if (r != CUDA_SUCCESS) return r;
+	r = cuGraphInstantiateWithFlags(exec, g, 0);
+	cuGraphDestroy(g);
+	return r;
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/cu"
+)
+
+// decodeThreads is decode.cu's DEC_THREADS: one block per sequence.
+const decodeThreads = 256
+
+// decodeArgs are the device arguments every decode kernel takes.
+type decodeArgs struct {
+	q, k, v, o cu.DevicePtr
+	l          int
+	scaleLog2  float32
+}
+
+// prepareDecode sets up L decode steps for B·H sequences in one of the three
+// launch strategies and checks every step of sampled sequences against the
+// fp64 CPU reference.
+func prepareDecode(g *gpu, c benchCase) (*prepared, error) {
+	sh := decodeCase(c)
+	if sh.D != 128 || sh.L > 4096 {
+		return nil, fmt.Errorf("decode kernels need d = 128 and L <= 4096, not %+v", sh)
+	}
+	m, err := g.loadBuiltin("decode")
+	if err != nil {
+		return nil, err
+	}
+	var bufs buffers
+	bytes := sh.elems() * elemSize(c.DType)
+	var a decodeArgs
+	for _, p := range []*cu.DevicePtr{&a.q, &a.k, &a.v, &a.o} {
+		if *p, err = bufs.alloc(bytes); err != nil {
+			bufs.free()
+			return nil, err
+		}
+	}
+	a.l, a.scaleLog2 = sh.L, float32(math.Log2E/math.Sqrt(float64(sh.D)))
+	for _, f := range []struct {
+		p    cu.DevicePtr
+		seed uint32
+	}{{a.q, seedQ}, {a.k, seedK}, {a.v, seedV}} {
+		if err := g.fill(m, f.p, c.DType, sh.elems(), f.seed, attnLo, attnHi); err != nil {
+			bufs.free()
+			return nil, err
+		}
+	}
+	entry := fmt.Sprintf("decode_step_%s_d%d", c.DType, sh.D)
+	if c.Op == "persistent" {
+		entry = fmt.Sprintf("decode_loop_%s_d%d", c.DType, sh.D)
+	}
+	p := &prepared{ops: sh.L, cleanup: bufs.free, meta: workMeta{PTXHash: m.hash(entry),
+		PerSecond: map[string]float64{"tokens_per_s": float64(sh.B)}, Metrics: map[string]float64{},
+		Info: map[string]string{"kernels": entry}}}
+	fn, err := m.fn(entry)
+	if err != nil {
+		p.cleanup()
+		return nil, err
+	}
+	if err := g.decodeWork(fn, c.Op, uint32(sh.seqs()), a, p); err != nil {
+		p.cleanup()
+		return nil, err
+	}
+	if err := g.checkOnce(p, a.o, bytes, func() error { return nil }); err != nil {
+		p.cleanup()
+		return nil, err
+	}
+	got, err := g.readback(a.o, bytes)
+	if err != nil {
+		p.cleanup()
+		return nil, err
+	}
+	e := checkDecode(got, c.DType, sh, decodeTolerance(c.DType))
+	e.metrics(p.meta.Metrics, "cpu")
+	if err := e.err(); err != nil {
+		p.cleanup()
+		return nil, fmt.Errorf("%s against the fp64 CPU reference (max abs error %.3g): %w", c.Op, e.MaxAbs, err)
+	}
+	return p, nil
+}
+
+// decodeWork sets p.work (and p.blocked) for the strategy op.
+func (g *gpu) decodeWork(fn cu.Function, op string, seqs uint32, a decodeArgs, p *prepared) error {
+	steps := func(s cu.Stream, reps int) error {
+		return check("cuLaunchKernel", C.pg_decode_steps(cFunc(fn), C.uint(seqs), decodeThreads, cStream(s),
+			C.CUdeviceptr(a.q), C.CUdeviceptr(a.k), C.CUdeviceptr(a.v), C.CUdeviceptr(a.o), C.int(a.l), C.float(a.scaleLog2), C.int(reps)))
+	}
+	switch op {
+	case "per_launch":
+		p.work = steps // timed as issued: the CPU's launch rate is what this strategy pays
+	case "cuda_graph":
+		gr := &graph{}
+		if err := check("capture CUDA graph", C.pg_capture_decode(&gr.exec, cFunc(fn), C.uint(seqs), decodeThreads, cStream(g.stream),
+			C.CUdeviceptr(a.q), C.CUdeviceptr(a.k), C.CUdeviceptr(a.v), C.CUdeviceptr(a.o), C.int(a.l), C.float(a.scaleLog2))); err != nil {
+			return err
+		}
+		free := p.cleanup
+		p.cleanup = func() { gr.destroy(); free() }
+		p.work, p.blocked = gr.enqueue, true
+	case "persistent":
+		l := &launch{fn: fn, grid: [3]uint32{seqs, 1, 1}, block: [3]uint32{decodeThreads, 1, 1},
+			params: newParams(uint64(a.q), uint64(a.k), uint64(a.v), uint64(a.o), uint64(a.l), f32bits(a.scaleLog2))}
+		free := p.cleanup
+		p.cleanup = func() { l.params.free(); free() }
+		p.work, p.blocked = l.enqueue, true
+	default:
+		return fmt.Errorf("decode suite has no benchmark %q", op)
+	}
+	return nil
+}
