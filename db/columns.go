@@ -32,17 +32,6 @@ func benchColumns(keys []benchKey) [4][]string {
 	return c
 }
 
-// paramsOf returns the params of the benchmark in bs with key k.
-func paramsOf(bs []model.Benchmark, k benchKey) map[string]string {
-	for i := range bs {
-		b := &bs[i]
-		if b.Suite == k.suite && b.Name == k.name && b.Unit == k.unit && string(b.Better) == k.better {
-			return b.Params
-		}
-	}
-	return nil
-}
-
 // lookupBenchmarks returns the stored row of each key, in order.
 func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchRow, error) {
 	cols := benchColumns(keys)

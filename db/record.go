@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -19,12 +18,28 @@ import (
 // content it is a *model.ConflictError. Testbed and benchmark rows are
 // shared dimension rows, inserted beforehand in key order in their own
 // short statements so concurrent writers never deadlock on them.
+//
+// The content hash (encoding every sample) is computed while the server
+// works on the lookups and the dimension rows, which need no hash.
 func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error) {
-	sum, err := contentHash(r)
+	hashed := make(chan struct{})
+	var sum []byte
+	var hashErr error
+	go func() {
+		defer close(hashed)
+		sum, hashErr = contentHash(r)
+	}()
+	wait := func() error { <-hashed; return hashErr }
+	defer wait() // r is the caller's again only once the hash is done
+	have, found, err := s.storedHash(ctx, r.Run.ID)
 	if err != nil {
 		return 0, err
 	}
-	if out, done, err := s.checkExisting(ctx, r.Run.ID, sum); done || err != nil {
+	if found {
+		if err := wait(); err != nil {
+			return 0, err
+		}
+		out, _, err := sameContent(r.Run.ID, have, sum)
 		return out, err
 	}
 	tb, err := s.testbedID(ctx, model.FingerprintOf(&r.Run), r.Run.Env)
@@ -33,6 +48,9 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 	}
 	benchIDs, err := s.benchmarkIDs(ctx, r.Benchmarks)
 	if err != nil {
+		return 0, err
+	}
+	if err := wait(); err != nil {
 		return 0, err
 	}
 	var out model.RecordOutcome
@@ -70,18 +88,16 @@ func contentHash(r *model.Results) ([]byte, error) {
 	return sum, nil
 }
 
-// checkExisting reports whether the run ID is already stored: done is true
-// when it is, with the outcome (Duplicate) or a conflict error.
-func (s *Store) checkExisting(ctx context.Context, id string, sum []byte) (model.RecordOutcome, bool, error) {
-	var have []byte
-	err := s.pool.QueryRow(ctx, "select content_sha256 from runs where id = $1", id).Scan(&have)
+// storedHash returns the content hash of run id if it is stored.
+func (s *Store) storedHash(ctx context.Context, id string) (sum []byte, found bool, err error) {
+	err = s.pool.QueryRow(ctx, "select content_sha256 from runs where id = $1", id).Scan(&sum)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, false, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return 0, true, infra("look up run "+id, err)
+		return nil, false, infra("look up run "+id, err)
 	}
-	return sameContent(id, have, sum)
+	return sum, true, nil
 }
 
 func sameContent(id string, have, sum []byte) (model.RecordOutcome, bool, error) {
@@ -198,20 +214,10 @@ func (s *Store) testbedID(ctx context.Context, fp model.Fingerprint, env map[str
 }
 
 // benchmarkIDs returns the benchmark row of each of bs, in order,
-// inserting new ones. Rows are inserted sorted by key, so two writers
+// inserting new ones. The insert sorts the rows by key, so two writers
 // adding overlapping sets lock them in the same order.
 func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]benchRow, error) {
-	keys := make([]benchKey, len(bs))
-	for i := range bs {
-		keys[i] = benchKey{bs[i].Suite, bs[i].Name, bs[i].Unit, string(bs[i].Better)}
-	}
-	sortedKeys := slices.Clone(keys)
-	slices.SortFunc(sortedKeys, benchKey.compare)
-	params := make([]map[string]string, 0, len(bs))
-	for _, k := range sortedKeys {
-		params = append(params, paramsOf(bs, k))
-	}
-	cols := benchColumns(sortedKeys)
+	keys, cols, params := newBenchmarkRows(bs)
 	if _, err := s.pool.Exec(ctx, `
 		insert into benchmarks (suite, name, unit, better, params)
 		select s, n, u, b, coalesce(p, '{}') from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
@@ -221,4 +227,18 @@ func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]bench
 		return nil, storeError("insert benchmarks", err)
 	}
 	return s.lookupBenchmarks(ctx, keys)
+}
+
+// newBenchmarkRows returns the key of each of bs, in order, and the columns
+// and params of the benchmarks rows to insert, in the same order (the
+// insert sorts them, in the server's collation, so that writers lock rows in
+// one order). Its cost is linear in the benchmarks (TestRecordArgsLinear).
+func newBenchmarkRows(bs []model.Benchmark) (keys []benchKey, cols [4][]string, params []map[string]string) {
+	keys = make([]benchKey, len(bs))
+	params = make([]map[string]string, len(bs))
+	for i := range bs {
+		keys[i] = benchKey{bs[i].Suite, bs[i].Name, bs[i].Unit, string(bs[i].Better)}
+		params[i] = bs[i].Params
+	}
+	return keys, benchColumns(keys), params
 }

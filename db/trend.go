@@ -86,9 +86,16 @@ func sortedSeries(series map[seriesKey]*model.TrendSeries) []model.TrendSeries {
 // trendSQL builds the trend query for q over benchmark ids, with only the
 // filters q sets, so each form gets its own plan. The rows are unordered:
 // sorting them in Go costs far less than a sort node in the server.
+//
+// It reads only the rows of the answer: the benchmarks' points through the
+// run_benchmarks_trend index, then each point's run through runs_pkey. The
+// run lookup is a lateral subquery behind "offset 0", which the planner
+// cannot flatten into a hash join; a hash join would read every row of runs,
+// a cost that grows with the whole history rather than with the answer
+// (docs/database.md shows both plans).
 func trendSQL(q model.TrendQuery, ids []int64) (string, []any) {
 	args := []any{ids}
-	where := []string{"rb.benchmark_id = any($1)", "rb.n > 0"}
+	var where []string
 	add := func(cond string, v any) {
 		args = append(args, v)
 		where = append(where, strings.ReplaceAll(cond, "?", fmt.Sprintf("$%d", len(args))))
@@ -102,15 +109,20 @@ func trendSQL(q model.TrendQuery, ids []int64) (string, []any) {
 	if q.Branch != "" {
 		add("r.branch = ? and r.baseline_eligible", q.Branch)
 	}
+	label := ""
 	if q.Testbed != "" {
-		add("t.label = ?", q.Testbed)
+		args = append(args, q.Testbed)
+		label = fmt.Sprintf(" and t.label = $%d", len(args))
 	}
 	return `
 		select rb.benchmark_id, r.id, r.commit, r.branch, t.label, r.started_at, rb.median, rb.cv, rb.n
 		from run_benchmarks rb
-		join runs r on r.pk = rb.run_pk
+		cross join lateral (
+			select r.id, r.commit, r.branch, r.testbed_id, r.started_at from runs r
+			where ` + strings.Join(append([]string{"r.pk = rb.run_pk"}, where...), " and ") + `
+			offset 0) r
 		join testbeds t on t.id = r.testbed_id
-		where ` + strings.Join(where, " and "), args
+		where rb.benchmark_id = any($1) and rb.n > 0` + label, args
 }
 
 // A benchMeta describes a benchmarks row.

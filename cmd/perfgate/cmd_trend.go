@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 	"time"
@@ -99,21 +101,33 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 	if len(out) == 0 {
 		fmt.Fprintf(e.Stderr, "perfgate: nothing matches --benchmark %q (names exclude the suite: use --suite for that)\n", tf.pattern)
 	}
+	// Buffered: a trend of 10,000 points is a few writes, not one per row.
+	w := bufio.NewWriterSize(e.Stdout, 64<<10)
+	err = writeTrend(w, tf, out)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// writeTrend renders the series, or with --changes only their steps, in
+// the chosen format.
+func writeTrend(w io.Writer, tf trendFlags, out []trend.Series) error {
 	if tf.changes {
 		cs := trend.Changes(out)
 		switch tf.format {
 		case "csv":
-			return trend.ChangesCSV(e.Stdout, cs)
+			return trend.ChangesCSV(w, cs)
 		case "json":
-			return trend.ChangesJSON(e.Stdout, cs)
+			return trend.ChangesJSON(w, cs)
 		}
-		return trend.ChangesTable(e.Stdout, cs)
+		return trend.ChangesTable(w, cs)
 	}
 	switch tf.format {
 	case "csv":
-		return trend.CSV(e.Stdout, out)
+		return trend.CSV(w, out)
 	case "json":
-		return trend.JSON(e.Stdout, out)
+		return trend.JSON(w, out)
 	}
-	return trend.Table(e.Stdout, out)
+	return trend.Table(w, out)
 }

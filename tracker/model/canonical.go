@@ -3,6 +3,7 @@ package model
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -46,12 +47,42 @@ func (r *Results) Canonical() *Results {
 // sorted keys, floats in shortest form). Stores use it to tell a re-record
 // of the same run (a no-op) from a conflicting one.
 func (r *Results) ContentHash() ([]byte, error) {
-	data, err := json.Marshal(r.Canonical())
-	if err != nil {
+	h := sha256.New()
+	if err := r.Canonical().writeJSON(h); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	return sum[:], nil
+	return h.Sum(nil), nil
+}
+
+// writeJSON writes exactly the bytes of json.Marshal(r), a benchmark at a
+// time, so that hashing a run of millions of samples needs no buffer of its
+// whole JSON.
+func (r *Results) writeJSON(w io.Writer) error {
+	head, err := json.Marshal(struct {
+		Schema string `json:"schema"`
+		Run    Run    `json:"run"`
+	}{r.Schema, r.Run})
+	if err != nil {
+		return err
+	}
+	w.Write(head[:len(head)-1]) // without its closing brace
+	if r.Benchmarks == nil {
+		_, err := io.WriteString(w, `,"benchmarks":null}`)
+		return err
+	}
+	io.WriteString(w, `,"benchmarks":[`)
+	for i := range r.Benchmarks {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		b, err := json.Marshal(&r.Benchmarks[i])
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+	}
+	_, err = io.WriteString(w, "]}")
+	return err
 }
 
 // MedianCV returns the median of x and its coefficient of variation (sample

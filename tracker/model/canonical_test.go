@@ -1,6 +1,8 @@
 package model
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"math"
 	"slices"
 	"testing"
@@ -56,4 +58,50 @@ func TestMedianCV(t *testing.T) {
 	if m, cv := MedianCV(nil); !math.IsNaN(m) || cv != 0 {
 		t.Errorf("MedianCV(nil) = %v, %v; want NaN, 0", m, cv)
 	}
+}
+
+// TestContentHashIsMarshalHash: the streamed hash is the SHA-256 of
+// json.Marshal of the canonical form, byte for byte, as stores recorded it
+// before it was streamed (a changed hash would turn re-records into conflicts).
+func TestContentHashIsMarshalHash(t *testing.T) {
+	r, err := Load("testdata/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := *r
+	odd.Benchmarks = slices.Clone(r.Benchmarks)
+	odd.Benchmarks[1].Samples = []float64{1e-7, 1e21, 123456789012345678, -0.0, 5e-324, math.MaxFloat64}
+	odd.Benchmarks[1].Name = "<html> & \u2028 \xff"
+	odd.Run.Env = map[string]string{"z": "1", "a": "é"}
+	for _, tc := range []struct {
+		name string
+		r    *Results
+	}{
+		{"fixture", r},
+		{"odd floats and strings", &odd},
+		{"no benchmarks", &Results{Run: r.Run}},
+		{"empty benchmarks", &Results{Run: r.Run, Benchmarks: []Benchmark{}}},
+		{"synthetic", mustParse(t, synthetic(50, 30))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := json.Marshal(tc.r.Canonical())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := sha256.Sum256(data)
+			got, err := tc.r.ContentHash()
+			if err != nil || string(got) != string(want[:]) {
+				t.Errorf("ContentHash = %x, %v; want %x", got, err, want)
+			}
+		})
+	}
+}
+
+func mustParse(t *testing.T, data []byte) *Results {
+	t.Helper()
+	r, err := Parse("x.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -1,0 +1,36 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// BenchmarkRecordWide records one run of many benchmarks × 100 samples, at
+// sizes a factor of two apart, so the cost per benchmark shows whether
+// recording stays linear in the benchmarks of a run (docs/database.md):
+//
+//	go test ./db -run '^$' -bench RecordWide -benchtime 1x
+func BenchmarkRecordWide(b *testing.B) {
+	s, _ := migratedStore(b)
+	ctx := context.Background()
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for _, n := range []int{12500, 25000, 50000, 100000} {
+		b.Run(fmt.Sprintf("benchmarks=%d/samples=100", n), func(b *testing.B) {
+			runs := make([]*model.Results, b.N)
+			for i := range runs {
+				runs[i] = syntheticRun(fmt.Sprintf("wide-%d-%d", n, i), n, 100, start.Add(time.Duration(i)*time.Hour))
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				if out, err := s.Record(ctx, runs[i]); err != nil || out != model.Recorded {
+					b.Fatalf("Record: %v, %v", out, err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e6/float64(b.N*n), "µs/benchmark")
+		})
+	}
+}

@@ -1,0 +1,30 @@
+package db
+
+import (
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/internal/scaletest"
+)
+
+// TestRecordArgsLinear: preparing a run's benchmark rows for Record is
+// linear in its benchmarks (it was quadratic: a scan of every benchmark
+// for each one's params). No database is needed.
+func TestRecordArgsLinear(t *testing.T) {
+	scaletest.Linear(t, scaletest.Case{N: 50000, Setup: func(n int) func() {
+		bs := syntheticRun("scale", n, 1, time.Unix(0, 0)).Benchmarks
+		return func() { newBenchmarkRows(bs) }
+	}})
+}
+
+// TestContentHashLinear: hashing a run is linear in its samples.
+func TestContentHashLinear(t *testing.T) {
+	scaletest.Linear(t, scaletest.Case{N: 2000, Setup: func(n int) func() {
+		r := syntheticRun("scale", n, 20, time.Unix(0, 0))
+		return func() {
+			if _, err := contentHash(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}})
+}
