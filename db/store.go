@@ -63,8 +63,13 @@ func (s *Store) Close() error {
 func parseConfig(url string) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		// pgx redacts any password from the message.
-		return nil, &model.InputError{Msg: "invalid database URL: " + err.Error(), Err: err}
+		// Not even the parser's message: pgx masks the password only when
+		// it can find it, and quotes the rest of a URL it cannot parse
+		// (an '@' or a '%' in the password), so the message can hold most
+		// of the password.
+		return nil, &model.InputError{Msg: "invalid database URL: not a postgres://USER:PASSWORD@HOST:PORT/DB URL " +
+			"(percent-encode '@', '%', '/' and ':' in the password) or a key=value string; " +
+			"the parser's message is not shown because it may quote the password"}
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = defaultMaxConns

@@ -58,7 +58,14 @@ func runAction(ctx context.Context, args []string, e *env) error {
 	if fs.NArg() > 0 {
 		return usageError("action: unexpected argument %q (it takes its inputs from INPUT_* variables)", fs.Arg(0))
 	}
+	// perfgate's own workflow commands go to the log as they are; every
+	// other line passes through a logWriter, which keeps hostile text
+	// (benchmark names, run ids, messages) from being read as a command.
 	gha := githubactions.New(githubactions.WithGetenv(e.Getenv), githubactions.WithWriter(e.Stdout))
+	stdout, stderr := newLogWriter(e.Stdout), newLogWriter(e.Stderr)
+	e.Stdout, e.Stderr = stdout, stderr
+	defer stdout.Flush()
+	defer stderr.Flush()
 	// Mask before anything else is printed.
 	for _, s := range action.Secrets(gha.GetInput("github-token"), gha.GetInput("database-url")) {
 		gha.AddMask(s)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -201,5 +202,87 @@ func TestActionCommentAuthor(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// hostileRun is a pull-request run whose id, suite and benchmark names
+// try to inject workflow commands and outputs.
+func hostileRun(t *testing.T, dir string) string {
+	t.Helper()
+	r := &model.Results{Schema: model.Schema, Run: model.Run{
+		ID: "pr-7\nverdict=pass\nregressions=0\n_GitHubActionsFileCommandDelimeter_\nverdict<<EOF\npass\nEOF", Repo: e2eRepo, Commit: e2eHeadSHA,
+		Branch: "changes", PR: e2ePR, Event: model.EventPullRequest, Testbed: "gpu-runner-1",
+		StartedAt: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}}
+	for _, name := range []string{"::stop-commands::pwned", "x\n::error title=forged::pwned", "y\r::warning::pwned", "z ##[error]pwned"} {
+		r.Benchmarks = append(r.Benchmarks, model.Benchmark{Suite: "s\n::notice::pwned", Name: name, Unit: "ns", Better: model.Lower,
+			Samples: []float64{1, 2, 3, 4, 5}})
+	}
+	path := filepath.Join(dir, "hostile.json")
+	if err := model.WriteFile(path, r); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// commandLines returns the lines of a job log the runner would read as
+// workflow commands: split at \n and \r, "::" after leading white space,
+// or the legacy "##[" anywhere.
+func commandLines(log string) []string {
+	var cmds []string
+	for _, line := range strings.FieldsFunc(log, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(line, "##[") {
+			cmds = append(cmds, line)
+		}
+	}
+	return cmds
+}
+
+// parseOutputs reads a GITHUB_OUTPUT file as the runner does: name=value,
+// or name<<DELIM, lines, DELIM; the last value of a name wins.
+func parseOutputs(t *testing.T, s string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	lines := strings.Split(s, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if name, delim, ok := strings.Cut(line, "<<"); ok {
+			var val []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				val = append(val, lines[i])
+			}
+			out[name] = strings.Join(val, "\n")
+			continue
+		}
+		if name, val, ok := strings.Cut(line, "="); ok {
+			out[name] = val
+		}
+	}
+	return out
+}
+
+// TestActionHostileNames checks that names and ids cannot reach the log
+// as workflow commands (item 3) or the outputs file as values (item 4).
+func TestActionHostileNames(t *testing.T) {
+	dir := t.TempDir()
+	fake := fakegithub.New(t, "ghs_tok")
+	path := hostileRun(t, dir)
+	vars := prVars(t, fake, path, nil)
+	code, stdout, stderr := runActionWithin(t, 60*time.Second, vars)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, line := range commandLines(stdout + "\n" + stderr) {
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::"), "::")
+		name, _, _ = strings.Cut(name, " ")
+		switch {
+		case strings.Contains(line, "##["):
+			t.Errorf("legacy command in the log: %q", line)
+		case name != "add-mask" && name != "group" && name != "endgroup":
+			t.Errorf("a command perfgate did not mean to issue: %q", line)
+		}
+	}
+	out := parseOutputs(t, readFile(t, vars["GITHUB_OUTPUT"]))
+	if out["verdict"] != "inconclusive" || out["regressions"] != "0" || !strings.HasPrefix(out["run-id"], "pr-7\nverdict=pass") {
+		t.Errorf("outputs %q; want verdict inconclusive and the whole id as run-id", out)
 	}
 }

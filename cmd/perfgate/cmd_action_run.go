@@ -100,11 +100,12 @@ func (a *actionRun) report(c *compare.Comparison, t action.Tally) error {
 		return &model.InfraError{Op: "write the report " + a.o.reportPath, Err: err}
 	}
 	a.gha.AddStepSummary(md)
-	a.gha.SetOutput("verdict", string(t.Verdict()))
-	a.gha.SetOutput("regressions", strconv.Itoa(t.Regressions))
-	a.gha.SetOutput("improvements", strconv.Itoa(t.Improvements))
-	a.gha.SetOutput("report", a.o.reportPath)
-	a.gha.SetOutput("run-id", c.Candidate.ID)
+	if err := writeOutputs(a.e.Getenv("GITHUB_OUTPUT"), [][2]string{
+		{"verdict", string(t.Verdict())}, {"regressions", strconv.Itoa(t.Regressions)},
+		{"improvements", strconv.Itoa(t.Improvements)}, {"report", a.o.reportPath}, {"run-id", c.Candidate.ID},
+	}); err != nil {
+		return err
+	}
 	fmt.Fprintf(a.e.Stdout, "perfgate: %s\n", report.VerdictLine(c))
 	fmt.Fprintf(a.e.Stdout, "perfgate: verdict %s; report %s\n", t.Verdict(), a.o.reportPath)
 	return nil

@@ -61,6 +61,9 @@ func TestSecrets(t *testing.T) {
 		{"password query parameter", "", "postgres://db/perf?user=perf&password=s3cret", []string{"s3cret"}},
 		{"key=value form", "", "host=db user=perf password='s3cret' dbname=perf", []string{"s3cret"}},
 		{"no password", "", "postgres://perf@db/perf", nil},
+		{"unparseable: '@' and '%' in the password", "", "postgres://user:p@ss%word-S3cret@host/db", []string{"p@ss%word-S3cret"}},
+		{"unparseable, with a '/' in the password", "", "postgres://u:a/b@c%zz@host:5432/db?sslmode=disable", []string{"a/b@c%zz"}},
+		{"neither form: masked whole", "", "hunter2-S3cret", []string{"hunter2-S3cret"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
