@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/confirm"
 )
 
 // Options controls Markdown rendering.
@@ -24,6 +25,9 @@ type Options struct {
 	// Footer ends the report, e.g. a hidden marker for a sticky comment. It
 	// is Markdown from the caller: not escaped.
 	Footer string
+	// Confirmation, when set, is what re-running the regressions showed
+	// (confirm.go); it is never cut.
+	Confirmation *confirm.Confirmation
 }
 
 // layout says which parts of the report to render.
@@ -113,6 +117,7 @@ func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 		fmt.Fprintf(&b, "⚠️ The baseline and candidate environments differ in %s%s.\n\n",
 			md(strings.Join(diffs, ", ")), map[bool]string{true: " (see Environment below)", false: ""}[l.context])
 	}
+	b.WriteString(confirmMarkdown(o.Confirmation))
 	writeChanged(&b, c, l.rows)
 	if l.truncated {
 		b.WriteString(overflowLine(o) + "\n")
