@@ -41,7 +41,10 @@ func confirmed(t *testing.T) (*compare.Comparison, *confirm.Confirmation) {
 		t.Fatal(err1, err2, err3)
 	}
 	if c1.Summary.Regressions != 3 {
-		for _, r := range c1.Results { t.Log(r.Name, r.Verdict, r.Change, r.Reason) }; t.Fatalf("the first check has %d regressions, want 3", c1.Summary.Regressions)
+		for _, r := range c1.Results {
+			t.Log(r.Name, r.Verdict, r.Change, r.Reason)
+		}
+		t.Fatalf("the first check has %d regressions, want 3", c1.Summary.Regressions)
 	}
 	return confirm.Apply(c1, c2, c3, 3, nil)
 }
