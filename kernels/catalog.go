@@ -169,6 +169,10 @@ func mixedCases(size string, dtypes []string) []benchCase {
 	return cs
 }
 
+// suiteModes gives, for suites not measured in cold and batch mode, the
+// modes of each case.
+var suiteModes = map[string]func(benchCase) []string{}
+
 func findSuite(name string) (suiteDef, bool) {
 	for _, s := range suites {
 		if s.name == name {
@@ -176,6 +180,13 @@ func findSuite(name string) (suiteDef, bool) {
 		}
 	}
 	return suiteDef{}, false
+}
+
+// An UnknownSuiteError names a suite perfgate does not have.
+type UnknownSuiteError struct{ Name string }
+
+func (e *UnknownSuiteError) Error() string {
+	return fmt.Sprintf("unknown suite %q (built-in suites: %s)", e.Name, strings.Join(SuiteNames(), ", "))
 }
 
 // SuiteNames returns the names of the built-in suites.
@@ -218,7 +229,11 @@ func selectCases(s suiteDef, o Options) []selected {
 	}
 	var out []selected
 	for _, c := range s.cases(size, dtypes) {
-		for _, m := range modes {
+		ms := modes
+		if f := suiteModes[s.name]; f != nil {
+			ms = f(c)
+		}
+		for _, m := range ms {
 			if o.Filter == nil || o.Filter.MatchString(s.name+"/"+c.name(m)) {
 				out = append(out, selected{c, m})
 			}

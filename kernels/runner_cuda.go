@@ -5,7 +5,6 @@ package kernels
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -31,13 +30,6 @@ var preparers = map[string]preparer{
 	"mixedops":    prepareMixed,
 	"attention":   prepareAttention,
 	"decode":      prepareDecode,
-}
-
-// An UnknownSuiteError names a suite perfgate does not have.
-type UnknownSuiteError struct{ Name string }
-
-func (e *UnknownSuiteError) Error() string {
-	return fmt.Sprintf("unknown suite %q (built-in suites: %s)", e.Name, strings.Join(SuiteNames(), ", "))
 }
 
 // RunSuite runs the built-in suite name as o selects. A benchmark that fails

@@ -270,19 +270,6 @@ func (s *Session) Close() error {
 	return nil
 }
 
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return runtime.GOARCH
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return runtime.GOARCH
-}
-
 // errContextLost marks benchmarks that could not run because an earlier
 // fault destroyed the CUDA context.
 var errContextLost = errors.New("the CUDA context was lost after an earlier fault")

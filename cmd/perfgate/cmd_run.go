@@ -83,7 +83,8 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	if err := checkSelection(names, o); err != nil {
 		return err
 	}
-	if !kernels.CUDA {
+	host, gpu := kernels.CountModes(names, o)
+	if !kernels.CUDA && host == 0 {
 		return kernels.ErrNoCUDA
 	}
 	r, err := f.meta.resolve(ctx, e, time.Now())
@@ -97,7 +98,11 @@ func runRun(ctx context.Context, args []string, e *env) error {
 		}
 		return writeRoundResults(e, paths, rs)
 	}
-	bs, runEnv, err := runGPUSuites(ctx, e, names, o)
+	run := runGPUSuites
+	if gpu == 0 || !kernels.CUDA {
+		run = runHostSuites // no GPU needed, or none in this binary: the host benchmarks alone
+	}
+	bs, runEnv, err := run(ctx, e, names, o)
 	if err != nil {
 		return err
 	}
