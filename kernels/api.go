@@ -21,6 +21,11 @@ type Options struct {
 	Progress func(line string)
 	// CacheDir holds compiled PTX ("": the user cache directory + /perfgate).
 	CacheDir string
+	// Worker is the command line that starts one worker process of perfgate
+	// itself (the sharing suite); the workload's flags are appended.
+	Worker []string
+	// MPSControl is the nvidia-cuda-mps-control to run ("": from PATH).
+	MPSControl string
 }
 
 // The size presets.

@@ -43,6 +43,9 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 	if err := ValidateOptions(o); err != nil {
 		return nil, err
 	}
+	if run, ok := suiteRunners[name]; ok {
+		return run(s, ctx, o)
+	}
 	sel := selectCases(def, o)
 	var out []model.Benchmark
 	for i := 0; i < len(sel); {

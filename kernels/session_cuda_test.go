@@ -57,6 +57,9 @@ func TestSuitesSmoke(t *testing.T) {
 		"decode":      "dtype=fp16/.*l=128/",
 	}
 	for _, suite := range SuiteNames() {
+		if suiteRunners[suite] != nil {
+			continue // cmdpath and sharing: TestCmdpathGPU and TestSharingGPU
+		}
 		t.Run(suite, func(t *testing.T) {
 			o := Options{Fast: true, Size: SizeSmall, Filter: regexp.MustCompile(filters[suite]), CacheDir: t.TempDir(),
 				Progress: func(l string) { t.Log(l) }}

@@ -4,6 +4,7 @@ package kernels
 
 import (
 	"context"
+	"io"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -33,3 +34,8 @@ func (s *Session) Doctor() (Report, error) { return Report{}, ErrNoCUDA }
 
 // Close does nothing.
 func (s *Session) Close() error { return nil }
+
+// SharingWorker fails with ErrNoCUDA.
+func SharingWorker(ctx context.Context, w SharingWork, cacheDir string, in io.Reader, out io.Writer) error {
+	return ErrNoCUDA
+}

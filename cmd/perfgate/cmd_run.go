@@ -210,7 +210,8 @@ func (f *runFlags) runConfig(ctx context.Context, e *env, paths []string) error 
 
 // options validates the measurement flags and turns them into kernels.Options.
 func (f *runFlags) options(e *env) (kernels.Options, error) {
-	o := kernels.Options{Size: f.size, Fast: f.fast, MaxTime: f.maxTime, CacheDir: e.Getenv("PERFGATE_CACHE")}
+	o := kernels.Options{Size: f.size, Fast: f.fast, MaxTime: f.maxTime, CacheDir: e.Getenv("PERFGATE_CACHE"),
+		Worker: workerCommand()}
 	if f.filter != "" {
 		re, err := regexp.Compile(f.filter)
 		if err != nil {

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/perfgate/perfgate/kernels"
+)
+
+func init() {
+	register(&command{Name: "worker", Summary: "internal: one worker process of the sharing suite (perfgate run starts it)", Run: runWorker})
+}
+
+// workerCommand is the command line that starts one worker process of this
+// binary; the sharing suite appends the workload's flags.
+func workerCommand() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return []string{exe, "worker"}
+}
+
+// runWorker runs one sharing-suite workload: it says "ready" on stdout,
+// waits for a line on stdin, runs, and writes its result as one JSON line.
+func runWorker(ctx context.Context, args []string, e *env) error {
+	var w kernels.SharingWork
+	fs := newFlagSet(e, "worker", "--blocks N --threads N --iters N --launches N")
+	fs.IntVar(&w.Blocks, "blocks", 0, "blocks per launch")
+	fs.IntVar(&w.Threads, "threads", 0, "threads per block")
+	fs.IntVar(&w.Iters, "iters", 0, "dependent FMAs per thread")
+	fs.IntVar(&w.Launches, "launches", 0, "back-to-back launches to time")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("worker: unexpected argument %q", fs.Arg(0))
+	}
+	return kernels.SharingWorker(ctx, w, e.Getenv("PERFGATE_CACHE"), os.Stdin, e.Stdout)
+}

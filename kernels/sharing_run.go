@@ -1,0 +1,285 @@
+//go:build linux
+
+package kernels
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// sharingRounds is how many times each configuration runs (fresh processes
+// each time); the samples are the rounds.
+func sharingRounds(fast bool) int {
+	if fast {
+		return 3
+	}
+	return 5
+}
+
+// workerTimeout bounds how long a worker may take to get ready or to finish.
+var workerTimeout = 2 * time.Minute
+
+// RunSharing runs the selected benchmarks of the sharing suite with worker
+// processes started as o.Worker says. The non-MPS configurations run first;
+// then a private MPS daemon is started for the rest and always stopped and
+// reaped before RunSharing returns, also on failure and when ctx is
+// cancelled (perfgate cancels it on SIGINT and SIGTERM).
+func RunSharing(ctx context.Context, o Options) (out []model.Benchmark, err error) {
+	if len(o.Worker) == 0 {
+		return nil, errors.New("sharing: no worker command (Options.Worker)")
+	}
+	def, _ := findSuite("sharing")
+	sel := selectCases(def, o)
+	slices.SortStableFunc(sel, func(a, b selected) int { return boolInt(a.mode == ModeMPS) - boolInt(b.mode == ModeMPS) })
+	var d *mpsDaemon
+	var mpsErr error
+	defer func() {
+		if d != nil {
+			if serr := d.stop(); serr != nil && err == nil {
+				err = serr
+			}
+		}
+	}()
+	control := o.MPSControl
+	if control == "" {
+		control = "nvidia-cuda-mps-control"
+	}
+	for _, s := range sel {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		if s.mode == ModeMPS && d == nil && mpsErr == nil {
+			d, mpsErr = startMPS(control)
+		}
+		var b model.Benchmark
+		if s.mode == ModeMPS && mpsErr != nil {
+			b = errorBenchmark(s.c, s.mode, mpsErr)
+		} else {
+			var env []string
+			if s.mode == ModeMPS {
+				env = d.mpsEnv()
+			}
+			b = measureSharing(ctx, o, s.c, s.mode, env)
+		}
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		if o.Progress != nil {
+			o.Progress(progressLine(b))
+		}
+		out = append(out, b)
+	}
+	finishSharing(out)
+	return out, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// measureSharing runs one configuration for its rounds.
+func measureSharing(ctx context.Context, o Options, c benchCase, mode string, env []string) model.Benchmark {
+	procs, w, extra := sharingPlan(c, o.Fast)
+	if mode == ModeMPS {
+		env = append(env, extra...)
+	}
+	t0 := time.Now()
+	var walls []float64
+	var each [][]float64
+	for r := 0; r < sharingRounds(o.Fast); r++ {
+		wall, times, err := sharingRound(ctx, append(slices.Clone(o.Worker), w.Args()...), procs, mode == ModeSequential, env)
+		if err != nil {
+			return errorBenchmark(c, mode, err)
+		}
+		walls, each = append(walls, wall), append(each, times)
+	}
+	b := model.Benchmark{Suite: c.Suite, Name: c.name(mode), Params: c.params(mode), Unit: "us", Better: model.Lower,
+		Metrics: map[string]float64{}, Info: map[string]string{
+			"mode": mode, "timing": "host wall clock from the go signal to the last worker's result; sample = µs per kernel over all processes",
+			"work":  fmt.Sprintf("%d launches × %d blocks × %d threads × %d FMAs per process", w.Launches, w.Blocks, w.Threads, w.Iters),
+			"procs": strconv.Itoa(procs), "took": time.Since(t0).Round(time.Millisecond).String(),
+			"stop": fmt.Sprintf("rounds %d (fresh processes each)", len(walls))}}
+	if len(extra) > 0 {
+		b.Info["env"] = extra[0]
+	}
+	sharingStats(&b, procs, w.Launches, walls, each)
+	return b
+}
+
+// A worker is one running worker process.
+type worker struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  chan string
+	stderr *lockedBuffer
+}
+
+// A lockedBuffer is a worker's stderr, written by os/exec's copying
+// goroutine and read by ours.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.b.Bytes())
+}
+
+// sharingRound starts procs workers, waits until all are ready, then lets
+// them run one after another (sequential) or all at once, and returns the
+// wall time from the first go to the last result and each worker's own time,
+// in µs. Every worker is waited for (reaped) before it returns.
+func sharingRound(ctx context.Context, argv []string, procs int, sequential bool, env []string) (wall float64, each []float64, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ws := make([]*worker, 0, procs)
+	defer func() {
+		if err != nil {
+			cancel() // kills the workers still running (exec.CommandContext)
+		}
+		stop := time.AfterFunc(workerTimeout, cancel)
+		defer stop.Stop()
+		for _, w := range ws {
+			w.in.Close()
+			if werr := w.cmd.Wait(); werr != nil && err == nil {
+				err = fmt.Errorf("sharing worker: %v: %s", werr, tail(w.stderr.Bytes()))
+			}
+		}
+	}()
+	for i := 0; i < procs; i++ {
+		w, err := startWorker(ctx, argv, env)
+		if err != nil {
+			return 0, nil, err
+		}
+		ws = append(ws, w)
+	}
+	for _, w := range ws {
+		if line, err := w.next(ctx); err != nil || line != "ready" {
+			return 0, nil, w.failure("get ready", line, err)
+		}
+	}
+	each = make([]float64, procs)
+	t0 := time.Now()
+	for i, w := range ws {
+		if _, err := io.WriteString(w.in, "go\n"); err != nil {
+			return 0, nil, w.failure("start", "", err)
+		}
+		if sequential {
+			if each[i], err = w.result(ctx); err != nil {
+				return 0, nil, err
+			}
+		}
+	}
+	if !sequential {
+		for i, w := range ws {
+			if each[i], err = w.result(ctx); err != nil {
+				return 0, nil, err
+			}
+		}
+	}
+	if sequential {
+		for _, e := range each {
+			wall += e
+		}
+		return wall, each, nil
+	}
+	return float64(time.Since(t0).Nanoseconds()) / 1e3, each, nil
+}
+
+func startWorker(ctx context.Context, argv []string, env []string) (*worker, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	w := &worker{cmd: cmd, lines: make(chan string, 4), stderr: &lockedBuffer{}}
+	cmd.Stderr = w.stderr
+	var err error
+	if w.in, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("sharing: start worker %s: %w", argv[0], err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			w.lines <- sc.Text()
+		}
+		close(w.lines)
+	}()
+	return w, nil
+}
+
+// next returns the worker's next line of output.
+func (w *worker) next(ctx context.Context) (string, error) {
+	select {
+	case l, ok := <-w.lines:
+		if !ok {
+			return "", io.EOF
+		}
+		return l, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case <-time.After(workerTimeout):
+		return "", fmt.Errorf("no answer within %v", workerTimeout)
+	}
+}
+
+// result reads the worker's result line and returns its own elapsed µs.
+func (w *worker) result(ctx context.Context) (float64, error) {
+	line, err := w.next(ctx)
+	var r SharingResult
+	if err == nil {
+		err = json.Unmarshal([]byte(line), &r)
+	}
+	if err != nil || r.ElapsedUS <= 0 {
+		return 0, w.failure("run", line, err)
+	}
+	return r.ElapsedUS, nil
+}
+
+func (w *worker) failure(what, line string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	time.Sleep(50 * time.Millisecond) // let its stderr arrive
+	return fmt.Errorf("sharing worker did not %s (said %q, %v): %s", what, line, err, tail(w.stderr.Bytes()))
+}
+
+// tail returns the last line of a worker's stderr, quoted (it is hostile).
+func tail(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[i+1:]
+	}
+	if len(b) > 300 {
+		b = b[len(b)-300:]
+	}
+	return strconv.Quote(string(b))
+}
