@@ -50,7 +50,7 @@ want sharing && {
 
 want cmdpath && {
   stage "cmdpath suite"
-  timeout 150 $pg run "${meta[@]}" --suite cmdpath --max-time 2s --out "$W/h100-cmdpath.json" 2> "$W/cmdpath.log"
+  timeout 150 $pg run "${meta[@]}" --suite cmdpath --max-time 1s --out "$W/h100-cmdpath.json" 2> "$W/cmdpath.log"
   echo "cmdpath exit $?" | tee -a "$W/summary.txt"
 }
 
