@@ -4,15 +4,23 @@
 //
 // Layout:
 //
-//	DIR/runs/ID.json   one results-v1 document per run, as recorded
-//	DIR/index.json     the run blocks of every stored run (a cache)
-//	DIR/lock           flock(2)ed: shared to read, exclusive to write
+//	DIR/runs/ID.json            one results-v1 document per run (compact JSON)
+//	DIR/index.tsv               one line per stored run: its file and run block
+//	DIR/state                   what index.tsv and runs/ looked like after the last write
+//	DIR/catalog.tsv             the benchmarks (suite, name) that have a series file
+//	DIR/series/HH/HASH.tsv      one benchmark's trend points, one line per run
+//	DIR/lock                    flock(2)ed: shared to read, exclusive to write
 //
-// Every file is written through a temporary file and a rename, so a reader
-// never sees half a run. The index is only a cache: it is checked against the
-// runs directory (names, sizes, modification times) on every operation and
-// rebuilt from the run files when they disagree, so a crash between writing
-// a run and its index, or a run file deleted by hand, never misleads a query.
+// Run files are written through a temporary file and a rename, so a reader
+// never sees half a run. The index, catalog and series files are appended
+// to, so recording costs the same whatever the size of the history, and a
+// trend reads one short line per point instead of every run file. They are
+// caches of the run files: the state file records the runs directory's
+// modification time and the index size after each write, and when either
+// differs (a run file deleted or added by hand, a crash between writing a
+// run and its index line) the next operation checks every run file and
+// repairs the index (see verify and repair). A run file rewritten in place
+// is noticed when it is read (its size or time differs from its entry).
 //
 // It imports tracker/model and the tracker interfaces only.
 package filestore
@@ -69,7 +77,9 @@ func (s *Store) Close() error { return nil }
 
 func (s *Store) runsDir() string            { return filepath.Join(s.dir, "runs") }
 func (s *Store) runPath(file string) string { return filepath.Join(s.runsDir(), file) }
-func (s *Store) indexPath() string          { return filepath.Join(s.dir, "index.json") }
+func (s *Store) indexPath() string          { return filepath.Join(s.dir, "index.tsv") }
+func (s *Store) statePath() string          { return filepath.Join(s.dir, "state") }
+func (s *Store) catalogPath() string        { return filepath.Join(s.dir, "catalog.tsv") }
 func (s *Store) lockPath() string           { return filepath.Join(s.dir, "lock") }
 func infra(op string, err error) error      { return &model.InfraError{Op: op, Err: err} }
 func notExist(err error) bool               { return errors.Is(err, fs.ErrNotExist) }

@@ -2,9 +2,7 @@ package filestore
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -12,72 +10,111 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// indexVersion changes whenever the index format does; an index of another
-// version is rebuilt.
-const indexVersion = 1
+// indexHeader is the first line of the index; an index without it (another
+// version, or garbage) is rebuilt from the run files.
+const indexHeader = "perfgate-filestore-index 2\n"
 
-// An index caches the run block of every stored run, so queries choose runs
-// without parsing every run file.
+// An index lists every stored run, in the order recorded. Records append a
+// line; only a repair or a prune rewrites it.
 type index struct {
-	Version int     `json:"version"`
-	Runs    []entry `json:"runs"`
+	Runs []entry
 }
 
-// An entry describes one stored run file.
-type entry struct {
-	File    string    `json:"file"`
-	Size    int64     `json:"size"`
-	ModTime int64     `json:"mtime_ns"`
-	Samples int       `json:"samples"`
-	Run     model.Run `json:"run"`
+// A state says what the index and the runs directory looked like after the
+// last write through the store: while both still look so, nothing changed
+// behind the store's back and the index is trusted as it is. Checking it
+// costs two stats, whatever the size of the history; a run file deleted,
+// added or renamed by hand changes the directory's modification time and
+// sends the next operation through the full check (verify).
+type state struct {
+	DirMtime  int64 // of the runs directory
+	IndexSize int64
 }
 
-// fileName returns the run file name for a run ID: the ID itself when it is
-// a plain lower-case name, else a sanitised, lower-cased ID plus a hash of
-// the ID, so that distinct IDs never share a file, even on a file system
-// that ignores case.
-func fileName(id string) string {
-	clean := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.':
-			return r
-		case r >= 'A' && r <= 'Z':
-			return r - 'A' + 'a'
-		}
-		return '_'
-	}, id)
-	if clean == id && len(id) <= 100 && !strings.HasPrefix(id, ".") {
-		return id + ".json"
-	}
-	if len(clean) > 60 {
-		clean = clean[:60]
-	}
-	sum := sha256.Sum256([]byte(id))
-	return strings.TrimLeft(clean, ".") + "~" + hex.EncodeToString(sum[:8]) + ".json"
+func (st state) encode() []byte {
+	return fmt.Appendf(nil, "perfgate-filestore-state 2 %d %d\n", st.DirMtime, st.IndexSize)
 }
 
-// countSamples counts the samples of a run.
-func countSamples(r *model.Results) int {
-	n := 0
-	for _, b := range r.Benchmarks {
-		n += len(b.Samples)
+func (s *Store) readState() (state, bool) {
+	data, err := os.ReadFile(s.statePath())
+	if err != nil {
+		return state{}, false
 	}
-	return n
+	var st state
+	n, err := fmt.Sscanf(string(data), "perfgate-filestore-state 2 %d %d\n", &st.DirMtime, &st.IndexSize)
+	return st, err == nil && n == 2
+}
+
+// current returns the state of the store's files now.
+func (s *Store) current() (state, error) {
+	dir, err := os.Stat(s.runsDir())
+	if err != nil {
+		return state{}, err
+	}
+	st := state{DirMtime: dir.ModTime().UnixNano(), IndexSize: -1}
+	if fi, err := os.Stat(s.indexPath()); err == nil {
+		st.IndexSize = fi.Size()
+	}
+	return st, nil
+}
+
+// fresh reports whether the stored state matches the files: nothing changed
+// since the last write through the store.
+func (s *Store) fresh() bool {
+	want, ok := s.readState()
+	if !ok {
+		return false
+	}
+	have, err := s.current()
+	return err == nil && have == want
+}
+
+// saveState records the current state. Only writers call it, under the
+// exclusive lock, after a write that left the index complete.
+func (s *Store) saveState() error {
+	st, err := s.current()
+	if err == nil {
+		err = model.WriteFileAtomic(s.statePath(), st.encode())
+	}
+	if err != nil {
+		return infra("write store state", err)
+	}
+	return nil
 }
 
 // loadIndex returns an index that agrees with the runs directory: the stored
-// index if it does, else one rebuilt from the run files. fresh reports
-// whether the stored index could be used as it was.
-func (s *Store) loadIndex() (ix *index, fresh bool, err error) {
-	files, err := s.listRuns()
+// one when the state says nothing changed, else the result of verify.
+// repaired reports that verify found the stored index wrong or stale.
+func (s *Store) loadIndex() (ix *index, repaired bool, err error) {
+	if s.fresh() {
+		if ix, err := s.readIndex(); err == nil {
+			return ix, false, nil
+		}
+	}
+	ix, err = s.verify()
+	return ix, true, err
+}
+
+// readIndex reads and decodes the stored index.
+func (s *Store) readIndex() (*index, error) {
+	data, err := os.ReadFile(s.indexPath())
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	if ix, err := s.readIndex(); err == nil && ix.matches(files) {
-		return ix, true, nil
+	text, ok := strings.CutPrefix(string(data), indexHeader)
+	if !ok {
+		return nil, errBadLine
 	}
-	ix, err = s.rebuild(files)
-	return ix, false, err
+	ix := &index{Runs: make([]entry, 0, strings.Count(text, "\n"))}
+	for line := range strings.Lines(text) {
+		line, complete := strings.CutSuffix(line, "\n")
+		e, err := parseEntry(line)
+		if err != nil || !complete {
+			return nil, errBadLine
+		}
+		ix.Runs = append(ix.Runs, e)
+	}
+	return ix, nil
 }
 
 // A fileStat is what the index checks of a run file.
@@ -100,7 +137,7 @@ func (s *Store) listRuns() (map[string]fileStat, error) {
 		}
 		fi, err := de.Info()
 		if notExist(err) {
-			continue // pruned just now by a process that holds no lock: impossible, but harmless
+			continue
 		}
 		if err != nil {
 			return nil, infra("stat run file", err)
@@ -110,46 +147,31 @@ func (s *Store) listRuns() (map[string]fileStat, error) {
 	return files, nil
 }
 
-// readIndex reads the stored index. Decoding dominates a query's cost, so
-// the last index decoded is kept and reused while the file's bytes are the
-// same; callers get their own copy of the entries.
-func (s *Store) readIndex() (*index, error) {
-	data, err := os.ReadFile(s.indexPath())
+// verify checks the stored index against every run file (name, size,
+// modification time) and returns one that agrees: the entries of unchanged
+// files are kept, every other file is read again (a file that does not load
+// is bad input naming it: the store was edited by hand). Its entries are
+// kept; those of files read again are marked as not in the series files, so
+// trends read those runs themselves until a writer repairs the store.
+func (s *Store) verify() (*index, error) {
+	files, err := s.listRuns()
 	if err != nil {
 		return nil, err
 	}
-	s.cache.Lock()
-	defer s.cache.Unlock()
-	if s.cache.ix == nil || !bytes.Equal(data, s.cache.raw) {
-		var ix index
-		if err := json.Unmarshal(data, &ix); err != nil {
-			return nil, err
-		}
-		s.cache.raw, s.cache.ix = data, &ix
+	old, err := s.readIndex()
+	if err != nil {
+		old = &index{}
 	}
-	return &index{Version: s.cache.ix.Version, Runs: slices.Clone(s.cache.ix.Runs)}, nil
-}
-
-// matches reports whether the index describes exactly these files.
-func (ix *index) matches(files map[string]fileStat) bool {
-	if ix.Version != indexVersion || len(ix.Runs) != len(files) {
-		return false
-	}
-	for _, e := range ix.Runs {
-		st, ok := files[e.File]
-		if !ok || st.size != e.Size || st.mtime != e.ModTime {
-			return false
+	ix := &index{}
+	seen := map[string]string{} // run ID → file
+	for _, e := range old.Runs {
+		if st, ok := files[e.File]; ok && st == (fileStat{e.Size, e.ModTime}) && seen[e.Run.ID] == "" {
+			ix.Runs = append(ix.Runs, e)
+			seen[e.Run.ID] = e.File
+			delete(files, e.File)
 		}
 	}
-	return true
-}
-
-// rebuild reads every run file. A run file that does not load is bad input
-// naming the file: the store was edited by hand.
-func (s *Store) rebuild(files map[string]fileStat) (*index, error) {
-	ix := &index{Version: indexVersion}
-	seen := map[string]string{}
-	for name, st := range files {
+	for _, name := range sortedNames(files) {
 		r, err := model.Load(s.runPath(name))
 		if err != nil {
 			return nil, err
@@ -159,21 +181,62 @@ func (s *Store) rebuild(files map[string]fileStat) (*index, error) {
 				Msg: "run " + r.Run.ID + " is also stored in " + other}
 		}
 		seen[r.Run.ID] = name
+		st := files[name]
 		ix.Runs = append(ix.Runs, entry{File: name, Size: st.size, ModTime: st.mtime, Samples: countSamples(r), Run: r.Run})
 	}
 	return ix, nil
 }
 
-// writeIndex stores ix. Only writers call it, under the exclusive lock.
+// writeIndex replaces the stored index with ix. Only writers call it, under
+// the exclusive lock.
 func (s *Store) writeIndex(ix *index) error {
-	data, err := json.Marshal(ix)
-	if err != nil {
-		return err
+	buf := bytes.NewBufferString(indexHeader)
+	var line []byte
+	for i := range ix.Runs {
+		line = appendEntry(line[:0], &ix.Runs[i])
+		buf.Write(line)
 	}
-	if err := model.WriteFileAtomic(s.indexPath(), data); err != nil {
+	if err := model.WriteFileAtomic(s.indexPath(), buf.Bytes()); err != nil {
 		return infra("write store index", err)
 	}
 	return nil
+}
+
+// appendIndex adds e to the stored index: one appended line, synced.
+func (s *Store) appendIndex(e *entry) error {
+	f, err := os.OpenFile(s.indexPath(), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return infra("append to store index", err)
+	}
+	_, err = f.Write(appendEntry(nil, e))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return infra("append to store index", err)
+	}
+	return nil
+}
+
+// countSamples counts the samples of a run.
+func countSamples(r *model.Results) int {
+	n := 0
+	for _, b := range r.Benchmarks {
+		n += len(b.Samples)
+	}
+	return n
+}
+
+func sortedNames(m map[string]fileStat) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // find returns the entry of run id, or nil.

@@ -18,7 +18,13 @@ func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResul
 		if !exists {
 			return nil
 		}
-		ix, _, err := s.loadIndex()
+		var ix *index
+		var err error
+		if q.DryRun {
+			ix, _, err = s.loadIndex()
+		} else {
+			ix, err = s.writerIndex()
+		}
 		if err != nil {
 			return err
 		}
@@ -32,7 +38,7 @@ func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResul
 		}
 		// The index goes first: a run file left behind by a crash is found
 		// by the next operation's check and indexed again, whole.
-		if err := s.writeIndex(&index{Version: indexVersion, Runs: kept}); err != nil {
+		if err := s.writeIndex(&index{Runs: kept}); err != nil {
 			return err
 		}
 		for _, e := range doomed {
@@ -40,7 +46,14 @@ func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResul
 				return infra("delete run "+e.Run.ID, err)
 			}
 		}
-		return nil
+		keep := make(map[string]bool, len(kept))
+		for _, e := range kept {
+			keep[e.Run.ID] = true
+		}
+		if err := s.compactSeries(func(id string) bool { return keep[id] }); err != nil {
+			return err
+		}
+		return s.saveState()
 	})
 	return res, err
 }

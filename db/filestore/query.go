@@ -3,7 +3,7 @@ package filestore
 import (
 	"cmp"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -22,34 +22,51 @@ func newestFirstRun(a, b *model.Run) int {
 	return cmp.Compare(b.ID, a.ID)
 }
 
+// errChanged reports a run file that changed since it was indexed.
+var errChanged = errors.New("run file changed since it was indexed")
+
 // Baseline returns every comparable run of the latest q.Runs baseline jobs
 // of q.Branch (model.BaselineQuery).
 func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error) {
 	if q.Runs < 1 {
 		return nil, fmt.Errorf("filestore: baseline of %d runs: need at least 1", q.Runs)
 	}
-	b := &model.Baseline{}
+	var b *model.Baseline
 	err := s.withLock(ctx, false, func(exists bool) error {
 		if !exists {
+			b = &model.Baseline{}
 			return nil
 		}
-		ix, _, err := s.loadIndex()
+		ix, repaired, err := s.loadIndex()
 		if err != nil {
 			return err
 		}
-		used, passed := selectBaseline(ix.Runs, q)
-		b.Incomparable = passed
-		for _, e := range used {
-			r, err := s.loadRun(e)
-			if err != nil {
-				return err
+		b, err = s.baseline(ix, q)
+		if errors.Is(err, errChanged) && !repaired {
+			// A run file rewritten in place keeps the directory's
+			// modification time: check every file, then choose again.
+			if ix, err = s.verify(); err == nil {
+				b, err = s.baseline(ix, q)
 			}
-			b.Runs = append(b.Runs, r)
-			b.Used = append(b.Used, r.Run.Ref())
 		}
-		return nil
+		return err
 	})
 	return b, err
+}
+
+func (s *Store) baseline(ix *index, q model.BaselineQuery) (*model.Baseline, error) {
+	b := &model.Baseline{}
+	used, passed := selectBaseline(ix.Runs, q)
+	b.Incomparable = passed
+	for _, e := range used {
+		r, err := s.loadRun(e)
+		if err != nil {
+			return nil, err
+		}
+		b.Runs = append(b.Runs, r)
+		b.Used = append(b.Used, r.Run.Ref())
+	}
+	return b, nil
 }
 
 // selectBaseline picks the runs of a baseline and the runs it reports as
@@ -91,25 +108,20 @@ func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []
 	return used, passed
 }
 
-// loadRun reads a stored run. It decodes without validating again: the file
-// was validated when it was recorded or indexed, and loadIndex has checked
-// that it is unchanged since (a trend reads every run, and validation costs
-// several times the decoding). A run file that vanished or changed under a
-// valid index means another process broke the lock protocol.
+// loadRun reads and validates a stored run (model.Load: one pass). A file
+// that vanished under a valid index means another process broke the lock
+// protocol; one whose size or modification time differs from its entry is
+// errChanged.
 func (s *Store) loadRun(e entry) (*model.Results, error) {
 	file := s.runPath(e.File)
-	data, err := os.ReadFile(file)
+	fi, err := os.Stat(file)
 	if notExist(err) {
 		return nil, infra("read run "+e.Run.ID, err)
 	}
-	if err != nil {
-		return nil, &model.InputError{File: file, Msg: "cannot read results file", Err: err}
+	if err == nil && (fi.Size() != e.Size || fi.ModTime().UnixNano() != e.ModTime) {
+		return nil, errChanged
 	}
-	var r model.Results
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, &model.InputError{File: file, Msg: "invalid results document", Err: err}
-	}
-	return &r, nil
+	return model.Load(file)
 }
 
 // Trend returns one series per benchmark and unit matching q, one point per
@@ -127,13 +139,12 @@ func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSer
 		if err != nil {
 			return err
 		}
-		var runs []entry
-		for _, e := range ix.Runs {
-			if trendMatch(&e.Run, q) {
-				runs = append(runs, e)
+		runs := map[string]*entry{}
+		for i := range ix.Runs {
+			if e := &ix.Runs[i]; trendMatch(&e.Run, q) {
+				runs[e.Run.ID] = e
 			}
 		}
-		slices.SortFunc(runs, func(a, b entry) int { return newestFirst(b, a) })
 		out, err = s.series(ctx, runs, q)
 		return err
 	})
@@ -145,44 +156,4 @@ func trendMatch(r *model.Run, q model.TrendQuery) bool {
 		(q.Branch == "" || r.IsBaselineCandidate(q.Branch)) &&
 		(q.Testbed == "" || r.Testbed == q.Testbed) &&
 		!r.StartedAt.Before(q.Since)
-}
-
-// series reads runs (oldest first) and builds the sorted series.
-func (s *Store) series(ctx context.Context, runs []entry, q model.TrendQuery) ([]model.TrendSeries, error) {
-	type seriesKey struct{ suite, name, unit string }
-	byKey := map[seriesKey]*model.TrendSeries{}
-	for _, e := range runs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		r, err := s.loadRun(e)
-		if err != nil {
-			return nil, err
-		}
-		for _, b := range r.Benchmarks {
-			if len(b.Samples) == 0 || (q.Suite != "" && b.Suite != q.Suite) {
-				continue
-			}
-			if !model.MatchGlob(q.Pattern, b.Name) {
-				continue
-			}
-			k := seriesKey{b.Suite, b.Name, b.Unit} // a unit change starts a series (model.TrendSeries)
-			se := byKey[k]
-			if se == nil {
-				se = &model.TrendSeries{Suite: b.Suite, Name: b.Name, Unit: b.Unit}
-				byKey[k] = se
-			}
-			se.Better = b.Better // the newest run's, as runs are oldest first
-			med, cv := model.MedianCV(b.Samples)
-			se.Points = append(se.Points, model.TrendPoint{Run: r.Run.Ref(), Median: med, CV: cv, N: len(b.Samples)})
-		}
-	}
-	out := make([]model.TrendSeries, 0, len(byKey))
-	for _, se := range byKey {
-		out = append(out, *se)
-	}
-	slices.SortFunc(out, func(a, b model.TrendSeries) int {
-		return cmp.Or(cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Unit, b.Unit))
-	})
-	return out, nil
 }

@@ -1,0 +1,171 @@
+package filestore
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// The trend of a benchmark is read from its series file, one line per run
+// (a point: run ID, unit, direction, n, median, CV), so a trend of one
+// benchmark over 10,000 runs reads 10,000 short lines instead of decoding
+// 10,000 run files. The catalog lists the benchmarks (suite and name) that
+// have a series file, for glob patterns. Both are only appended to while
+// recording; a line whose run is not in the index (pruned, or a failed
+// record) is ignored, and of two lines of one run the last counts.
+
+// seriesPath returns the series file of a benchmark: a hash of its key, so
+// that any name is a safe file name, sharded by its first byte.
+func (s *Store) seriesPath(k model.Key) string {
+	sum := sha256.Sum256([]byte(k.Suite + "\x00" + k.Name))
+	h := hex.EncodeToString(sum[:10])
+	return filepath.Join(s.dir, "series", h[:2], h+".tsv")
+}
+
+// appendSeries appends r's points to the series files of its benchmarks,
+// adding the benchmarks without one to the catalog first (so a crash never
+// leaves a series file the catalog does not name).
+func (s *Store) appendSeries(r *model.Results) error {
+	var line []byte
+	var added []model.Key
+	for i := range r.Benchmarks {
+		b := &r.Benchmarks[i]
+		if len(b.Samples) == 0 {
+			continue // no point: trends skip benchmarks without samples
+		}
+		med, cv := model.MedianCV(b.Samples)
+		line = appendPoint(line[:0], &point{RunID: r.Run.ID, Unit: b.Unit, Better: b.Better, N: len(b.Samples), Median: med, CV: cv})
+		path := s.seriesPath(b.Key())
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := s.addToCatalog(b.Key()); err != nil {
+				return err
+			}
+			added = append(added, b.Key())
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return infra("create series directory", err)
+			}
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		}
+		if err != nil {
+			return infra("append to series", err)
+		}
+		_, err = f.Write(line)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return infra("append to series", err)
+		}
+	}
+	return nil
+}
+
+// addToCatalog appends a benchmark to the catalog.
+func (s *Store) addToCatalog(k model.Key) error {
+	f, err := os.OpenFile(s.catalogPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return infra("append to benchmark catalog", err)
+	}
+	line := appendQuoted(nil, k.Suite)
+	line = appendQuoted(append(line, '\t'), k.Name)
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return infra("append to benchmark catalog", err)
+	}
+	return nil
+}
+
+// catalog returns the benchmarks that have series files, each once.
+func (s *Store) catalog() ([]model.Key, error) {
+	data, err := os.ReadFile(s.catalogPath())
+	if notExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, infra("read benchmark catalog", err)
+	}
+	var keys []model.Key
+	seen := map[model.Key]bool{}
+	for line := range strings.Lines(string(data)) {
+		line, complete := strings.CutSuffix(line, "\n")
+		f := fields(line)
+		if !complete || len(f) != 2 {
+			continue // a line cut short by a crash: its series file was never created
+		}
+		suite, err1 := unquote(f[0])
+		name, err2 := unquote(f[1])
+		if k := (model.Key{Suite: suite, Name: name}); err1 == nil && err2 == nil && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys, nil
+}
+
+// readSeries returns the points of benchmark k whose runs keep accepts,
+// the last line of each run.
+func (s *Store) readSeries(k model.Key, keep func(runID string) bool) (map[string]point, error) {
+	data, err := os.ReadFile(s.seriesPath(k))
+	if notExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, infra("read series", err)
+	}
+	points := map[string]point{}
+	for line := range strings.Lines(string(data)) {
+		line, complete := strings.CutSuffix(line, "\n")
+		if !complete {
+			continue // cut short by a crash, before its run was indexed
+		}
+		p, err := parsePoint(line)
+		if err != nil {
+			return nil, &model.InputError{File: s.seriesPath(k), Msg: "malformed series line (delete the series directory to rebuild it)"}
+		}
+		if keep(p.RunID) {
+			points[p.RunID] = p
+		}
+	}
+	return points, nil
+}
+
+// compactSeries rewrites every series file without the lines of runs keep
+// rejects (after a prune).
+func (s *Store) compactSeries(keep func(runID string) bool) error {
+	keys, err := s.catalog()
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		data, err := os.ReadFile(s.seriesPath(k))
+		if notExist(err) {
+			continue
+		}
+		if err != nil {
+			return infra("read series", err)
+		}
+		var out []byte
+		for line := range strings.Lines(string(data)) {
+			body, complete := strings.CutSuffix(line, "\n")
+			if p, err := parsePoint(body); complete && err == nil && keep(p.RunID) {
+				out = append(out, line...)
+			}
+		}
+		if len(out) < len(data) {
+			if err := model.WriteFileAtomic(s.seriesPath(k), out); err != nil {
+				return infra("compact series", err)
+			}
+		}
+	}
+	return nil
+}
