@@ -15,7 +15,7 @@ func TestMalformed(t *testing.T) {
 		opt                 Options
 		want                string // substring of the error, which must be an InputError naming f.txt
 	}{
-		{"gotest bad value", GoTest, "pkg: x\nBenchmarkA-2  10  abc ns/op\n", Options{}, "f.txt: line 2: \"abc\" is not a number"},
+		{"gotest bad value", GoTest, "pkg: x\nBenchmarkA-2  10  abc ns/op\n", Options{}, "f.txt: line 2: malformed result line: parsing measurement"},
 		{"gotest odd pairs", GoTest, "BenchmarkA-2  10  12 ns/op 3\n", Options{}, "f.txt: line 1: malformed result line"},
 		{"gotest negative time", GoTest, "BenchmarkA-2  10  5 ns/op\nBenchmarkA-2  10  -5 ns/op\n", Options{}, "f.txt: line 2: -5 ns/op: a time cannot be negative"},
 		{"gotest negative metric", GoTest, "BenchmarkA-2  10  5 ns/op  -3 cpu-ns/op\n", Options{Metric: "cpu-ns/op"}, "line 1: -3 cpu-ns/op: a time cannot be negative"},

@@ -1,130 +1,151 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// ParseGoTest parses `go test -bench` text output. Each result line is one
-// sample of its benchmark (so -count N gives N samples) in ns/op, or in the
-// unit Options.Metric names (a benchmark without it gets Error); every other
-// unit on the line (MB/s, B/op, allocs/op, b.ReportMetric units) becomes a
-// metric, the median over the samples. The -GOMAXPROCS suffix moves to
-// params["procs"] (and into the name only when one output has several), and
-// name/key=value sub-benchmark parts become params too.
+// ParseGoTest parses `go test -bench` text output with the Go benchmark
+// format's reference reader (golang.org/x/perf/benchfmt, what benchstat
+// reads). Each result line is one sample of its benchmark (so -count N gives
+// N samples) in ns/op, or in the unit Options.Metric names (a benchmark
+// without it gets Error); every other unit on the line (MB/s, B/op,
+// allocs/op, b.ReportMetric units) becomes a metric, the median over the
+// samples. Values keep the units go test printed (benchfmt's tidied units,
+// sec/op for ns/op, are not used). The -GOMAXPROCS suffix moves to
+// params["procs"] (and into the name only when one output has several),
+// and name/key=value sub-benchmark parts become params too.
 // "--- FAIL: BenchmarkX" without results gives a benchmark with Error set.
 func ParseGoTest(name string, data []byte, o Options) ([]model.Benchmark, error) {
-	p := &gotestParser{file: name, suite: o.suite(GoTest), metric: first(o.Metric, "ns/op"), index: map[string]int{}, procs: map[string]map[string]bool{}, pkgs: map[string]bool{}}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for line := 1; sc.Scan(); line++ {
-		if err := p.line(line, sc.Text()); err != nil {
-			return nil, err
+	p := &gotestParser{file: name, suite: o.suite(GoTest), metric: first(o.Metric, "ns/op"), index: map[string]int{},
+		procs: map[string]map[string]bool{}, pkgs: map[string]bool{}}
+	r := benchfmt.NewReader(bytes.NewReader(data), name)
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			if err := p.result(rec); err != nil {
+				return nil, err
+			}
+		case *benchfmt.SyntaxError:
+			// A line that starts with "Benchmark" but has no iteration
+			// count is a name printed before log output, not a result.
+			if !strings.HasPrefix(rec.Msg, "missing iteration count") && !strings.HasPrefix(rec.Msg, "parsing iteration count") {
+				return nil, bad(name, lineAt(rec.Line), "malformed result line: %s", rec.Msg)
+			}
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := r.Err(); err != nil {
 		return nil, bad(name, "", "reading: %v", err)
 	}
+	p.failed = failedBenchmarks(data)
 	return p.finish()
 }
 
+// failedBenchmarks returns the benchmarks of "--- FAIL: BenchmarkX" lines,
+// which benchfmt skips (they are neither results nor configuration).
+func failedBenchmarks(data []byte) []string {
+	const marker = "--- FAIL: Benchmark"
+	if !bytes.Contains(data, []byte(marker)) {
+		return nil
+	}
+	var failed []string
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), marker); ok {
+			failed = append(failed, "Benchmark"+strings.Fields(rest + " ")[0])
+		}
+	}
+	return failed
+}
+
+// A gotestRow collects one benchmark's values, unit by unit in first-seen
+// order (a handful of units: slices beat maps here).
 type gotestRow struct {
 	pkg, base, procs string
 	b                model.Benchmark
-	metrics          map[string][]float64
-	lines            map[string][]int // the line of each value, for errors
-	metricOrder      []string
+	units            []string
+	values           [][]float64
+	negLine          []int // the first line with a negative value of each unit, or 0
 }
 
 type gotestParser struct {
 	file, suite string
 	metric      string // the unit whose values are the samples
-	pkg         string
-	info        map[string]string
 	rows        []*gotestRow
 	index       map[string]int // pkg + base + procs → rows
 	procs       map[string]map[string]bool
 	pkgs        map[string]bool
 	failed      []string
+	key         []byte // scratch for index lookups
 }
 
-func (p *gotestParser) line(n int, text string) error {
-	if k, v, ok := configLine(text); ok {
-		if k == "pkg" {
-			p.pkg = v
-		}
-		if p.info == nil {
-			p.info = map[string]string{}
-		}
-		p.info[k] = v
-		return nil
+func (p *gotestParser) result(rec *benchfmt.Result) error {
+	_, line := rec.Pos()
+	if rec.Iters <= 0 {
+		return bad(p.file, lineAt(line), "malformed result line: iteration count %d is not positive", rec.Iters)
 	}
-	if rest, ok := strings.CutPrefix(strings.TrimSpace(text), "--- FAIL: Benchmark"); ok {
-		p.failed = append(p.failed, "Benchmark"+strings.Fields(rest + " ")[0])
-		return nil
-	}
-	if !strings.HasPrefix(text, "Benchmark") {
-		return nil
-	}
-	f := strings.Fields(text)
-	if len(f) < 2 {
-		return nil // a benchmark name printed before its log output
-	}
-	iters, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return nil // not a result line (e.g. "BenchmarkX  \tsome log")
-	}
-	if iters <= 0 || len(f) < 4 || len(f)%2 != 0 {
-		return bad(p.file, lineAt(n), "malformed result line: want name, iterations, then value-unit pairs: %q", text)
-	}
-	return p.result(n, f[0], f[2:])
-}
-
-// configLine recognizes "key: value" lines such as "goos: linux".
-func configLine(text string) (key, value string, ok bool) {
-	k, v, found := strings.Cut(text, ":")
-	if !found || k == "" || strings.ContainsAny(k, " \t") || strings.HasPrefix(k, "Benchmark") || k[0] < 'a' || k[0] > 'z' {
-		return "", "", false
-	}
-	return k, strings.TrimSpace(v), true
-}
-
-func (p *gotestParser) result(n int, full string, pairs []string) error {
-	base, procs := splitProcs(full)
-	key := p.pkg + "\x00" + base + "\x00" + procs
-	i, ok := p.index[key]
+	pkg := rec.GetConfig("pkg")
+	full := rec.Name.Full()
+	p.key = append(append(append(p.key[:0], pkg...), 0), full...)
+	i, ok := p.index[string(p.key)]
 	if !ok {
-		i = len(p.rows)
-		p.index[key] = i
-		r := &gotestRow{pkg: p.pkg, base: base, procs: procs, metrics: map[string][]float64{}, lines: map[string][]int{}}
-		r.b = model.Benchmark{Suite: p.suite, Params: subParams(base), Info: map[string]string{}}
-		r.b.Params["procs"] = procs
-		p.rows = append(p.rows, r)
-		if p.procs[base] == nil {
-			p.procs[base] = map[string]bool{}
-		}
-		p.procs[base][procs] = true
-		p.pkgs[p.pkg] = true
+		i = p.newRow(pkg, "Benchmark"+string(full), rec)
+		p.index[string(p.key)] = i
 	}
-	r := p.rows[i]
-	for j := 0; j < len(pairs); j += 2 {
-		v, err := strconv.ParseFloat(pairs[j], 64)
-		unit := pairs[j+1]
-		if err != nil || !finite(v) {
-			return bad(p.file, lineAt(n), "%q is not a number (before unit %q)", pairs[j], unit)
+	row := p.rows[i]
+	for _, v := range rec.Values {
+		val, unit := v.Value, v.Unit
+		if v.OrigUnit != "" { // benchfmt tidied it (ns/op → sec/op): keep what go test printed
+			val, unit = v.OrigValue, v.OrigUnit
 		}
-		if _, seen := r.metrics[unit]; !seen {
-			r.metricOrder = append(r.metricOrder, unit)
+		if !finite(val) {
+			return bad(p.file, lineAt(line), "%v is not a finite number (unit %q)", val, unit)
 		}
-		r.metrics[unit] = append(r.metrics[unit], v)
-		r.lines[unit] = append(r.lines[unit], n)
+		j := row.unit(unit)
+		row.values[j] = append(row.values[j], val)
+		if val < 0 && row.negLine[j] == 0 {
+			row.negLine[j] = line
+		}
 	}
 	return nil
+}
+
+// newRow adds the row of a benchmark seen for the first time.
+func (p *gotestParser) newRow(pkg, full string, rec *benchfmt.Result) int {
+	base, procs := splitProcs(full)
+	r := &gotestRow{pkg: pkg, base: base, procs: procs}
+	r.b = model.Benchmark{Suite: p.suite, Params: subParams(base), Info: map[string]string{}}
+	r.b.Params["procs"] = procs
+	for _, k := range []string{"goos", "goarch", "cpu"} {
+		if v := rec.GetConfig(k); v != "" {
+			r.b.Info[k] = v
+		}
+	}
+	p.rows = append(p.rows, r)
+	if p.procs[base] == nil {
+		p.procs[base] = map[string]bool{}
+	}
+	p.procs[base][procs] = true
+	p.pkgs[pkg] = true
+	return len(p.rows) - 1
+}
+
+// unit returns the position of unit in the row, adding it when new.
+func (r *gotestRow) unit(u string) int {
+	for i, have := range r.units {
+		if have == u {
+			return i
+		}
+	}
+	r.units = append(r.units, u)
+	r.values = append(r.values, nil)
+	r.negLine = append(r.negLine, 0)
+	return len(r.units) - 1
 }
 
 // splitProcs splits "BenchmarkX/a=1-8" into "BenchmarkX/a=1" and "8".
@@ -179,38 +200,44 @@ func (p *gotestParser) finish() ([]model.Benchmark, error) {
 }
 
 func (p *gotestParser) fillSamples(b *model.Benchmark, r *gotestRow) error {
-	primary := p.metric
-	if _, ok := r.metrics[primary]; !ok {
+	primary := -1
+	for i, u := range r.units {
+		if u == p.metric {
+			primary = i
+		}
+	}
+	if primary < 0 {
 		if p.metric != "ns/op" {
-			b.Error = fmt.Sprintf("go test reported no %s for this benchmark (it reported %s)", p.metric, strings.Join(r.metricOrder, ", "))
+			b.Error = fmt.Sprintf("go test reported no %s for this benchmark (it reported %s)", p.metric, strings.Join(r.units, ", "))
 			b.Unit, b.Better, b.Samples = p.metric, betterForUnit(p.metric), []float64{}
 			return nil
 		}
-		primary = r.metricOrder[0]
+		primary = 0
 	}
-	b.Samples = r.metrics[primary]
-	b.Unit, b.Better = primary, betterForUnit(primary)
-	if primary == "ns/op" {
+	unit := r.units[primary]
+	b.Samples = r.values[primary]
+	b.Unit, b.Better = unit, betterForUnit(unit)
+	if unit == "ns/op" {
 		b.Unit = "ns"
 	}
-	for i, v := range b.Samples {
-		if v < 0 && (b.Unit == "ns" || strings.Contains(primary, "ns/")) {
-			return bad(p.file, lineAt(r.lines[primary][i]), "%v %s: a time cannot be negative", v, primary)
+	if line := r.negLine[primary]; line > 0 && (b.Unit == "ns" || strings.Contains(unit, "ns/")) {
+		v := b.Samples[0]
+		for _, x := range b.Samples {
+			if x < 0 {
+				v = x
+				break
+			}
 		}
+		return bad(p.file, lineAt(line), "%v %s: a time cannot be negative", v, unit)
 	}
-	for _, u := range r.metricOrder {
-		if u == primary {
+	for i, u := range r.units {
+		if i == primary {
 			continue
 		}
 		if b.Metrics == nil {
 			b.Metrics = map[string]float64{}
 		}
-		b.Metrics[u] = median(append([]float64(nil), r.metrics[u]...))
-	}
-	for _, k := range []string{"goos", "goarch", "cpu"} {
-		if v := p.info[k]; v != "" {
-			b.Info[k] = v
-		}
+		b.Metrics[u] = median(r.values[i]) // sorts them: they are not kept
 	}
 	if r.pkg != "" {
 		b.Info["pkg"] = r.pkg
