@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -138,4 +139,14 @@ func currentVersion(ctx context.Context, q interface {
 	return v, nil
 }
 
-func infra(op string, err error) error { return &model.InfraError{Op: op, Err: err} }
+// infra reports a failed database operation as an infrastructure failure,
+// unless the server refused the data itself (a data exception, class 22,
+// such as a NUL byte; a program limit, class 54, such as a name too long
+// for its index): retrying or spooling cannot help that, so it is bad input.
+func infra(op string, err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "22") || strings.HasPrefix(pgErr.Code, "54")) {
+		return &model.InputError{Msg: fmt.Sprintf("%s: the database rejected it: %s (SQLSTATE %s)", op, pgErr.Message, pgErr.Code), Err: err}
+	}
+	return &model.InfraError{Op: op, Err: err}
+}

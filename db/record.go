@@ -70,7 +70,7 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 // spooling cannot help), an infrastructure failure otherwise.
 func storeError(op string, err error) error {
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "22") || strings.HasPrefix(pgErr.Code, "23")) {
+	if errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "22") || strings.HasPrefix(pgErr.Code, "23") || strings.HasPrefix(pgErr.Code, "54")) {
 		return &model.InputError{Msg: fmt.Sprintf("%s: the database rejected it: %s", op, pgErr.Message), Err: err}
 	}
 	return infra(op, err)

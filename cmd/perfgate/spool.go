@@ -87,6 +87,9 @@ func spoolName(id string) string {
 	if len(safe) > 64 {
 		safe = safe[:64]
 	}
+	if trimmed := strings.TrimLeft(safe, "."); trimmed != safe {
+		safe = strings.Repeat("_", len(safe)-len(trimmed)) + trimmed // never a hidden file, "." or ".."
+	}
 	sum := sha256.Sum256([]byte(id))
 	return safe + "-" + hex.EncodeToString(sum[:4]) + ".json"
 }
@@ -103,7 +106,10 @@ func spooledFiles(dir string) ([]string, error) {
 	}
 	var files []string
 	for _, de := range ents {
-		if de.Type().IsRegular() && strings.HasSuffix(de.Name(), ".json") && !strings.HasPrefix(de.Name(), ".") {
+		// Temporary files (model.WriteFile's ".NAME.tmpNNN") do not end in
+		// ".json"; a hidden ".json" file is a run spooled by an older
+		// perfgate from an id starting with '.', and is sent too.
+		if de.Type().IsRegular() && strings.HasSuffix(de.Name(), ".json") {
 			files = append(files, filepath.Join(dir, de.Name()))
 		}
 	}
