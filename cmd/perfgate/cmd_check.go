@@ -9,6 +9,8 @@ import (
 
 	"github.com/perfgate/perfgate/tracker"
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -29,6 +31,9 @@ type checkFlags struct {
 	testbed      string // the testbed label baseline runs are taken from ("" = the candidate's)
 	config       string
 	record       bool
+	confirm      bool // re-run the regressions before failing
+	confirmRuns  int  // rounds of the re-run
+	cfg          *config.Config
 	runsEnvError error
 }
 
@@ -50,6 +55,8 @@ func (cf *checkFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&cf.config, "config", envDefault(e, "PERFGATE_CONFIG", ""),
 		"the .perfgate.yml whose baseline, thresholds, ignore and better settings are the defaults (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root, if any)")
 	fs.BoolVar(&cf.record, "record", false, "also store the candidate runs (pull-request runs are stored but never become baselines)")
+	fs.BoolVar(&cf.confirm, "confirm", false, "before failing, re-run the regressed benchmarks in fresh processes (their built-in suite, or their --config suite) and fail only if the regression holds on the first and the re-run rounds together (docs/rounds.md)")
+	fs.IntVar(&cf.confirmRuns, "confirm-rounds", confirm.DefaultRounds, "rounds of the --confirm re-run, each suite in a fresh process")
 }
 
 func (cf *checkFlags) validate() error {
@@ -62,12 +69,14 @@ func (cf *checkFlags) validate() error {
 		return usageError("--baseline-branch: must not be empty")
 	case cf.runs < 1 || cf.runs > 1000:
 		return usageError("--baseline-runs: must be between 1 and 1000, got %d", cf.runs)
+	case cf.confirmRuns < 1 || cf.confirmRuns > maxRounds:
+		return usageError("--confirm-rounds: must be from 1 to %d, got %d", maxRounds, cf.confirmRuns)
 	}
 	return nil
 }
 
 func runCheck(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "check", "[--candidate] FILE... [--config FILE] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
+	fs := newFlagSet(e, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
 	var (
 		cf  checkFlags
 		cmp compareFlags
@@ -101,9 +110,20 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 		return spoolOnFailure(e, sf, cands, err)
 	}
 	defer st.Close()
-	c, err := checkAgainstOn(ctx, st, cands, cf.branch, cf.testbed, cf.runs, opt)
+	b, err := baselineOn(ctx, st, cands, cf.branch, cf.testbed, cf.runs)
 	if err != nil {
 		return spoolOnFailure(e, sf, cands, err)
+	}
+	c, err := compare.CompareBaseline(b, cands, opt)
+	if err != nil {
+		return err
+	}
+	var conf *confirm.Confirmation
+	if cf.confirm && c.Failed() {
+		var rs []*model.Results
+		c, conf, rs = (&confirmer{e: e, rounds: cf.confirmRuns, cfg: cf.cfg}).confirmAgainst(ctx, b, cands, c, opt)
+		cands = append(cands, rs...)
+		cf.candidates = append(cf.candidates, runNames(rs)...)
 	}
 	if cf.record {
 		if err := recordAll(ctx, e.Stderr, st, cf.candidates, cands); err != nil {
@@ -111,7 +131,7 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 		}
 		saveComparison(ctx, e, st, c)
 	}
-	return finishCheckOn(e, c, cmp.format, cf.branch, first(cf.testbed, c.Candidate.Testbed))
+	return finishConfirmedCheck(e, c, conf, cmp.format, cf.branch, first(cf.testbed, c.Candidate.Testbed))
 }
 
 // applyConfig takes the defaults the flags leave open from the config file:
@@ -123,6 +143,7 @@ func (cf *checkFlags) applyConfig(ctx context.Context, fs *flag.FlagSet, e *env,
 	if err != nil || cfg == nil {
 		return opt, err
 	}
+	cf.cfg = cfg
 	set := explicitSettings(fs, e, map[string]string{
 		"baseline-branch": "PERFGATE_BASELINE_BRANCH", "baseline-runs": "PERFGATE_BASELINE_RUNS",
 		"baseline-testbed": "PERFGATE_BASELINE_TESTBED", "threshold": "PERFGATE_THRESHOLD",
@@ -174,6 +195,15 @@ func checkAgainst(ctx context.Context, st tracker.BaselineSource, cands []*model
 // candidate's, so a baseline from another runner of the same kind is used
 // and one from other hardware is still incomparable.
 func checkAgainstOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n int, opt compare.Options) (*compare.Comparison, error) {
+	b, err := baselineOn(ctx, st, cands, branch, testbed, n)
+	if err != nil {
+		return nil, err
+	}
+	return compare.CompareBaseline(b, cands, opt)
+}
+
+// baselineOn is the baseline checkAgainstOn compares with.
+func baselineOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n int) (*model.Baseline, error) {
 	first := &cands[0].Run
 	// The candidates' own jobs may be stored already (check --record, or the
 	// shards of a sharded job recorded one by one): ask for that many more
@@ -188,7 +218,7 @@ func checkAgainstOn(ctx context.Context, st tracker.BaselineSource, cands []*mod
 		return nil, err
 	}
 	dropCandidates(b, cands, n)
-	return compare.CompareBaseline(b, cands, opt)
+	return b, nil
 }
 
 // candidateJobs returns the jobs (model.JobKey) the candidate runs belong to.
@@ -231,7 +261,13 @@ func finishCheck(e *env, c *compare.Comparison, format, branch string) error {
 
 // finishCheckOn is finishCheck for baseline runs taken from testbed.
 func finishCheckOn(e *env, c *compare.Comparison, format, branch, testbed string) error {
-	if err := renderComparison(e.Stdout, c, format); err != nil {
+	return finishConfirmedCheck(e, c, nil, format, branch, testbed)
+}
+
+// finishConfirmedCheck is finishCheckOn with what re-running the
+// regressions showed (nil: not re-run).
+func finishConfirmedCheck(e *env, c *compare.Comparison, conf *confirm.Confirmation, format, branch, testbed string) error {
+	if err := renderConfirmed(e.Stdout, c, conf, format); err != nil {
 		return err
 	}
 	switch {

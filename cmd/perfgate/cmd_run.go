@@ -107,7 +107,7 @@ func runRun(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	r.Env = runEnv
-	return writeRunResults(e, paths[0], &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
+	return writeRoundResults(e, paths, []*model.Results{{Schema: model.Schema, Run: r, Benchmarks: bs}})
 }
 
 // outPaths checks --rounds and returns the files --out names (roundPaths).
@@ -205,7 +205,7 @@ func (f *runFlags) runConfig(ctx context.Context, e *env, paths []string) error 
 		return usageError("-suite: %q selects no suite of %s", f.suites, f.config)
 	}
 	r.Env = runEnv
-	return writeRunResults(e, paths[0], &model.Results{Schema: model.Schema, Run: r, Benchmarks: bs})
+	return writeRoundResults(e, paths, []*model.Results{{Schema: model.Schema, Run: r, Benchmarks: bs}})
 }
 
 // options validates the measurement flags and turns them into kernels.Options.
