@@ -3,8 +3,9 @@ package filestore
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,7 +23,7 @@ import (
 // files and one line to the index. Only after a change behind the store's
 // back does it check (and repair) the whole index first.
 func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error) {
-	data, err := encodeValid(r)
+	c, err := prepare(r)
 	if err != nil {
 		return 0, err
 	}
@@ -40,7 +41,7 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 		} else if !notExist(err) {
 			return infra("stat run file", err)
 		}
-		return s.add(r, data)
+		return s.add(c)
 	})
 	if err != nil {
 		return 0, err
@@ -85,35 +86,43 @@ func (s *Store) repair() error {
 	return s.saveState()
 }
 
-// encodeValid encodes r as a compact results-v1 document and checks that it
-// loads: what the store writes, it can read back.
-func encodeValid(r *model.Results) ([]byte, error) {
+// prepare returns r as the store writes it (the schema set, nil samples as
+// empty arrays, as the format wants), checked by the loader's rules on the
+// structs: what the store writes, it can read back.
+func prepare(r *model.Results) (*model.Results, error) {
 	c := *r
 	c.Schema = model.Schema
 	c.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range c.Benchmarks {
 		if c.Benchmarks[i].Samples == nil {
-			c.Benchmarks[i].Samples = []float64{} // the format wants an array, even empty
+			c.Benchmarks[i].Samples = []float64{}
 		}
 	}
-	data, err := json.Marshal(&c)
-	if err != nil {
-		return nil, &model.InputError{File: "run " + r.Run.ID, Msg: "cannot encode run", Err: err}
-	}
-	if _, err := model.Parse(fmt.Sprintf("run %q", r.Run.ID), data); err != nil {
+	if err := c.Validate(); err != nil {
+		var ie *model.InputError
+		if errors.As(err, &ie) {
+			ie.File = fmt.Sprintf("run %q", r.Run.ID)
+		}
 		return nil, err
 	}
-	return append(data, '\n'), nil
+	return &c, nil
 }
 
-// add writes the run file, its points, then the index line that lists it,
+// add writes the run file (streamed, compact JSON), its points, then the index line that lists it,
 // and saves the state. If the index cannot be written, the run file is
 // removed: a failed Record stores nothing (points of a run the index does
 // not list are ignored).
-func (s *Store) add(r *model.Results, data []byte) error {
+func (s *Store) add(r *model.Results) error {
 	name := fileName(r.Run.ID)
 	path := s.runPath(name)
-	if err := model.WriteFileAtomic(path, data); err != nil {
+	err := model.WriteFileAtomicFunc(path, func(w io.Writer) error {
+		if err := r.WriteJSON(w); err != nil { // compact, streamed
+			return err
+		}
+		_, err := io.WriteString(w, "\n")
+		return err
+	})
+	if err != nil {
 		return infra("write run file", err)
 	}
 	fi, err := os.Stat(path)

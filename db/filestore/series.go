@@ -3,11 +3,10 @@ package filestore
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -28,61 +27,78 @@ func (s *Store) seriesPath(k model.Key) string {
 	return filepath.Join(s.dir, "series", h[:2], h+".tsv")
 }
 
-// appendSeries appends r's points to the series files of its benchmarks,
-// adding the benchmarks without one to the catalog first (so a crash never
-// leaves a series file the catalog does not name).
+// appendSeries appends r's points to the series files of its benchmarks.
+// Benchmarks the catalog does not list are added to it first, in one append
+// (so a crash never leaves a series file the catalog does not name).
 func (s *Store) appendSeries(r *model.Results) error {
+	listed, err := s.catalog()
+	if err != nil {
+		return err
+	}
+	have := make(map[model.Key]bool, len(listed))
+	for _, k := range listed {
+		have[k] = true
+	}
+	var cat []byte
+	dirs := map[string]bool{}
+	for i := range r.Benchmarks {
+		if b := &r.Benchmarks[i]; len(b.Samples) > 0 && !have[b.Key()] {
+			cat = appendQuoted(cat, b.Suite)
+			cat = appendQuoted(append(cat, '\t'), b.Name)
+			cat = append(cat, '\n')
+			dirs[filepath.Dir(s.seriesPath(b.Key()))] = true
+		}
+	}
+	if len(cat) > 0 {
+		if err := appendFile(s.catalogPath(), cat); err != nil {
+			return err
+		}
+		for dir := range dirs {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return infra("create series directory", err)
+			}
+		}
+	}
 	var line []byte
-	var added []model.Key
 	for i := range r.Benchmarks {
 		b := &r.Benchmarks[i]
 		if len(b.Samples) == 0 {
 			continue // no point: trends skip benchmarks without samples
 		}
-		med, cv := model.MedianCV(b.Samples)
-		line = appendPoint(line[:0], &point{RunID: r.Run.ID, Unit: b.Unit, Better: b.Better, N: len(b.Samples), Median: med, CV: cv})
-		path := s.seriesPath(b.Key())
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-		if errors.Is(err, fs.ErrNotExist) {
-			if err := s.addToCatalog(b.Key()); err != nil {
-				return err
-			}
-			added = append(added, b.Key())
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return infra("create series directory", err)
-			}
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		}
-		if err != nil {
-			return infra("append to series", err)
-		}
-		_, err = f.Write(line)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return infra("append to series", err)
+		if err := appendFile(s.seriesPath(b.Key()), pointLine(line[:0], r.Run.ID, b)); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// addToCatalog appends a benchmark to the catalog.
-func (s *Store) addToCatalog(k model.Key) error {
-	f, err := os.OpenFile(s.catalogPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+// appendFile appends data to the file at path, creating it if need be. It
+// uses the system calls directly: a run of 10,000 benchmarks appends to
+// 10,000 files, and os.OpenFile adds several calls to each (a regular file
+// is never pollable).
+func appendFile(path string, data []byte) error {
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC, 0o644)
 	if err != nil {
-		return infra("append to benchmark catalog", err)
+		return infra("append to "+path, err)
 	}
-	line := appendQuoted(nil, k.Suite)
-	line = appendQuoted(append(line, '\t'), k.Name)
-	_, err = f.Write(append(line, '\n'))
-	if cerr := f.Close(); err == nil {
+	for len(data) > 0 && err == nil {
+		var n int
+		n, err = syscall.Write(fd, data)
+		data = data[n:]
+	}
+	if cerr := syscall.Close(fd); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return infra("append to benchmark catalog", err)
+		return infra("append to "+path, err)
 	}
 	return nil
+}
+
+// pointLine encodes the point of benchmark b (with samples) in run id.
+func pointLine(buf []byte, id string, b *model.Benchmark) []byte {
+	med, cv := model.MedianCV(b.Samples)
+	return appendPoint(buf, &point{RunID: id, Unit: b.Unit, Better: b.Better, N: len(b.Samples), Median: med, CV: cv})
 }
 
 // catalog returns the benchmarks that have series files, each once.

@@ -48,16 +48,17 @@ func (r *Results) Canonical() *Results {
 // of the same run (a no-op) from a conflicting one.
 func (r *Results) ContentHash() ([]byte, error) {
 	h := sha256.New()
-	if err := r.Canonical().writeJSON(h); err != nil {
+	if err := r.Canonical().WriteJSON(h); err != nil {
 		return nil, err
 	}
 	return h.Sum(nil), nil
 }
 
-// writeJSON writes exactly the bytes of json.Marshal(r), a benchmark at a
-// time, so that hashing a run of millions of samples needs no buffer of its
-// whole JSON.
-func (r *Results) writeJSON(w io.Writer) error {
+// WriteJSON writes exactly the bytes of json.Marshal(r), compact, a
+// benchmark at a time, so that hashing or storing a run of millions of
+// samples needs no buffer of its whole JSON.
+func (r *Results) WriteJSON(w io.Writer) error {
+	ew := &errWriter{w: w}
 	head, err := json.Marshal(struct {
 		Schema string `json:"schema"`
 		Run    Run    `json:"run"`
@@ -65,24 +66,36 @@ func (r *Results) writeJSON(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w.Write(head[:len(head)-1]) // without its closing brace
+	ew.write(head[:len(head)-1]) // without its closing brace
 	if r.Benchmarks == nil {
-		_, err := io.WriteString(w, `,"benchmarks":null}`)
-		return err
+		ew.write([]byte(`,"benchmarks":null}`))
+		return ew.err
 	}
-	io.WriteString(w, `,"benchmarks":[`)
+	ew.write([]byte(`,"benchmarks":[`))
 	for i := range r.Benchmarks {
 		if i > 0 {
-			io.WriteString(w, ",")
+			ew.write([]byte(","))
 		}
 		b, err := json.Marshal(&r.Benchmarks[i])
 		if err != nil {
 			return err
 		}
-		w.Write(b)
+		ew.write(b)
 	}
-	_, err = io.WriteString(w, "]}")
-	return err
+	ew.write([]byte("]}"))
+	return ew.err
+}
+
+// An errWriter keeps the first write error and skips writes after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) write(p []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(p)
+	}
 }
 
 // MedianCV returns the median of x and its coefficient of variation (sample

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -101,6 +102,15 @@ func WriteFile(path string, r *Results) error {
 
 // WriteFileAtomic writes data to path through a synced temporary file and a rename.
 func WriteFileAtomic(path string, data []byte) error {
+	return WriteFileAtomicFunc(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFileAtomicFunc is WriteFileAtomic for content that write streams
+// (buffered), so that a large document needs no buffer of its whole bytes.
+func WriteFileAtomicFunc(path string, write func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -111,7 +121,11 @@ func WriteFileAtomic(path string, data []byte) error {
 	// read by other users (a CI artifact, a shared store), as os.WriteFile's are.
 	err = f.Chmod(0o644)
 	if err == nil {
-		_, err = f.Write(data)
+		bw := bufio.NewWriterSize(f, 64<<10)
+		err = write(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
 	}
 	if err == nil {
 		err = f.Sync()
