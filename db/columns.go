@@ -3,7 +3,6 @@ package db
 import (
 	"cmp"
 	"context"
-	"fmt"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -32,8 +31,9 @@ func benchColumns(keys []benchKey) [4][]string {
 	return c
 }
 
-// lookupBenchmarks returns the stored row of each key, in order.
-func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchRow, error) {
+// lookupBenchmarks returns the stored row of each key, in order, and
+// whether it was found.
+func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchRow, []bool, error) {
 	cols := benchColumns(keys)
 	rows, err := s.pool.Query(ctx, `
 		select k.i, b.id, b.params
@@ -41,27 +41,23 @@ func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchR
 		join benchmarks b on b.suite = k.s and b.name = k.n and b.unit = k.u and b.better = k.b`,
 		cols[0], cols[1], cols[2], cols[3])
 	if err != nil {
-		return nil, infra("look up benchmarks", err)
+		return nil, nil, infra("look up benchmarks", err)
 	}
 	defer rows.Close()
 	out := make([]benchRow, len(keys))
-	found := 0
+	found := make([]bool, len(keys))
 	for rows.Next() {
 		var i int
 		var r benchRow
 		if err := rows.Scan(&i, &r.id, &r.params); err != nil {
-			return nil, infra("look up benchmarks", err)
+			return nil, nil, infra("look up benchmarks", err)
 		}
-		out[i-1] = r
-		found++
+		out[i-1], found[i-1] = r, true
 	}
 	if err := rows.Err(); err != nil {
-		return nil, infra("look up benchmarks", err)
+		return nil, nil, infra("look up benchmarks", err)
 	}
-	if found != len(keys) {
-		return nil, infra("look up benchmarks", fmt.Errorf("found %d of %d benchmark rows", found, len(keys)))
-	}
-	return out, nil
+	return out, found, nil
 }
 
 // summarize returns the count, median and coefficient of variation of x

@@ -214,10 +214,28 @@ func (s *Store) testbedID(ctx context.Context, fp model.Fingerprint, env map[str
 }
 
 // benchmarkIDs returns the benchmark row of each of bs, in order,
-// inserting new ones. The insert sorts the rows by key, so two writers
-// adding overlapping sets lock them in the same order.
+// inserting new ones. Existing rows are looked up first, so the steady
+// state (a project recording the same benchmarks run after run) inserts
+// nothing. The insert sorts the rows by key, so two writers adding
+// overlapping sets lock them in the same order.
 func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]benchRow, error) {
-	keys, cols, params := newBenchmarkRows(bs)
+	keys, _, _ := newBenchmarkRows(bs)
+	rows, found, err := s.lookupBenchmarks(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var missing []int
+	var fresh []model.Benchmark
+	for i := range keys {
+		if !found[i] {
+			missing = append(missing, i)
+			fresh = append(fresh, bs[i])
+		}
+	}
+	if len(missing) == 0 {
+		return rows, nil
+	}
+	freshKeys, cols, params := newBenchmarkRows(fresh)
 	if _, err := s.pool.Exec(ctx, `
 		insert into benchmarks (suite, name, unit, better, params)
 		select s, n, u, b, coalesce(p, '{}') from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
@@ -226,7 +244,17 @@ func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]bench
 		on conflict do nothing`, cols[0], cols[1], cols[2], cols[3], params); err != nil {
 		return nil, storeError("insert benchmarks", err)
 	}
-	return s.lookupBenchmarks(ctx, keys)
+	freshRows, found, err := s.lookupBenchmarks(ctx, freshKeys)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range missing {
+		if !found[j] {
+			return nil, infra("look up benchmarks", fmt.Errorf("benchmark %s/%s vanished after insert", keys[i].suite, keys[i].name))
+		}
+		rows[i] = freshRows[j]
+	}
+	return rows, nil
 }
 
 // newBenchmarkRows returns the key of each of bs, in order, and the columns
