@@ -82,6 +82,7 @@ type gotestParser struct {
 	pkgs        map[string]bool
 	failed      []string
 	key         []byte // scratch for index lookups
+	pkg         string // the last pkg: config line seen, kept to save a string per line
 }
 
 func (p *gotestParser) result(rec *benchfmt.Result) error {
@@ -89,7 +90,7 @@ func (p *gotestParser) result(rec *benchfmt.Result) error {
 	if rec.Iters <= 0 {
 		return bad(p.file, lineAt(line), "malformed result line: iteration count %d is not positive", rec.Iters)
 	}
-	pkg := rec.GetConfig("pkg")
+	pkg := p.pkgOf(rec)
 	full := rec.Name.Full()
 	p.key = append(append(append(p.key[:0], pkg...), 0), full...)
 	i, ok := p.index[string(p.key)]
@@ -113,6 +114,18 @@ func (p *gotestParser) result(rec *benchfmt.Result) error {
 		}
 	}
 	return nil
+}
+
+// pkgOf returns the value of the pkg configuration key of rec.
+func (p *gotestParser) pkgOf(rec *benchfmt.Result) string {
+	i, ok := rec.ConfigIndex("pkg")
+	if !ok {
+		return ""
+	}
+	if v := rec.Config[i].Value; string(v) != p.pkg {
+		p.pkg = string(v)
+	}
+	return p.pkg
 }
 
 // newRow adds the row of a benchmark seen for the first time.
