@@ -239,6 +239,7 @@ func (g *gpu) describe() map[string]string {
 	env[EnvNVRTCOptions] = strings.Join(nvrtcOptions(g.arch), " ")
 	env[EnvCPU] = cpuModel()
 	env[EnvGo] = runtime.Version()
+	env[EnvGOMAXPROCS] = strconv.Itoa(runtime.GOMAXPROCS(0))
 	g.mon.describe(env)
 	return env
 }

@@ -85,7 +85,9 @@ func sharingPlan(c benchCase, fast bool) (procs int, w SharingWork, env []string
 	w, procs = smallWork, 1
 	if c.Op == "partition" {
 		w = partitionWork
-		env = []string{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=" + c.paramOf("sm_pct")}
+		if p := c.paramOf("sm_pct"); p != "" {
+			env = []string{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=" + p}
+		}
 	} else {
 		procs, _ = strconv.Atoi(c.paramOf("procs"))
 	}

@@ -57,6 +57,12 @@ func RunSharing(ctx context.Context, o Options) (out []model.Benchmark, err erro
 	if control == "" {
 		control = "nvidia-cuda-mps-control"
 	}
+	if slices.ContainsFunc(sel, func(s selected) bool { return s.c.Op == "partition" }) {
+		bs, err := runMIG(ctx, o, listMIG(ctx))
+		if out = append(out, bs...); err != nil {
+			return out, err
+		}
+	}
 	for _, s := range sel {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -83,6 +89,27 @@ func RunSharing(ctx context.Context, o Options) (out []model.Benchmark, err erro
 		out = append(out, b)
 	}
 	finishSharing(out)
+	return out, nil
+}
+
+// runMIG runs the GPU-filling workload alone on each MIG instance that o's
+// filter keeps, without MPS.
+func runMIG(ctx context.Context, o Options, ms []migInstance) ([]model.Benchmark, error) {
+	var out []model.Benchmark
+	cs, uuids := migCases(ms)
+	for i, c := range cs {
+		if o.Filter != nil && !o.Filter.MatchString("sharing/"+c.name(ModeMIG)) {
+			continue
+		}
+		b := measureSharing(ctx, o, c, ModeMIG, []string{"CUDA_VISIBLE_DEVICES=" + uuids[i]})
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		if o.Progress != nil {
+			o.Progress(progressLine(b))
+		}
+		out = append(out, b)
+	}
 	return out, nil
 }
 
@@ -115,8 +142,11 @@ func measureSharing(ctx context.Context, o Options, c benchCase, mode string, en
 			"work":  fmt.Sprintf("%d launches × %d blocks × %d threads × %d FMAs per process", w.Launches, w.Blocks, w.Threads, w.Iters),
 			"procs": strconv.Itoa(procs), "took": time.Since(t0).Round(time.Millisecond).String(),
 			"stop": fmt.Sprintf("rounds %d (fresh processes each)", len(walls))}}
-	if len(extra) > 0 {
-		b.Info["env"] = extra[0]
+	switch {
+	case mode == ModeMIG:
+		b.Info["partition"] = "a MIG instance (" + env[0] + ")"
+	case c.Op == "partition":
+		b.Info["partition"] = "simulated: " + extra[0] + " under MPS (the MIG stand-in)"
 	}
 	sharingStats(&b, procs, w.Launches, walls, each)
 	return b

@@ -184,3 +184,26 @@ func TestFinishSharing(t *testing.T) {
 		}
 	}
 }
+
+func TestParseMIG(t *testing.T) {
+	// nvidia-smi -L on an A100 split into a 3g.20gb and two 1g.5gb instances
+	// (the format of NVIDIA's MIG user guide).
+	out := "GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-5d5ba0d6-d33d-2b2c-524d-9e3d8d2b8a77)\n" +
+		"  MIG 3g.20gb     Device  0: (UUID: MIG-c6d4f1ef-42e4-5de3-91c7-45d71c87eb3f)\n" +
+		"  MIG 1g.5gb      Device  1: (UUID: MIG-cba663e8-9bed-5b25-b243-5985ef7c9beb)\n" +
+		"  MIG 1g.5gb      Device  2: (UUID: MIG-1e099852-3624-56c0-8064-c5db1211e44f)\n" +
+		"GPU 1: NVIDIA A100-SXM4-40GB (UUID: GPU-aaaa)\n"
+	got := parseMIG(out)
+	want := []migInstance{{"3g.20gb", "MIG-c6d4f1ef-42e4-5de3-91c7-45d71c87eb3f"},
+		{"1g.5gb", "MIG-cba663e8-9bed-5b25-b243-5985ef7c9beb"}, {"1g.5gb", "MIG-1e099852-3624-56c0-8064-c5db1211e44f"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("parseMIG = %v, want %v", got, want)
+	}
+	if got := parseMIG("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-cf8d9d60-34a2-6712-0a10-bd8a43cc47f5)\n"); len(got) != 0 {
+		t.Errorf("no MIG: got %v", got)
+	}
+	cs, uuids := migCases(got[:1])
+	if len(cs) != 1 || cs[0].name(ModeMIG) != "partition/mig=3g.20gb/instance=0/mode=mig" || uuids[0] != want[0].UUID {
+		t.Errorf("migCases: %v %v", cs, uuids)
+	}
+}

@@ -24,7 +24,7 @@ func init() {
 // runFlags are perfgate run's flags.
 type runFlags struct {
 	suites, filter, size, dtypes, out string
-	config                            string
+	config, devices                   string
 	list, fast, skipPrepare           bool
 	rounds                            int
 	maxTime                           time.Duration
@@ -45,6 +45,7 @@ func (f *runFlags) register(fs interface {
 	fs.IntVar(&f.rounds, "rounds", 1, "run every suite in this many separate processes (rounds, in a rotated suite order); each round is one results file")
 	fs.BoolVar(&f.skipPrepare, "skip-prepare", false, "with --config: do not run the prepare commands (perfgate sets it for the processes of --rounds, after preparing once)")
 	fs.StringVar(&f.config, "config", "", "run the suites this .perfgate.yml declares (--suite then selects among them by name)")
+	fs.StringVar(&f.devices, "devices", "", "run on several GPUs at once, one worker process per GPU, results merged: all, or indices such as 0,1")
 	fs.BoolVar(&f.list, "list", false, "list suites and benchmarks (no GPU needed) and exit")
 	fs.BoolVar(&f.fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
 	fs.DurationVar(&f.maxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
@@ -52,7 +53,7 @@ func (f *runFlags) register(fs interface {
 
 func runRun(ctx context.Context, args []string, e *env) error {
 	var f runFlags
-	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
+	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
 	f.register(fs, e)
 	f.meta.register(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -82,6 +83,16 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	}
 	if err := checkSelection(names, o); err != nil {
 		return err
+	}
+	if f.devices != "" {
+		if f.rounds > 1 {
+			return usageError("-devices: not with --rounds (run the rounds on each GPU in turn)")
+		}
+		r, err := f.meta.resolve(ctx, e, time.Now())
+		if err != nil {
+			return err
+		}
+		return f.runOnDevices(ctx, e, fs, r, paths[0])
 	}
 	host, gpu := kernels.CountModes(names, o)
 	if !kernels.CUDA && host == 0 {

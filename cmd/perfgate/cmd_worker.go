@@ -11,16 +11,6 @@ func init() {
 	register(&command{Name: "worker", Summary: "internal: one worker process of the sharing suite (perfgate run starts it)", Run: runWorker})
 }
 
-// workerCommand is the command line that starts one worker process of this
-// binary; the sharing suite appends the workload's flags.
-func workerCommand() []string {
-	exe, err := os.Executable()
-	if err != nil {
-		exe = os.Args[0]
-	}
-	return []string{exe, "worker"}
-}
-
 // runWorker runs one sharing-suite workload: it says "ready" on stdout,
 // waits for a line on stdin, runs, and writes its result as one JSON line.
 func runWorker(ctx context.Context, args []string, e *env) error {

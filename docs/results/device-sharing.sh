@@ -58,8 +58,9 @@ want failure && {
   stage "failure: kill -9 one worker in the middle of an MPS round"
   timeout 60 $pg run "${meta[@]}" --suite sharing --filter 'small_kernels/procs=8/mode=mps' --out /tmp/fail.json 2> "$W/failure.log" &
   runpid=$!
-  for _ in $(seq 1 2000); do w=$(pgrep -f "$pg worker" | head -1); [ -n "$w" ] && break; sleep 0.01; done
-  sleep 0.3; w=$(pgrep -f "$pg worker" | head -1)
+  # wait until the MPS server runs (the workers are its clients), then kill one worker
+  for _ in $(seq 1 3000); do [ -n "$(pgrep -f nvidia-cuda-mps-server)" ] && break; sleep 0.01; done
+  w=$(pgrep -f "$pg worker" | head -1)
   echo "killing worker ${w:-none}; MPS processes now: $(pgrep -a nvidia-cuda-mps | tr '\n' ' ')" | tee -a "$W/summary.txt"
   [ -n "$w" ] && kill -9 "$w"
   wait $runpid; echo "perfgate exit $?" | tee -a "$W/summary.txt"
@@ -71,7 +72,7 @@ want sigterm && {
   stage "SIGTERM to perfgate while MPS runs"
   timeout 60 $pg run "${meta[@]}" --suite sharing --filter 'mode=mps' --out /tmp/term.json 2> "$W/sigterm.log" &
   runpid=$!
-  for _ in $(seq 1 2000); do [ -n "$(pgrep nvidia-cuda-mps-control)" ] && break; sleep 0.01; done
+  for _ in $(seq 1 3000); do [ -n "$(pgrep -f nvidia-cuda-mps-control)" ] && break; sleep 0.01; done
   sleep 1
   echo "MPS processes before SIGTERM: $(pgrep -a nvidia-cuda-mps | tr '\n' ' ')" | tee -a "$W/summary.txt"
   kill -TERM $runpid
@@ -86,6 +87,8 @@ want devices && {
     --filter 'add/' --out "$W/h100-devices-all.json" 2> "$W/devices.log"
   echo "devices exit $?" | tee -a "$W/summary.txt"
   tail -3 "$W/devices.log" >> "$W/summary.txt"
+  timeout 60 $pg run "${meta[@]}" --devices 0,1 --suite elementwise --size small --fast --filter 'add/' --out /tmp/x.json 2>> "$W/summary.txt"
+  echo "devices 0,1 on one GPU: exit $? (2 expected)" | tee -a "$W/summary.txt"
 }
 
 stage done
