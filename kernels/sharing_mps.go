@@ -3,6 +3,7 @@
 package kernels
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -50,6 +52,7 @@ func startMPS(control string) (*mpsDaemon, error) {
 			return nil, fmt.Errorf("MPS: %w", err)
 		}
 	}
+	becomeSubreaper()
 	d.cmd = exec.Command(control, "-f")
 	d.cmd.Env = append(os.Environ(), d.mpsEnv()...)
 	d.cmd.SysProcAttr = daemonAttr()
@@ -77,14 +80,20 @@ func startMPS(control string) (*mpsDaemon, error) {
 	}
 }
 
-// stop asks the daemon to quit (it stops its server first), waits up to 10 s,
-// then kills whatever is left of its process group and reaps the daemon. It
-// is safe to call more than once.
+// stop asks the daemon to quit (it stops its server first), waits up to
+// mpsQuitWait, then kills what is left of its process group — the server
+// too, which can outlive a killed daemon — and reaps all of it (perfgate is
+// a child subreaper while MPS runs, so an orphaned server becomes its child
+// rather than a defunct process nobody waits for). It is safe to call more
+// than once. A daemon that had to be killed is an *mpsKilledError: gone,
+// but worth saying; processes still in its group afterwards are an error.
 func (d *mpsDaemon) stop() error {
 	if d.cmd == nil {
 		return nil
 	}
-	var quitErr error
+	pgid := d.cmd.Process.Pid
+	var notes []string
+	wait := mpsQuitWait
 	select {
 	case err := <-d.exited:
 		d.exited <- err
@@ -92,28 +101,80 @@ func (d *mpsDaemon) stop() error {
 		q := exec.Command(d.control)
 		q.Env = append(os.Environ(), d.mpsEnv()...)
 		q.Stdin = strings.NewReader("quit\n")
-		quitErr = runWithin(q, mpsQuitWait)
+		if err := runWithin(q, mpsQuitWait); err != nil {
+			notes, wait = append(notes, "quit: "+err.Error()), 0
+		}
 	}
-	var err error
-	killed := false
 	select {
-	case err = <-d.exited:
-	case <-time.After(mpsQuitWait):
-		killGroup(d.cmd.Process.Pid)
-		err, killed = <-d.exited, true
+	case <-d.exited:
+	case <-time.After(wait):
+		killGroup(pgid)
+		<-d.exited
+		notes = append(notes, fmt.Sprintf("the control daemon did not quit within %v and was killed", mpsQuitWait))
 	}
-	killGroup(d.cmd.Process.Pid) // an MPS server left behind in the group
+	killGroup(pgid) // a server that outlived the daemon
+	reapGroup(pgid, 5*time.Second)
 	d.cmd = nil
 	os.RemoveAll(d.dir)
-	switch {
-	case quitErr != nil:
-		return fmt.Errorf("MPS: quit: %w (the daemon was killed)", quitErr)
-	case killed:
-		return fmt.Errorf("MPS: the control daemon did not quit within %v and was killed", mpsQuitWait)
-	case err != nil && !isSignalExit(err):
-		return fmt.Errorf("MPS: the control daemon: %w", err)
+	if left := groupMembers(pgid); len(left) > 0 {
+		return fmt.Errorf("MPS: processes %v of the daemon's group are still there after SIGKILL (zombies whose parent does not reap them?)", left)
+	}
+	if len(notes) > 0 {
+		return &mpsKilledError{strings.Join(notes, "; ")}
 	}
 	return nil
+}
+
+// An mpsKilledError says that the MPS daemon did not stop when asked and
+// was killed; nothing of it is left.
+type mpsKilledError struct{ detail string }
+
+func (e *mpsKilledError) Error() string { return "MPS: " + e.detail + "; nothing of it is left" }
+
+// subreaper makes perfgate a child subreaper (PR_SET_CHILD_SUBREAPER), once.
+var subreaper sync.Once
+
+func becomeSubreaper() {
+	subreaper.Do(func() { syscall.RawSyscall(syscall.SYS_PRCTL, 36 /* PR_SET_CHILD_SUBREAPER */, 1, 0) })
+}
+
+// reapGroup waits for (reaps) perfgate's children in process group pgid
+// until none is left or limit has passed.
+func reapGroup(pgid int, limit time.Duration) {
+	for end := time.Now().Add(limit); time.Now().Before(end); {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil)
+		switch {
+		case err == syscall.EINTR || pid > 0:
+		case err != nil: // ECHILD: no child of ours is in the group
+			return
+		default: // children in the group, none exited yet
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// groupMembers returns the PIDs of the processes (zombies included) in
+// process group pgid, from /proc.
+func groupMembers(pgid int) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // runWithin runs c, killing it after limit.
@@ -137,16 +198,6 @@ func runWithin(c *exec.Cmd, limit time.Duration) error {
 
 // killGroup sends SIGKILL to the process group pgid (the daemon's).
 func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
-
-func isSignalExit(err error) bool {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return true
-		}
-	}
-	return false
-}
 
 // mpsRunning returns the PIDs of processes whose command line starts with
 // one of the MPS executables (for tests and checks; /proc only).

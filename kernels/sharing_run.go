@@ -47,10 +47,15 @@ func RunSharing(ctx context.Context, o Options) (out []model.Benchmark, err erro
 	var d *mpsDaemon
 	var mpsErr error
 	defer func() {
-		if d != nil {
-			if serr := d.stop(); serr != nil && err == nil {
-				err = serr
-			}
+		if d == nil {
+			return
+		}
+		var killed *mpsKilledError
+		switch serr := d.stop(); {
+		case errors.As(serr, &killed) && o.Progress != nil:
+			o.Progress("sharing: " + killed.Error())
+		case serr != nil && !errors.As(serr, &killed) && err == nil:
+			err = serr
 		}
 	}()
 	control := o.MPSControl
