@@ -12,6 +12,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.1
 	github.com/sethvargo/go-githubactions v1.3.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+	gonum.org/v1/gonum v0.16.0
 	gopkg.in/yaml.v3 v3.0.1
 	gorgonia.org/cu v0.9.6
 )

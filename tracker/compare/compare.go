@@ -24,6 +24,10 @@ const (
 	Unchanged    Verdict = "unchanged"
 	Error        Verdict = "error"
 	Incomparable Verdict = "incomparable"
+	// Noisy: the runs move so much between processes that a change of the
+	// threshold's size cannot be told from noise, and the change did not
+	// clear the threshold by the margin the spread demands.
+	Noisy Verdict = "noisy"
 )
 
 // A Result is the comparison of one benchmark. Medians are in Unit; NaN
@@ -46,6 +50,23 @@ type Result struct {
 	Verdict     Verdict
 	Reason      string // why, when the verdict needs explaining
 	SummaryOnly bool   // judged on summaries: ratio of medians only
+	// BelowThreshold marks an Unchanged benchmark whose change is
+	// significant but smaller than the threshold: a real change, not none.
+	BelowThreshold bool
+
+	// The test across runs (zero or NaN when the benchmark was not tested).
+	Rounds       int // candidate runs (rounds) with a summary
+	BaselineJobs int // baseline jobs the candidate was tested against
+	HistoryJobs  int // jobs the run-to-run spread was estimated from
+	// RunSpread is the run-to-run spread of one run's median as a fraction
+	// (a standard deviation on the log scale); SpreadKnown is false where
+	// no replicates could estimate it and RunSpread is the assumed prior.
+	RunSpread   float64
+	SpreadKnown bool
+	// Detectable is the smallest change the run-level test could call
+	// significant at Alpha (before adjustment), as a fraction.
+	Detectable float64
+	PRun       float64 // the run-level one-sided worse p, unadjusted
 }
 
 // Key returns the benchmark's suite and name.
@@ -53,7 +74,10 @@ func (r *Result) Key() model.Key { return model.Key{Suite: r.Suite, Name: r.Name
 
 // A Summary counts the verdicts of a comparison.
 type Summary struct {
-	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable int
+	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
+	// BelowThreshold counts the Unchanged benchmarks with a significant
+	// change smaller than the threshold.
+	BelowThreshold int
 	// GeomeanChange is the geometric mean of 1 + Change over the benchmarks
 	// with an estimate, minus 1; NaN when none has one.
 	GeomeanChange float64
@@ -67,6 +91,9 @@ type Comparison struct {
 	Candidate     model.RunRef   // the first candidate run
 	CandidateRuns []model.RunRef // every candidate run, in the order given
 	Baseline      []model.RunRef // the baseline runs used
+	// History lists the older runs that only informed the run-to-run
+	// spread (jobs beyond Options.BaselineJobs).
+	History []model.RunRef
 	// Incomparable lists runs passed over because their testbed differs;
 	// when no run was usable, every verdict is Incomparable.
 	Incomparable []model.Incomparable
@@ -87,11 +114,13 @@ func Compare(baseline, candidate []*model.Results, opt Options) (*Comparison, er
 		return nil, err
 	}
 	baseline, candidate = nonNil(baseline), nonNil(candidate)
+	pooled, history := splitJobs(baseline, opt.BaselineJobs)
 	c := &Comparison{
 		Options:       opt,
-		Baseline:      refs(baseline),
+		Baseline:      refs(pooled),
+		History:       refs(history),
 		CandidateRuns: refs(candidate),
-		BaselineEnv:   mergeEnv(baseline),
+		BaselineEnv:   mergeEnv(pooled),
 		CandidateEnv:  mergeEnv(candidate),
 	}
 	if len(candidate) > 0 {
@@ -102,8 +131,14 @@ func Compare(baseline, candidate []*model.Results, opt Options) (*Comparison, er
 	forEach(len(ps), func(i int) { items[i] = assess(ps[i], opt, len(baseline) == 0) })
 	adjust(items, opt.Correction)
 	c.Results = make([]Result, len(items))
+	tested := 0
 	for i := range items {
-		items[i].decide(opt.Alpha)
+		if items[i].tested {
+			tested++
+		}
+	}
+	for i := range items {
+		items[i].decide(opt.Alpha, tested)
 		c.Results[i] = items[i].res
 	}
 	c.Summary = summarize(c.Results)
@@ -120,7 +155,15 @@ func CompareBaseline(b *model.Baseline, candidate []*model.Results, opt Options)
 		return nil, err
 	}
 	if b.Used != nil || len(b.Runs) == 0 {
-		c.Baseline = b.Used
+		c.Baseline, c.History = nil, nil
+		ranks := jobRanks(b.Runs)
+		for i, ref := range b.Used {
+			if opt.BaselineJobs == 0 || ranks[i] < opt.BaselineJobs {
+				c.Baseline = append(c.Baseline, ref)
+			} else {
+				c.History = append(c.History, ref)
+			}
+		}
 	}
 	c.Incomparable = b.Incomparable
 	if len(b.Runs) == 0 && len(b.Incomparable) > 0 {
@@ -142,6 +185,22 @@ func nonNil(rs []*model.Results) []*model.Results {
 		return rs
 	}
 	return slices.DeleteFunc(slices.Clone(rs), func(r *model.Results) bool { return r == nil })
+}
+
+// splitJobs splits baseline runs (newest first) into those of the newest k
+// jobs and the older ones; k = 0 keeps every run in the baseline.
+func splitJobs(rs []*model.Results, k int) (pooled, history []*model.Results) {
+	if k == 0 {
+		return rs, nil
+	}
+	for i, rank := range jobRanks(rs) {
+		if rank < k {
+			pooled = append(pooled, rs[i])
+		} else {
+			history = append(history, rs[i])
+		}
+	}
+	return pooled, history
 }
 
 func refs(rs []*model.Results) []model.RunRef {
@@ -212,6 +271,11 @@ func summarize(rs []Result) Summary {
 			s.Insufficient++
 		case Unchanged:
 			s.Unchanged++
+			if r.BelowThreshold {
+				s.BelowThreshold++
+			}
+		case Noisy:
+			s.Noisy++
 		case Error:
 			s.Errors++
 		case Incomparable:

@@ -15,7 +15,8 @@ type item struct {
 	res       Result
 	tested    bool // has p-values that take part in the adjustment
 	pool      *pool
-	decidedBy string // a note that the verdict must carry (Reason prefix)
+	decidedBy string   // a note that the verdict must carry (Reason prefix)
+	rl        runLevel // the test across runs, once tested
 }
 
 // assess computes everything about one benchmark that does not depend on
@@ -28,6 +29,7 @@ func assess(p *pool, opt Options, noBaseline bool) item {
 		NBaseline: len(p.base.samples), NCandidate: len(p.cand.samples),
 		BaselineMedian: median(p.base.samples), CandidateMedian: median(p.cand.samples),
 		Change: nan, CILow: nan, CIHigh: nan, PValue: nan, PAdjusted: nan, PBetter: nan, PBetterAdjusted: nan,
+		RunSpread: nan, Detectable: nan, PRun: nan,
 		Threshold: set.threshold, SummaryOnly: p.base.summaryOnly || p.cand.summaryOnly,
 	}}
 	r := &it.res
@@ -50,7 +52,7 @@ func assess(p *pool, opt Options, noBaseline bool) item {
 			r.Verdict = Warn
 		}
 	default:
-		it.test(opt.CILevel())
+		it.test(opt)
 	}
 	return it
 }
@@ -76,8 +78,10 @@ func insufficientReason(p *pool, minSamples int, noBaseline bool) string {
 	return fmt.Sprintf("only %s samples; at least %d per side needed", strings.Join(short, " and "), minSamples)
 }
 
-// test runs both one-sided tests and the Hodges-Lehmann estimate.
-func (it *item) test(ciLevel float64) {
+// test runs both one-sided tests within runs, the Hodges-Lehmann estimate,
+// and the test across runs that both p-values and the CI must also pass.
+func (it *item) test(opt Options) {
+	ciLevel := opt.CILevel()
 	r, base, cand := &it.res, it.pool.base.samples, it.pool.cand.samples
 	tails, err := stats.MannWhitneyTails(cand, base)
 	r.PValue, r.PBetter = tails.Greater, tails.Less // the candidate tends larger: slower
@@ -102,6 +106,10 @@ func (it *item) test(ciLevel float64) {
 		if r.CILow > r.CIHigh {
 			r.CILow, r.CIHigh = r.CIHigh, r.CILow
 		}
+	}
+	if it.tested {
+		it.rl = it.runLevelTest(opt)
+		it.rl.apply(r, opt.Alpha, opt.RunSpreadPrior)
 	}
 }
 

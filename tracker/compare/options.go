@@ -27,7 +27,22 @@ type Options struct {
 	Overrides   []Override // per-benchmark threshold/better overrides, first match wins
 	Ignore      []string   // globs over "suite/name" (see Match): benchmarks left out entirely
 	Interleaved bool       // the runs came from an interleaved A/B on one GPU (reports say so)
+	// BaselineJobs is K: the newest K jobs of the baseline runs (given
+	// newest first) are the baseline; older jobs only inform the
+	// run-to-run spread. 0: every baseline run is baseline.
+	BaselineJobs int
+	// RunSpreadPrior is the run-to-run spread (standard deviation of the
+	// log median of one run, ≈ a fraction) assumed where the runs cannot
+	// estimate it: one job a side with no rounds.
+	RunSpreadPrior float64
 }
+
+// DefaultRunSpread is the default RunSpreadPrior: 3%, between the median
+// (0.9%) and the 90th percentile (5%) of the run-to-run spread of
+// perfgate's built-in suites measured on an H100 (docs/verdicts.md). It
+// guards the p-values of one-job-a-side comparisons against the usual
+// shifts between processes; only measured spreads widen intervals.
+const DefaultRunSpread = 0.03
 
 // An Override changes the threshold or the direction of the benchmarks
 // whose "suite/name" matches Glob (see Match).
@@ -49,9 +64,10 @@ func (ov Override) matches(key string) bool {
 }
 
 // DefaultOptions returns the defaults of the perfgate command line: a 10%
-// threshold, alpha 0.01, Benjamini-Hochberg, at least 5 samples per side.
+// threshold, alpha 0.01, Benjamini-Hochberg, at least 5 samples per side,
+// and DefaultRunSpread where the run-to-run spread is unknown.
 func DefaultOptions() Options {
-	return Options{Threshold: 0.10, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5}
+	return Options{Threshold: 0.10, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5, RunSpreadPrior: DefaultRunSpread}
 }
 
 // CILevel returns the confidence level of the intervals, 1 − Alpha.
@@ -74,6 +90,10 @@ func (o Options) Validate() error {
 		return &OptionError{"Threshold", fmt.Sprintf("must be a finite fraction ≥ 0, got %v", o.Threshold)}
 	case o.MinSamples < 2:
 		return &OptionError{"MinSamples", fmt.Sprintf("must be at least 2, got %d", o.MinSamples)}
+	case o.BaselineJobs < 0:
+		return &OptionError{"BaselineJobs", fmt.Sprintf("must be ≥ 0, got %d", o.BaselineJobs)}
+	case !(o.RunSpreadPrior >= 0) || o.RunSpreadPrior > 1:
+		return &OptionError{"RunSpreadPrior", fmt.Sprintf("must be in [0, 1], got %v", o.RunSpreadPrior)}
 	}
 	if !validCorrection(o.Correction) {
 		return &OptionError{"Correction", fmt.Sprintf("must be one of %s, got %q", strings.Join(Corrections, ", "), o.Correction)}

@@ -13,6 +13,8 @@ import (
 type segment struct {
 	unit    string
 	samples []float64
+	job     int  // the run's job: its rank among the side's jobs, newest first
+	pooled  bool // the samples are pooled into the side's samples
 }
 
 // A side is what one side (baseline or candidate) has of one benchmark.
@@ -22,13 +24,22 @@ type side struct {
 	errors      []string  // distinct error messages, in run order
 	summaryOnly bool      // some run reported summaries, not raw samples
 	samples     []float64 // pooled, sorted, in the common unit (set by resolveUnit)
+	// jobs holds each job's per-run summaries (log medians in the common
+	// unit), indexed by job rank (set by resolveUnit): the replicates the
+	// run-level test and the spread are computed from.
+	jobs [][]float64
 }
 
-func (s *side) add(b *model.Benchmark) {
-	s.present = true
+// add notes one run's benchmark. A run of a history-only job (pooled false)
+// adds its samples to the run-to-run spread and nothing else.
+func (s *side) add(b *model.Benchmark, job int, pooled bool) {
 	if len(b.Samples) > 0 {
-		s.segments = append(s.segments, segment{b.Unit, b.Samples})
+		s.segments = append(s.segments, segment{b.Unit, b.Samples, job, pooled})
 	}
+	if !pooled {
+		return
+	}
+	s.present = true
 	if b.Error != "" && !slices.Contains(s.errors, b.Error) {
 		s.errors = append(s.errors, b.Error)
 	}
@@ -47,12 +58,19 @@ type pool struct {
 }
 
 // pools groups the benchmarks of all runs by key, leaving out ignored ones,
-// and returns them sorted by suite, then name.
+// and returns them sorted by suite, then name. Baseline runs of jobs ranked
+// at or beyond opt.BaselineJobs only inform the run-to-run spread; the
+// candidate runs are the rounds of one job.
 func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 	byKey := map[model.Key]*pool{}
 	var order []*pool
 	add := func(runs []*model.Results, cand bool) {
-		for _, r := range runs {
+		ranks := make([]int, len(runs)) // the candidate: one job
+		if !cand {
+			ranks = jobRanks(runs)
+		}
+		for j, r := range runs {
+			pooled := cand || opt.BaselineJobs == 0 || ranks[j] < opt.BaselineJobs
 			for i := range r.Benchmarks {
 				b := &r.Benchmarks[i]
 				k := b.Key()
@@ -65,7 +83,7 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 					byKey[k] = p
 					order = append(order, p)
 				}
-				p.note(b, cand)
+				p.note(b, cand, ranks[j], pooled)
 			}
 		}
 	}
@@ -84,7 +102,11 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 // declared direction and parameters win over the baseline's: they describe
 // the code under review. (Where the directions differ, assess makes the
 // verdict an error unless an override pins the direction.)
-func (p *pool) note(b *model.Benchmark, cand bool) {
+func (p *pool) note(b *model.Benchmark, cand bool, job int, pooled bool) {
+	if !pooled {
+		p.base.add(b, job, false)
+		return
+	}
 	if cand && !p.cand.present || p.better == "" {
 		p.better, p.params = b.Better, b.Params
 	}
@@ -92,10 +114,28 @@ func (p *pool) note(b *model.Benchmark, cand bool) {
 		p.baseBetter = b.Better
 	}
 	if cand {
-		p.cand.add(b)
+		p.cand.add(b, job, true)
 	} else {
-		p.base.add(b)
+		p.base.add(b, job, true)
 	}
+}
+
+// jobRanks returns each run's job rank: jobs (model.JobKey: a run group, or
+// a lone run) numbered in order of first appearance, so that for runs given
+// newest first, rank 0 is the newest job.
+func jobRanks(runs []*model.Results) []int {
+	rank := map[model.JobKey]int{}
+	out := make([]int, len(runs))
+	for i, r := range runs {
+		k := r.Run.JobKey()
+		n, ok := rank[k]
+		if !ok {
+			n = len(rank)
+			rank[k] = n
+		}
+		out[i] = n
+	}
+	return out
 }
 
 // resolveUnit picks the common unit (the candidate's first, else the
@@ -114,14 +154,23 @@ func (p *pool) resolveUnit() {
 	for _, s := range []*side{&p.base, &p.cand} {
 		n := 0
 		for _, seg := range s.segments {
-			n += len(seg.samples)
+			if seg.pooled {
+				n += len(seg.samples)
+			}
 		}
 		s.samples = make([]float64, 0, n)
 		for _, seg := range s.segments {
 			scale, ok := conversion(seg.unit, p.unit)
 			if !ok {
-				p.unitErr = fmt.Sprintf("incompatible units %q and %q", seg.unit, p.unit)
-				return
+				if seg.pooled {
+					p.unitErr = fmt.Sprintf("incompatible units %q and %q", seg.unit, p.unit)
+					return
+				}
+				continue // an older job in another unit: left out of the spread
+			}
+			s.addSummary(seg, scale)
+			if !seg.pooled {
+				continue
 			}
 			for _, v := range seg.samples {
 				s.samples = append(s.samples, v*scale)

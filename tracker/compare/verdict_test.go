@@ -8,6 +8,12 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
+// ev is Evidence without a test across runs.
+func ev(change, lo, hi, pw, pb float64) Evidence {
+	nan := math.NaN()
+	return Evidence{change, lo, hi, pw, pb, nan, nan, nan}
+}
+
 // TestDecide pins each boundary of the verdict rules at the defaults
 // (threshold 10%, alpha 0.01). Every case is checkable by hand against the
 // rules in the package documentation.
@@ -21,23 +27,23 @@ func TestDecide(t *testing.T) {
 		whyHas  string
 		whyNone bool
 	}{
-		{"significant and beyond threshold", Evidence{0.12, 0.11, 0.13, sig, 1}, Regression, "", true},
-		{"p just below alpha", Evidence{0.12, 0.11, 0.13, 0.00999, 1}, Regression, "", true},
-		{"p at alpha is not significant", Evidence{0.12, 0.11, 0.13, 0.01, 1}, Warn, "not significant", false},
-		{"change at threshold is not beyond it", Evidence{0.10, 0.09, 0.10, sig, 1}, Unchanged, "", true},
-		{"change just past threshold", Evidence{0.1001, 0.09, 0.10, sig, 1}, Regression, "", true},
-		{"significant 3% is unchanged", Evidence{0.03, 0.02, 0.04, sig, 1}, Unchanged, "", true},
-		{"significant 8% whose CI reaches past +10%", Evidence{0.08, 0.05, 0.11, sig, 1}, Warn, "CI reaches past +10%", false},
-		{"CI ending exactly at threshold", Evidence{0.08, 0.05, 0.10, sig, 1}, Unchanged, "", true},
-		{"large but not significant", Evidence{0.25, -0.05, 0.6, notSig, 0.9}, Warn, "+25% beyond the threshold but not significant", false},
-		{"improvement", Evidence{-0.12, -0.13, -0.11, 1, sig}, Improvement, "", true},
-		{"improvement judged on better p, not worse p", Evidence{-0.12, -0.13, -0.11, sig, notSig}, Warn, "-12% beyond", false},
-		{"regression judged on worse p, not better p", Evidence{0.12, 0.11, 0.13, notSig, sig}, Warn, "+12% beyond", false},
-		{"improvement at -threshold is not beyond it", Evidence{-0.10, -0.10, -0.09, 1, sig}, Unchanged, "", true},
-		{"CI reaches past -10%", Evidence{-0.05, -0.11, 0.01, 1, notSig}, Warn, "CI reaches past -10%", false},
-		{"no ratio, significant", Evidence{nan, nan, nan, sig, 1}, Warn, "no ratio", false},
-		{"no ratio, not significant", Evidence{nan, nan, nan, notSig, notSig}, Unchanged, "", true},
-		{"no CI, small change", Evidence{0.02, nan, nan, notSig, notSig}, Unchanged, "", true},
+		{"significant and beyond threshold", ev(0.12, 0.11, 0.13, sig, 1), Regression, "", true},
+		{"p just below alpha", ev(0.12, 0.11, 0.13, 0.00999, 1), Regression, "", true},
+		{"p at alpha is not significant", ev(0.12, 0.11, 0.13, 0.01, 1), Warn, "not significant", false},
+		{"change at threshold is not beyond it", ev(0.10, 0.09, 0.10, sig, 1), Unchanged, "", true},
+		{"change just past threshold", ev(0.1001, 0.09, 0.10, sig, 1), Regression, "", true},
+		{"significant 3% is unchanged", ev(0.03, 0.02, 0.04, sig, 1), Unchanged, "", true},
+		{"significant 8% whose CI reaches past +10%", ev(0.08, 0.05, 0.11, sig, 1), Warn, "CI reaches past +10%", false},
+		{"CI ending exactly at threshold", ev(0.08, 0.05, 0.10, sig, 1), Unchanged, "", true},
+		{"large but not significant", ev(0.25, -0.05, 0.6, notSig, 0.9), Warn, "+25% beyond the threshold but not significant", false},
+		{"improvement", ev(-0.12, -0.13, -0.11, 1, sig), Improvement, "", true},
+		{"improvement judged on better p, not worse p", ev(-0.12, -0.13, -0.11, sig, notSig), Warn, "-12% beyond", false},
+		{"regression judged on worse p, not better p", ev(0.12, 0.11, 0.13, notSig, sig), Warn, "+12% beyond", false},
+		{"improvement at -threshold is not beyond it", ev(-0.10, -0.10, -0.09, 1, sig), Unchanged, "", true},
+		{"CI reaches past -10%", ev(-0.05, -0.11, 0.01, 1, notSig), Warn, "CI reaches past -10%", false},
+		{"no ratio, significant", ev(nan, nan, nan, sig, 1), Warn, "no ratio", false},
+		{"no ratio, not significant", ev(nan, nan, nan, notSig, notSig), Unchanged, "", true},
+		{"no CI, small change", ev(0.02, nan, nan, notSig, notSig), Unchanged, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,10 +63,10 @@ func TestDecide(t *testing.T) {
 
 // TestDecideZeroThreshold: with threshold 0 any significant change counts.
 func TestDecideZeroThreshold(t *testing.T) {
-	if v, _ := Decide(Evidence{0.001, 0.0005, 0.002, 0.001, 1}, 0, 0.01); v != Regression {
+	if v, _ := Decide(ev(0.001, 0.0005, 0.002, 0.001, 1), 0, 0.01); v != Regression {
 		t.Errorf("got %s, want regression", v)
 	}
-	if v, _ := Decide(Evidence{0, 0, 0, 1, 1}, 0, 0.01); v != Unchanged {
+	if v, _ := Decide(ev(0, 0, 0, 1, 1), 0, 0.01); v != Unchanged {
 		t.Errorf("identical samples: got %s, want unchanged", v)
 	}
 }

@@ -31,8 +31,8 @@ func Describe(x []float64) Summary {
 	if !slices.IsSorted(s) {
 		slices.Sort(s)
 	}
-	sum := Summary{N: n, Min: s[0], Max: s[n-1], Median: quantile(s, 0.5),
-		P95: quantile(s, 0.95), P99: quantile(s, 0.99)}
+	sum := Summary{N: n, Min: s[0], Max: s[n-1], Median: Quantile(s, 0.5),
+		P95: Quantile(s, 0.95), P99: Quantile(s, 0.99)}
 	for _, v := range s {
 		sum.Mean += v
 	}
@@ -51,13 +51,13 @@ func Describe(x []float64) Summary {
 		s[i] = math.Abs(v - sum.Median)
 	}
 	slices.Sort(s)
-	sum.MAD = quantile(s, 0.5)
+	sum.MAD = Quantile(s, 0.5)
 	return sum
 }
 
-// quantile returns the q-quantile of sorted s by linear interpolation
+// Quantile returns the q-quantile of sorted s by linear interpolation
 // between order statistics (R's type 7).
-func quantile(s []float64, q float64) float64 {
+func Quantile(s []float64, q float64) float64 {
 	h := q * float64(len(s)-1)
 	i := int(math.Floor(h))
 	if i+1 >= len(s) {

@@ -1,0 +1,117 @@
+package compare
+
+import (
+	"math"
+	"slices"
+
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/stats"
+)
+
+// addSummary adds one run's summary, the log of its median in the common
+// unit, to the job the run belongs to.
+func (s *side) addSummary(seg segment, scale float64) {
+	m := median(sortedCopy(seg.samples)) * scale
+	if !(m > 0) || math.IsInf(m, 0) {
+		return // no log: the run-level test will see one replicate less
+	}
+	for len(s.jobs) <= seg.job {
+		s.jobs = append(s.jobs, nil)
+	}
+	s.jobs[seg.job] = append(s.jobs[seg.job], math.Log(m))
+}
+
+func sortedCopy(x []float64) []float64 {
+	if slices.IsSorted(x) {
+		return x
+	}
+	y := slices.Clone(x)
+	slices.Sort(y)
+	return y
+}
+
+// A runLevel is the test of one benchmark across runs.
+type runLevel struct {
+	test   stats.RunTest
+	spread stats.Spread
+	// worse is the run-level change in the worse direction (log scale):
+	// test.Delta, or −Delta for higher-is-better.
+	worse float64
+	// low and high are the one-sided (1 − Alpha) bounds of worse: the
+	// change is above low, and below high, at that confidence.
+	low, high         float64
+	base, hist, cands int // baseline jobs tested, jobs in the spread, candidate rounds
+}
+
+// runLevelTest tests the benchmark across runs: the candidate's rounds
+// against the baseline jobs, with the spread estimated from every job the
+// baseline side holds (history included) and the candidate's rounds.
+func (it *item) runLevelTest(opt Options) runLevel {
+	p := it.pool
+	var base [][]float64
+	for j, runs := range p.base.jobs {
+		if opt.BaselineJobs == 0 || j < opt.BaselineJobs {
+			base = append(base, runs)
+		}
+	}
+	var cand []float64
+	if len(p.cand.jobs) > 0 {
+		cand = p.cand.jobs[0]
+	}
+	sp := stats.EstimateSpread(p.base.jobs, cand)
+	t := stats.RunLevelTest(base, cand, sp, opt.RunSpreadPrior)
+	rl := runLevel{test: t, spread: sp, worse: t.Delta,
+		base: nonEmpty(base), hist: nonEmpty(p.base.jobs), cands: len(cand)}
+	if it.res.Better == model.Higher {
+		rl.worse = -t.Delta
+	}
+	one := t.Quantile(1-opt.Alpha) * t.SE
+	rl.low, rl.high = rl.worse-one, rl.worse+one
+	return rl
+}
+
+func nonEmpty(jobs [][]float64) int {
+	n := 0
+	for _, j := range jobs {
+		if len(j) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// apply folds the run-level test into the result: each one-sided p-value
+// becomes the larger of the within-run (Mann-Whitney) and the run-level one,
+// so a verdict needs both the samples and the runs to agree. Where the
+// spread between jobs was measured, the confidence interval also becomes
+// the hull of both, and the spread and the smallest detectable change are
+// recorded. Where it was not (one job a side), the assumed prior guards the
+// p-values only: an assumed spread widens no interval and makes nothing
+// noisy.
+func (rl runLevel) apply(r *Result, alpha, prior float64) {
+	t := rl.test
+	r.Rounds, r.BaselineJobs, r.HistoryJobs = rl.cands, rl.base, rl.hist
+	if math.IsNaN(t.Delta) {
+		return
+	}
+	pw, pb := t.Greater, t.Less
+	if r.Better == model.Higher {
+		pw, pb = pb, pw
+	}
+	r.PRun = pw
+	r.PValue, r.PBetter = max(r.PValue, pw), max(r.PBetter, pb)
+	r.SpreadKnown = rl.spread.DFBetween > 0
+	if !r.SpreadKnown {
+		r.RunSpread = math.Expm1(math.Sqrt(rl.spread.Within + prior*prior))
+		return
+	}
+	r.RunSpread = math.Expm1(math.Sqrt(rl.spread.RunVar()))
+	r.Detectable = math.Expm1(t.Quantile(1-alpha) * t.SE)
+	half := t.Quantile(1-alpha/2) * t.SE
+	lo, hi := math.Expm1(rl.worse-half), math.Expm1(rl.worse+half)
+	if math.IsNaN(r.CILow) {
+		r.CILow, r.CIHigh = lo, hi
+	} else {
+		r.CILow, r.CIHigh = min(r.CILow, lo), max(r.CIHigh, hi)
+	}
+}
