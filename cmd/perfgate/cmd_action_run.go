@@ -251,6 +251,6 @@ func tallyOf(c *compare.Comparison) action.Tally {
 	s := c.Summary
 	return action.Tally{
 		Regressions: s.Regressions, Improvements: s.Improvements, Warnings: s.Warnings, Insufficient: s.Insufficient,
-		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Threshold: c.Options.Threshold,
+		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Noisy: s.Noisy, Threshold: c.Options.Threshold,
 	}
 }

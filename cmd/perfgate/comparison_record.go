@@ -40,7 +40,7 @@ func comparisonRecord(c *compare.Comparison) *model.ComparisonRecord {
 		Failed: c.Failed(),
 		Summary: map[string]any{"regressions": s.Regressions, "improvements": s.Improvements,
 			"warnings": s.Warnings, "insufficient": s.Insufficient, "unchanged": s.Unchanged,
-			"errors": s.Errors, "incomparable": s.Incomparable},
+			"errors": s.Errors, "incomparable": s.Incomparable, "noisy": s.Noisy, "below_threshold": s.BelowThreshold},
 	}
 	if !math.IsNaN(s.GeomeanChange) && !math.IsInf(s.GeomeanChange, 0) {
 		rec.Summary["geomean_change"] = s.GeomeanChange

@@ -23,8 +23,8 @@ const (
 
 // A Tally counts the per-benchmark verdicts of a comparison.
 type Tally struct {
-	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable int
-	Threshold                                                                          float64 // fraction, for the description
+	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
+	Threshold                                                                                 float64 // fraction, for the description
 }
 
 // Verdict is fail on any regression; inconclusive when no benchmark could
@@ -33,7 +33,7 @@ func (t Tally) Verdict() Verdict {
 	switch {
 	case t.Regressions > 0:
 		return Fail
-	case t.Improvements+t.Warnings+t.Unchanged == 0:
+	case t.Improvements+t.Warnings+t.Unchanged+t.Noisy == 0:
 		return Inconclusive
 	}
 	return Pass
@@ -41,7 +41,7 @@ func (t Tally) Verdict() Verdict {
 
 // Changed reports whether any benchmark is not unchanged.
 func (t Tally) Changed() bool {
-	return t.Regressions+t.Improvements+t.Warnings+t.Insufficient+t.Errors+t.Incomparable > 0
+	return t.Regressions+t.Improvements+t.Warnings+t.Insufficient+t.Errors+t.Incomparable+t.Noisy > 0
 }
 
 // StatusFor is the commit status for a tally: failure on a regression when
@@ -58,7 +58,7 @@ func StatusFor(t Tally, failOnRegression bool, targetURL string) Status {
 		what string
 	}{
 		{t.Regressions, "regression"}, {t.Improvements, "improvement"}, {t.Warnings, "warning"},
-		{t.Unchanged, "unchanged"}, {t.Insufficient, "insufficient data"}, {t.Incomparable, "incomparable"},
+		{t.Unchanged, "unchanged"}, {t.Noisy, "too noisy"}, {t.Insufficient, "insufficient data"}, {t.Incomparable, "incomparable"},
 		{t.Errors, "error"},
 	} {
 		if c.n > 0 {

@@ -26,7 +26,7 @@ func runLines(c *compare.Comparison, esc, code func(string) string) []string {
 			s += ", testbed " + esc(c.Candidate.Testbed)
 		}
 		if n := len(c.CandidateRuns); n > 1 {
-			s += fmt.Sprintf(" (pooled with %s)", count(n-1, "more run"))
+			s += fmt.Sprintf(" (%d rounds: separate runs, pooled for the sample tests, replicates for the test across runs)", n)
 		}
 		lines = append(lines, s)
 	}
@@ -45,6 +45,9 @@ func runLines(c *compare.Comparison, esc, code func(string) string) []string {
 		lines = append(lines, s+": "+strings.Join(refs, ", "))
 	} else {
 		lines = append(lines, "baseline: no runs")
+	}
+	if n := len(c.History); n > 0 {
+		lines = append(lines, fmt.Sprintf("history: %s older runs of the baseline branch informed the run-to-run spread only", count(n, "more")))
 	}
 	for _, in := range c.Incomparable {
 		lines = append(lines, "passed over (not comparable): "+ref(in.Run, code)+": "+esc(in.Reason))
@@ -139,13 +142,17 @@ func method(c *compare.Comparison) string {
 	if len(o.Overrides) > 0 {
 		t += " (or the benchmark's override)"
 	}
-	return fmt.Sprintf("two one-sided Mann-Whitney U tests per benchmark (exact for small samples), p-values %s; "+
-		"regression when the adjusted worse-direction p < %v and the change > +%s, improvement the mirror image; "+
+	return fmt.Sprintf("each benchmark is tested within runs — two one-sided Mann-Whitney U tests on the pooled samples (exact for small samples) — "+
+		"and across runs — a t test of the candidate's run medians (log scale) against the baseline jobs', the run-to-run spread "+
+		"estimated from the baseline history (job means and rounds; without replicates a spread of ±%s is assumed); "+
+		"a benchmark's p is the larger of the two, %s; "+
+		"regression when the adjusted worse-direction p < %v and the change > +%s on the log scale, improvement the mirror image; "+
+		"too noisy to judge when the spread hides a change of the threshold's size at that level, unless the change clears it by the margin the spread demands; "+
 		"change = Hodges-Lehmann estimate of candidate/baseline − 1 (baseline/candidate − 1 where higher is better, "+
-		"so positive always means worse) with its %s confidence interval; warn when not significant but beyond ±%s "+
-		"or when the CI reaches past it; at least %d samples per side; p = adjusted one-sided p in the direction of the change; "+
+		"so positive always means worse) with a %s confidence interval covering both tests; warn when not significant but beyond ±%s, "+
+		"when the CI reaches past it, or when the median or slow tail moved past it; at least %d samples per side; p = adjusted one-sided p in the direction of the change; "+
 		"summary-only benchmarks get a ratio of medians and at most a warning.",
-		corr, o.Alpha, t, level(o.CILevel()), threshold(o.Threshold), o.MinSamples)
+		pctAbs(o.RunSpreadPrior), corr, o.Alpha, t, level(o.CILevel()), threshold(o.Threshold), o.MinSamples)
 }
 
 // envWarnings returns the keys of envDiffs worth a warning: the well-known

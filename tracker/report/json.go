@@ -35,6 +35,7 @@ type jsonDoc struct {
 	Failed       bool                 `json:"failed"`
 	Candidate    *model.RunRef        `json:"candidate,omitempty"`
 	BaselineRuns []model.RunRef       `json:"baseline_runs,omitempty"`
+	HistoryRuns  []model.RunRef       `json:"history_runs,omitempty"`
 	Incomparable []model.Incomparable `json:"incomparable,omitempty"`
 	BaselineEnv  map[string]string    `json:"baseline_env,omitempty"`
 	CandidateEnv map[string]string    `json:"candidate_env,omitempty"`
@@ -63,17 +64,29 @@ type jsonBenchmark struct {
 	Verdict         compare.Verdict   `json:"verdict"`
 	Reason          string            `json:"reason,omitempty"`
 	SummaryOnly     bool              `json:"summary_only,omitempty"`
+	BelowThreshold  bool              `json:"below_threshold,omitempty"`
+	Rounds          int               `json:"rounds,omitempty"`
+	BaselineJobs    int               `json:"baseline_jobs,omitempty"`
+	HistoryJobs     int               `json:"history_jobs,omitempty"`
+	RunSpread       num               `json:"run_spread"`
+	SpreadKnown     bool              `json:"run_spread_measured,omitempty"`
+	Detectable      num               `json:"detectable_change"`
+	PRun            num               `json:"p_value_runs"`
 }
 
 type jsonSummary struct {
-	Regressions   int `json:"regressions"`
-	Improvements  int `json:"improvements"`
-	Warnings      int `json:"warnings"`
-	Insufficient  int `json:"insufficient"`
-	Unchanged     int `json:"unchanged"`
-	Errors        int `json:"errors"`
-	Incomparable  int `json:"incomparable"`
-	GeomeanChange num `json:"geomean_change"`
+	Regressions  int `json:"regressions"`
+	Improvements int `json:"improvements"`
+	Warnings     int `json:"warnings"`
+	Insufficient int `json:"insufficient"`
+	Unchanged    int `json:"unchanged"`
+	Errors       int `json:"errors"`
+	Incomparable int `json:"incomparable"`
+	Noisy        int `json:"noisy"`
+	// BelowThreshold counts unchanged benchmarks with a significant change
+	// smaller than the threshold.
+	BelowThreshold int `json:"below_threshold"`
+	GeomeanChange  num `json:"geomean_change"`
 }
 
 // JSON writes the comparison in the shape of perfgate compare --format
@@ -85,14 +98,15 @@ func JSON(w io.Writer, c *compare.Comparison) error {
 		Threshold: num(o.Threshold), Alpha: num(o.Alpha), Correction: o.Correction,
 		MinSamples: o.MinSamples, CILevel: num(o.CILevel()), Interleaved: o.Interleaved,
 		Verdict: VerdictLine(c), Failed: c.Failed(),
-		BaselineRuns: c.Baseline, Incomparable: c.Incomparable,
+		BaselineRuns: c.Baseline, HistoryRuns: c.History, Incomparable: c.Incomparable,
 		BaselineEnv: c.BaselineEnv, CandidateEnv: c.CandidateEnv,
 		Benchmarks: make([]jsonBenchmark, len(c.Results)),
 		Summary: jsonSummary{
 			Regressions: c.Summary.Regressions, Improvements: c.Summary.Improvements,
 			Warnings: c.Summary.Warnings, Insufficient: c.Summary.Insufficient,
 			Unchanged: c.Summary.Unchanged, Errors: c.Summary.Errors,
-			Incomparable: c.Summary.Incomparable, GeomeanChange: num(c.Summary.GeomeanChange),
+			Incomparable: c.Summary.Incomparable, Noisy: c.Summary.Noisy, BelowThreshold: c.Summary.BelowThreshold,
+			GeomeanChange: num(c.Summary.GeomeanChange),
 		},
 	}
 	if c.Candidate.ID != "" {
@@ -107,7 +121,9 @@ func JSON(w io.Writer, c *compare.Comparison) error {
 			Change: num(r.Change), CILow: num(r.CILow), CIHigh: num(r.CIHigh),
 			PValue: num(r.PValue), PAdjusted: num(r.PAdjusted),
 			PBetter: num(r.PBetter), PBetterAdjusted: num(r.PBetterAdjusted), Threshold: num(r.Threshold),
-			Verdict: r.Verdict, Reason: r.Reason, SummaryOnly: r.SummaryOnly,
+			Verdict: r.Verdict, Reason: r.Reason, SummaryOnly: r.SummaryOnly, BelowThreshold: r.BelowThreshold,
+			Rounds: r.Rounds, BaselineJobs: r.BaselineJobs, HistoryJobs: r.HistoryJobs,
+			RunSpread: num(r.RunSpread), SpreadKnown: r.SpreadKnown, Detectable: num(r.Detectable), PRun: num(r.PRun),
 		}
 	}
 	enc := json.NewEncoder(w)

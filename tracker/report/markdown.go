@@ -151,6 +151,7 @@ var sections = []section{
 	{"💥 Errors", compare.Error, true},
 	{"⚠️ Inconclusive", compare.Warn, true},
 	{"🟢 Improvements", compare.Improvement, false},
+	{"〰️ Too noisy to judge", compare.Noisy, true},
 }
 
 // changed returns the rows of the changed sections, in section order.
@@ -236,12 +237,12 @@ func bold(s string, on bool) string {
 func writeDetails(b *strings.Builder, c *compare.Comparison) {
 	fmt.Fprintf(b, "<details><summary>All benchmarks (%d)</summary>\n\n", len(c.Results))
 	b.WriteString("| benchmark | verdict | baseline | candidate | change | " + level(c.Options.CILevel()) +
-		" CI | p (adj.) | n | note |\n|:--|:--|--:|--:|--:|:-:|--:|--:|:--|\n")
+		" CI | p (adj.) | n | run spread | note |\n|:--|:--|--:|--:|--:|:-:|--:|--:|--:|:--|\n")
 	for i := range c.Results {
 		r := &c.Results[i]
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %d / %d | %s |\n",
-			mdCode(r.Suite+"/"+r.Name), r.Verdict, md(value(r.BaselineMedian, r.Unit)), md(value(r.CandidateMedian, r.Unit)),
-			pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, md(r.Reason))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %d / %d | %s | %s |\n",
+			mdCode(r.Suite+"/"+r.Name), verdictWords(r), md(value(r.BaselineMedian, r.Unit)), md(value(r.CandidateMedian, r.Unit)),
+			pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, spread(r), md(r.Reason))
 	}
 	b.WriteString("\n</details>\n\n")
 }

@@ -49,8 +49,9 @@ var (
 	envPR   = map[string]string{model.EnvGPU: "NVIDIA H200", model.EnvDriver: "580.160.01", model.EnvCUDA: "13.0", model.EnvNVRTC: "12.9", "clocks": "locked"}
 )
 
-// mixed is a comparison with every verdict, two pooled baseline runs, an
-// environment difference and a run passed over.
+// mixed is a comparison with every verdict, three baseline jobs (their
+// runs pooled for the sample tests, replicates for the test across runs),
+// an environment difference and a run passed over.
 func mixed(t *testing.T) *compare.Comparison {
 	t.Helper()
 	b10 := seq(1000, 10, 10)
@@ -58,20 +59,31 @@ func mixed(t *testing.T) *compare.Comparison {
 	broken := bm("gemm", "bf16/m=4096", "us", model.Lower, nil)
 	broken.Error = "CUDA_ERROR_ILLEGAL_ADDRESS"
 	so := func(b model.Benchmark) model.Benchmark { b.SummaryOnly = true; return b }
+	// launch: tight runs that land ±10% apart between processes.
+	launch := func(f float64) model.Benchmark {
+		return bm("microbatch", "launch_per_op/n=256", "us", model.Lower, scale(seq(30, 0.01, 10), f))
+	}
 	base := []*model.Results{
 		run("b1", "a", "main", 19, envMain,
-			bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, b10[:5]),
-			bm("elementwise", "mul/fp32/n=16777216", "ns", model.Lower, b10[:5]),
+			bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, b10),
+			bm("elementwise", "mul/fp32/n=16777216", "ns", model.Lower, b10),
 			bm("copy", "d2d/n=1GiB", "GB/s", model.Higher, seq(3000, 2, 10)),
 			bm("reduce", "sum/fp32", "us", model.Lower, noisy),
 			bm("gemm", "bf16/m=4096", "us", model.Lower, seq(250, 0.5, 10)),
 			bm("gemm", "fp16/m=4096", "ms", model.Lower, seq(1.5, 0.001, 10)),
 			so(bm("ext", "tool-mean", "ns", model.Lower, []float64{500, 505})),
+			launch(1),
 		),
 		run("b2", "c", "main", 20, envMain,
-			bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, b10[5:]),
-			bm("elementwise", "mul/fp32/n=16777216", "ns", model.Lower, b10[5:]),
+			bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, scale(b10, 1.004)),
+			bm("elementwise", "mul/fp32/n=16777216", "ns", model.Lower, scale(b10, 1.004)),
 			bm("softmax", "old", "ns", model.Lower, b10),
+			launch(1.12),
+		),
+		run("b0", "f", "main", 18, envMain,
+			bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, scale(b10, 0.997)),
+			bm("elementwise", "mul/fp32/n=16777216", "ns", model.Lower, scale(b10, 0.997)),
+			launch(0.91),
 		),
 	}
 	cand := []*model.Results{run("c1", "d", "feature/faster-add", 21, envPR,
@@ -83,8 +95,9 @@ func mixed(t *testing.T) *compare.Comparison {
 		bm("gemm", "fp16/m=4096", "ms", model.Lower, seq(1.5005, 0.001, 10)),
 		so(bm("ext", "tool-mean", "ns", model.Lower, []float64{640, 650})),
 		bm("attention", "flash/new", "us", model.Lower, seq(80, 1, 10)),
+		launch(1.15),
 	)}
-	b := &model.Baseline{Runs: base, Used: []model.RunRef{base[0].Run.Ref(), base[1].Run.Ref()},
+	b := &model.Baseline{Runs: base, Used: []model.RunRef{base[0].Run.Ref(), base[1].Run.Ref(), base[2].Run.Ref()},
 		Incomparable: []model.Incomparable{{
 			Run:    model.RunRef{ID: "x", Commit: strings.Repeat("e", 40), StartedAt: time.Date(2026, 11, 18, 8, 0, 0, 0, time.UTC)},
 			Reason: `GPU "NVIDIA A100-SXM4-80GB" vs "NVIDIA H200"`,
@@ -206,7 +219,7 @@ func TestVerdictLine(t *testing.T) {
 		mk   func(*testing.T) *compare.Comparison
 		want string
 	}{
-		{"mixed", mixed, "❌ Regression: 1 of 9 benchmarks slower by more than 10%"},
+		{"mixed", mixed, "❌ Regression: 1 of 10 benchmarks slower by more than 10%"},
 		{"clean", clean, "✅ No regression: 2 benchmarks · 2 unchanged"},
 		{"incomparable", incomparable, "🚫 Incomparable: no baseline run on a comparable testbed (2 runs passed over"},
 	}
@@ -307,10 +320,10 @@ func TestJSONContract(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Threshold != 0.10 || doc.Alpha != 0.01 || doc.Correction != "bh" || len(doc.BaselineRuns) != 2 {
+	if doc.Threshold != 0.10 || doc.Alpha != 0.01 || doc.Correction != "bh" || len(doc.BaselineRuns) != 3 {
 		t.Errorf("header: %+v", doc)
 	}
-	for _, k := range []string{"regressions", "improvements", "warnings", "insufficient", "unchanged", "errors", "geomean_change"} {
+	for _, k := range []string{"regressions", "improvements", "warnings", "insufficient", "unchanged", "errors", "noisy", "below_threshold", "geomean_change"} {
 		if v, ok := doc.Summary[k]; !ok || v == nil || math.IsNaN(*v) {
 			t.Errorf("summary.%s missing", k)
 		}

@@ -23,11 +23,11 @@ func Text(c *compare.Comparison) string {
 		b.WriteByte('\n')
 		var tb strings.Builder
 		tw := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "verdict\tbenchmark\tbaseline\tcandidate\tchange\t%s CI\tp (adj.)\tn\tnote\n", level(c.Options.CILevel()))
+		fmt.Fprintf(tw, "verdict\tbenchmark\tbaseline\tcandidate\tchange\t%s CI\tp (adj.)\tn\trun spread\tnote\n", level(c.Options.CILevel()))
 		for _, r := range attentionOrder(c.Results) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\n",
-				r.Verdict, plain(r.Suite+"/"+r.Name), value(r.BaselineMedian, r.Unit), value(r.CandidateMedian, r.Unit),
-				pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, plain(r.Reason))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n",
+				verdictWords(r), plain(r.Suite+"/"+r.Name), value(r.BaselineMedian, r.Unit), value(r.CandidateMedian, r.Unit),
+				pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, spread(r), plain(r.Reason))
 		}
 		tw.Flush()
 		for _, line := range strings.Split(strings.TrimSuffix(tb.String(), "\n"), "\n") {

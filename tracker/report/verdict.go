@@ -32,7 +32,7 @@ func verdict(c *compare.Comparison) (emoji, text string) {
 		return "⚪", "Nothing compared: no benchmarks"
 	case s.Insufficient+s.Errors+s.Incomparable == n:
 		return "⚠️", "Nothing judged: " + count(n, "benchmark") + tail(c, false)
-	case s.Warnings+s.Errors > 0:
+	case s.Warnings+s.Errors+s.Noisy > 0:
 		return "⚠️", "No regression found, some inconclusive: " + count(n, "benchmark") + tail(c, true)
 	}
 	return "✅", "No regression: " + count(n, "benchmark") + tail(c, true)
@@ -62,9 +62,11 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 	add(s.Warnings, "warning")
 	add(s.Errors, "error")
 	add(s.Improvements, "improvement")
+	add(s.BelowThreshold, "significant change smaller than the threshold")
+	add(s.Noisy, "too noisy to judge")
 	add(s.Insufficient, "with too few samples")
 	if s.Regressions > 0 || withUnchanged {
-		add(s.Unchanged, "unchanged")
+		add(s.Unchanged-s.BelowThreshold, "unchanged")
 	}
 	if !math.IsNaN(s.GeomeanChange) {
 		parts = append(parts, "geomean "+pct(s.GeomeanChange))
@@ -78,7 +80,7 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 // count formats "1 warning", "2 warnings", "3 unchanged", "2 with too few samples".
 func count(n int, what string) string {
 	switch what {
-	case "unchanged", "with too few samples":
+	case "unchanged", "with too few samples", "too noisy to judge":
 		return fmt.Sprintf("%d %s", n, what)
 	}
 	if n == 1 {
@@ -97,5 +99,5 @@ func firstReason(c *compare.Comparison) string {
 // order ranks verdicts for reports: what needs attention first.
 var order = map[compare.Verdict]int{
 	compare.Regression: 0, compare.Error: 1, compare.Warn: 2, compare.Improvement: 3,
-	compare.Insufficient: 4, compare.Incomparable: 5, compare.Unchanged: 6,
+	compare.Noisy: 4, compare.Insufficient: 5, compare.Incomparable: 6, compare.Unchanged: 7,
 }

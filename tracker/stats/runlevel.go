@@ -136,16 +136,18 @@ func RunLevelTest(base [][]float64, cand []float64, s Spread, prior float64) Run
 		// Every job one round: the job means' variance is all there is, and
 		// it is exact for a candidate of one round too.
 		v, t.DF = s.JobVar*cB, s.DFBetween
-	case s.Between == 0:
-		// The job means vary no more than their rounds explain: no job
-		// effect is visible, so the rounds decide.
-		v, t.DF = s.Within*cW, s.DFWithin
 	default:
 		// Between = JobVar − Within·InvRounds: write v over the two
-		// independent estimates and apply Welch–Satterthwaite.
+		// independent estimates and apply Welch–Satterthwaite. With equal
+		// rounds everywhere the round term cancels and this is the exact t
+		// test of job means. v never drops below what the rounds alone
+		// give, even where the job means vary less than their rounds.
 		a, b := cB*s.JobVar, s.Within*(cW-cB*s.InvRounds)
 		v = a + b
 		t.DF = satterthwaite(v, [][2]float64{{a, s.DFBetween}, {b, s.DFWithin}})
+		if floor := s.Within * cW; v < floor {
+			v, t.DF = floor, s.DFWithin
+		}
 	}
 	t.SE = math.Sqrt(v)
 	t.Greater, t.Less = t.tails()
