@@ -39,6 +39,9 @@ func (o *actionOptions) applyConfigDefaults(cfg *config.Config) {
 	if cfg.Baseline.Runs > 0 {
 		o.baselineRuns = cfg.Baseline.Runs
 	}
+	if cfg.Baseline.History > 0 {
+		o.compare.HistoryJobs = cfg.Baseline.History
+	}
 	o.baselineTestbed = cfg.Baseline.Testbed
 }
 

@@ -110,10 +110,11 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 		return spoolOnFailure(e, sf, cands, err)
 	}
 	defer st.Close()
-	b, err := baselineOn(ctx, st, cands, cf.branch, cf.testbed, cf.runs)
+	b, err := baselineOn(ctx, st, cands, cf.branch, cf.testbed, cf.runs, opt.HistoryJobs)
 	if err != nil {
 		return spoolOnFailure(e, sf, cands, err)
 	}
+	opt.BaselineJobs = cf.runs
 	c, err := compare.CompareBaseline(b, cands, opt)
 	if err != nil {
 		return err
@@ -148,6 +149,7 @@ func (cf *checkFlags) applyConfig(ctx context.Context, fs *flag.FlagSet, e *env,
 		"baseline-branch": "PERFGATE_BASELINE_BRANCH", "baseline-runs": "PERFGATE_BASELINE_RUNS",
 		"baseline-testbed": "PERFGATE_BASELINE_TESTBED", "threshold": "PERFGATE_THRESHOLD",
 		"alpha": "PERFGATE_ALPHA", "correction": "PERFGATE_CORRECTION", "min-samples": "PERFGATE_MIN_SAMPLES",
+		"history": "PERFGATE_HISTORY",
 	})
 	b := cfg.Baseline
 	if b.Branch != "" && !set["baseline-branch"] {
@@ -158,6 +160,9 @@ func (cf *checkFlags) applyConfig(ctx context.Context, fs *flag.FlagSet, e *env,
 	}
 	if b.Testbed != "" && !set["baseline-testbed"] {
 		cf.testbed = b.Testbed
+	}
+	if b.History > 0 && !set["history"] {
+		opt.HistoryJobs = b.History
 	}
 	return applyConfig(opt, cfg, set, resultKeys(cands)), nil
 }
@@ -195,21 +200,25 @@ func checkAgainst(ctx context.Context, st tracker.BaselineSource, cands []*model
 // candidate's, so a baseline from another runner of the same kind is used
 // and one from other hardware is still incomparable.
 func checkAgainstOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n int, opt compare.Options) (*compare.Comparison, error) {
-	b, err := baselineOn(ctx, st, cands, branch, testbed, n)
+	b, err := baselineOn(ctx, st, cands, branch, testbed, n, opt.HistoryJobs)
 	if err != nil {
 		return nil, err
 	}
+	opt.BaselineJobs = n
 	return compare.CompareBaseline(b, cands, opt)
 }
 
-// baselineOn is the baseline checkAgainstOn compares with.
-func baselineOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n int) (*model.Baseline, error) {
+// baselineOn is the baseline checkAgainstOn compares with: the runs of the
+// latest max(n, history) comparable jobs; the caller judges against the
+// newest n (compare.Options.BaselineJobs) and the rest inform the spread.
+func baselineOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n, history int) (*model.Baseline, error) {
 	first := &cands[0].Run
 	// The candidates' own jobs may be stored already (check --record, or the
 	// shards of a sharded job recorded one by one): ask for that many more
 	// jobs, then drop them.
+	jobs := max(n, history)
 	q := model.BaselineQuery{Repo: first.Repo, Branch: branch, Testbed: model.FingerprintOf(first),
-		Runs: n + len(candidateJobs(cands)), Exclude: first.ID}
+		Runs: jobs + len(candidateJobs(cands)), Exclude: first.ID}
 	if testbed != "" {
 		q.Testbed.Testbed = testbed
 	}
@@ -217,7 +226,10 @@ func baselineOn(ctx context.Context, st tracker.BaselineSource, cands []*model.R
 	if err != nil {
 		return nil, err
 	}
-	dropCandidates(b, cands, n)
+	dropCandidates(b, cands, jobs)
+	if len(b.Incomparable) > n {
+		b.Incomparable = b.Incomparable[:n]
+	}
 	return b, nil
 }
 

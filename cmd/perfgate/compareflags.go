@@ -28,6 +28,8 @@ type compareFlags struct {
 	alpha      float64
 	correction string
 	minSamples int
+	history    int
+	runSpread  float64 // percent
 	format     string
 	fs         *flag.FlagSet
 	envErrs    map[string]error // flag name -> its PERFGATE_* default did not parse
@@ -47,6 +49,10 @@ func (f *compareFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.correction, "correction", envDefault(e, "PERFGATE_CORRECTION", def.Correction),
 		"multiple-testing correction: "+strings.Join(compare.Corrections, ", ")+" (env PERFGATE_CORRECTION)")
 	fs.IntVar(&f.minSamples, "min-samples", minSamples, "fewest samples per side to judge a benchmark (env PERFGATE_MIN_SAMPLES)")
+	fs.IntVar(&f.history, "history", f.envInt(e, "history", "PERFGATE_HISTORY", def.HistoryJobs),
+		"check and action: how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline (env PERFGATE_HISTORY)")
+	fs.Float64Var(&f.runSpread, "run-spread", f.envFloat(e, "run-spread", "PERFGATE_RUN_SPREAD", 100*def.RunSpreadPrior),
+		"the run-to-run spread, in `percent`, assumed where no replicated runs measure it (one job a side) (env PERFGATE_RUN_SPREAD)")
 	fs.StringVar(&f.format, "format", formatText, "output format: "+strings.Join(formats, ", "))
 }
 
@@ -83,7 +89,7 @@ func (f *compareFlags) envInt(e *env, name, key string, def int) int {
 // usage errors (exit 2) naming the flag or environment variable.
 func (f *compareFlags) options() (compare.Options, error) {
 	set := flagsGiven(f.fs)
-	for _, name := range []string{"threshold", "alpha", "min-samples"} {
+	for _, name := range []string{"threshold", "alpha", "min-samples", "history", "run-spread"} {
 		if err := f.envErrs[name]; err != nil && !set[name] {
 			return compare.Options{}, err
 		}
@@ -95,6 +101,10 @@ func (f *compareFlags) options() (compare.Options, error) {
 		return compare.Options{}, usageError("-alpha: must be in (0, 1), got %v", f.alpha)
 	case f.minSamples < 2:
 		return compare.Options{}, usageError("-min-samples: must be at least 2, got %d", f.minSamples)
+	case f.history < 1 || f.history > 1000:
+		return compare.Options{}, usageError("-history: must be between 1 and 1000 jobs, got %d", f.history)
+	case !(f.runSpread >= 0) || f.runSpread > 100:
+		return compare.Options{}, usageError("-run-spread: must be a percentage in [0, 100], got %v", f.runSpread)
 	}
 	if err := checkChoice("-correction", f.correction, compare.Corrections); err != nil {
 		return compare.Options{}, err
@@ -104,6 +114,7 @@ func (f *compareFlags) options() (compare.Options, error) {
 	}
 	o := compare.DefaultOptions()
 	o.Threshold, o.Alpha, o.Correction, o.MinSamples = f.threshold/100, f.alpha, f.correction, f.minSamples
+	o.HistoryJobs, o.RunSpreadPrior = f.history, f.runSpread/100
 	return o, nil
 }
 

@@ -31,11 +31,21 @@ type Options struct {
 	// newest first) are the baseline; older jobs only inform the
 	// run-to-run spread. 0: every baseline run is baseline.
 	BaselineJobs int
+	// HistoryJobs is how many of the latest baseline jobs a check against a
+	// history store reads: the newest BaselineJobs of them are the
+	// baseline, all of them estimate the run-to-run spread. Compare itself
+	// takes whatever baseline runs it is given.
+	HistoryJobs int
 	// RunSpreadPrior is the run-to-run spread (standard deviation of the
 	// log median of one run, ≈ a fraction) assumed where the runs cannot
 	// estimate it: one job a side with no rounds.
 	RunSpreadPrior float64
 }
+
+// DefaultHistory is the default HistoryJobs: 20 jobs give the spread
+// estimate 19 degrees of freedom, where Student's t is within 12% of the
+// normal at the 1% level; fewer make verdicts cautious, as they should.
+const DefaultHistory = 20
 
 // DefaultRunSpread is the default RunSpreadPrior: 3%, between the median
 // (0.9%) and the 90th percentile (5%) of the run-to-run spread of
@@ -67,7 +77,7 @@ func (ov Override) matches(key string) bool {
 // threshold, alpha 0.01, Benjamini-Hochberg, at least 5 samples per side,
 // and DefaultRunSpread where the run-to-run spread is unknown.
 func DefaultOptions() Options {
-	return Options{Threshold: 0.10, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5, RunSpreadPrior: DefaultRunSpread}
+	return Options{Threshold: 0.10, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5, RunSpreadPrior: DefaultRunSpread, HistoryJobs: DefaultHistory}
 }
 
 // CILevel returns the confidence level of the intervals, 1 − Alpha.
@@ -90,6 +100,8 @@ func (o Options) Validate() error {
 		return &OptionError{"Threshold", fmt.Sprintf("must be a finite fraction ≥ 0, got %v", o.Threshold)}
 	case o.MinSamples < 2:
 		return &OptionError{"MinSamples", fmt.Sprintf("must be at least 2, got %d", o.MinSamples)}
+	case o.HistoryJobs < 0:
+		return &OptionError{"HistoryJobs", fmt.Sprintf("must be ≥ 0, got %d", o.HistoryJobs)}
 	case o.BaselineJobs < 0:
 		return &OptionError{"BaselineJobs", fmt.Sprintf("must be ≥ 0, got %d", o.BaselineJobs)}
 	case !(o.RunSpreadPrior >= 0) || o.RunSpreadPrior > 1:

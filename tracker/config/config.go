@@ -63,6 +63,7 @@ type BetterOverride struct {
 type Baseline struct {
 	Branch  string // "" = the repository's default branch
 	Runs    int    // 0 = perfgate's default
+	History int    // jobs read for the run-to-run spread; 0 = perfgate's default
 	Testbed string // "" = the current run's testbed
 }
 

@@ -262,6 +262,7 @@ func (d *decoder) baseline(b *Baseline, n *yaml.Node, key string) error {
 	return d.fields(n, key, map[string]handler{
 		"branch":  d.str(&b.Branch),
 		"runs":    d.integer(&b.Runs, 1, 1000),
+		"history": d.integer(&b.History, 1, 1000),
 		"testbed": d.str(&b.Testbed),
 	})
 }

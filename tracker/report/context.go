@@ -47,7 +47,7 @@ func runLines(c *compare.Comparison, esc, code func(string) string) []string {
 		lines = append(lines, "baseline: no runs")
 	}
 	if n := len(c.History); n > 0 {
-		lines = append(lines, fmt.Sprintf("history: %s older runs of the baseline branch informed the run-to-run spread only", count(n, "more")))
+		lines = append(lines, fmt.Sprintf("history: %s of the baseline branch informed the run-to-run spread only", count(n, "older run")))
 	}
 	for _, in := range c.Incomparable {
 		lines = append(lines, "passed over (not comparable): "+ref(in.Run, code)+": "+esc(in.Reason))

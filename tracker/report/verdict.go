@@ -62,7 +62,7 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 	add(s.Warnings, "warning")
 	add(s.Errors, "error")
 	add(s.Improvements, "improvement")
-	add(s.BelowThreshold, "significant change smaller than the threshold")
+	add(s.BelowThreshold, "smaller than the threshold")
 	add(s.Noisy, "too noisy to judge")
 	add(s.Insufficient, "with too few samples")
 	if s.Regressions > 0 || withUnchanged {
@@ -80,7 +80,7 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 // count formats "1 warning", "2 warnings", "3 unchanged", "2 with too few samples".
 func count(n int, what string) string {
 	switch what {
-	case "unchanged", "with too few samples", "too noisy to judge":
+	case "unchanged", "with too few samples", "too noisy to judge", "smaller than the threshold":
 		return fmt.Sprintf("%d %s", n, what)
 	}
 	if n == 1 {
