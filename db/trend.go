@@ -95,7 +95,7 @@ func sortedSeries(series map[seriesKey]*model.TrendSeries) []model.TrendSeries {
 // (docs/database.md shows both plans).
 func trendSQL(q model.TrendQuery, ids []int64) (string, []any) {
 	args := []any{ids}
-	var where []string
+	where := []string{"rb.benchmark_id = any($1)", "rb.n > 0"}
 	add := func(cond string, v any) {
 		args = append(args, v)
 		where = append(where, strings.ReplaceAll(cond, "?", fmt.Sprintf("$%d", len(args))))
@@ -109,20 +109,20 @@ func trendSQL(q model.TrendQuery, ids []int64) (string, []any) {
 	if q.Branch != "" {
 		add("r.branch = ? and r.baseline_eligible", q.Branch)
 	}
-	label := ""
 	if q.Testbed != "" {
-		args = append(args, q.Testbed)
-		label = fmt.Sprintf(" and t.label = $%d", len(args))
+		add("t.label = ?", q.Testbed)
 	}
+	// The filters stay outside the subquery: behind "offset 0" the planner
+	// cannot push them in, so it never trades the primary-key probe for a
+	// scan of runs_started_at per point.
 	return `
 		select rb.benchmark_id, r.id, r.commit, r.branch, t.label, r.started_at, rb.median, rb.cv, rb.n
 		from run_benchmarks rb
 		cross join lateral (
-			select r.id, r.commit, r.branch, r.testbed_id, r.started_at from runs r
-			where ` + strings.Join(append([]string{"r.pk = rb.run_pk"}, where...), " and ") + `
-			offset 0) r
+			select r.id, r.commit, r.branch, r.repo, r.baseline_eligible, r.testbed_id, r.started_at
+			from runs r where r.pk = rb.run_pk offset 0) r
 		join testbeds t on t.id = r.testbed_id
-		where rb.benchmark_id = any($1) and rb.n > 0` + label, args
+		where ` + strings.Join(where, " and "), args
 }
 
 // A benchMeta describes a benchmarks row.
