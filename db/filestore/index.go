@@ -2,8 +2,10 @@ package filestore
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -160,7 +162,7 @@ func (s *Store) verify() (*index, error) {
 	}
 	old, err := s.readIndex()
 	if err != nil {
-		old = &index{}
+		old = s.readIndexV1()
 	}
 	ix := &index{}
 	seen := map[string]string{} // run ID → file
@@ -185,6 +187,32 @@ func (s *Store) verify() (*index, error) {
 		ix.Runs = append(ix.Runs, entry{File: name, Size: st.size, ModTime: st.mtime, Samples: countSamples(r), Run: r.Run})
 	}
 	return ix, nil
+}
+
+// readIndexV1 reads the index.json of a store written by perfgate before
+// index.tsv (rewritten whole on every record), so that verify reads only the
+// run files it does not describe; its runs' points are not in series files
+// yet. It returns an empty index when there is none.
+func (s *Store) readIndexV1() *index {
+	var v1 struct {
+		Version int `json:"version"`
+		Runs    []struct {
+			File    string    `json:"file"`
+			Size    int64     `json:"size"`
+			ModTime int64     `json:"mtime_ns"`
+			Samples int       `json:"samples"`
+			Run     model.Run `json:"run"`
+		} `json:"runs"`
+	}
+	data, err := os.ReadFile(filepath.Join(s.dir, "index.json"))
+	if err != nil || json.Unmarshal(data, &v1) != nil || v1.Version != 1 {
+		return &index{}
+	}
+	ix := &index{Runs: make([]entry, len(v1.Runs))}
+	for i, e := range v1.Runs {
+		ix.Runs[i] = entry{File: e.File, Size: e.Size, ModTime: e.ModTime, Samples: e.Samples, Run: e.Run}
+	}
+	return ix
 }
 
 // writeIndex replaces the stored index with ix. Only writers call it, under

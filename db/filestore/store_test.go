@@ -310,3 +310,57 @@ func TestFailedRecordStoresNothing(t *testing.T) {
 		t.Errorf("after a failed Record the store holds %v, want [r0]", got)
 	}
 }
+
+// TestReadsVersion1Store: a store written before index.tsv (index.json and
+// indented run files) answers queries, reading only the run files its
+// index.json does not describe, and the first write converts it.
+func TestReadsVersion1Store(t *testing.T) {
+	s, _ := Open(t.TempDir())
+	if err := os.MkdirAll(s.runsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	type v1entry struct {
+		File    string    `json:"file"`
+		Size    int64     `json:"size"`
+		ModTime int64     `json:"mtime_ns"`
+		Samples int       `json:"samples"`
+		Run     model.Run `json:"run"`
+	}
+	var v1 struct {
+		Version int       `json:"version"`
+		Runs    []v1entry `json:"runs"`
+	}
+	v1.Version = 1
+	for i := range 3 {
+		r := run(fmt.Sprintf("r%d", i), i)
+		path := s.runPath(fileName(r.Run.ID))
+		if err := model.WriteFile(path, r); err != nil { // indented, as version 1 wrote them
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(path)
+		v1.Runs = append(v1.Runs, v1entry{fileName(r.Run.ID), fi.Size(), fi.ModTime().UnixNano(), 5, r.Run})
+	}
+	data, _ := json.Marshal(v1)
+	if err := os.WriteFile(filepath.Join(s.dir, "index.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Entries of unchanged files are trusted, not read again: this one says
+	// r1 ran on another branch, and the baseline believes it.
+	v1.Runs[1].Run.Branch = "elsewhere"
+	data, _ = json.Marshal(v1)
+	os.WriteFile(filepath.Join(s.dir, "index.json"), data, 0o644)
+	if got := usedIDs(t, s, 5); fmt.Sprint(got) != "[r2 r0]" {
+		t.Errorf("baseline of a version 1 store = %v, want [r2 r0] (the v1 entries trusted where the files match)", got)
+	}
+	se, err := s.Trend(context.Background(), model.TrendQuery{Pattern: "copy"})
+	if err != nil || len(se) != 1 || len(se[0].Points) != 3 {
+		t.Fatalf("trend of a version 1 store: %+v, %v", se, err)
+	}
+	mustRecord(t, s, run("r3", 3))
+	if _, err := os.Stat(filepath.Join(s.dir, "index.json")); !notExist(err) {
+		t.Errorf("index.json still there after a write: %v", err)
+	}
+	if ix, err := s.readIndex(); err != nil || len(ix.Runs) != 4 {
+		t.Errorf("index after the first write: %v, %v", ix, err)
+	}
+}
