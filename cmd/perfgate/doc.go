@@ -15,7 +15,8 @@ Commands:
 	compare  compare results files: --baseline FILE... --candidate FILE...
 	record   store runs in the history (embedded store, or Postgres with --db)
 	check    judge a candidate against the baseline branch's stored history
-	trend    one benchmark's history over time, with step changes
+	trend    one benchmark's history over time, with step changes (--changes: only those)
+	chart    PNG/SVG charts: trend (band, steps) or compare (change and CI per benchmark)
 	prune    delete old history, never the latest baseline runs of a testbed
 	migrate  apply the Postgres schema migrations
 	upload   send runs spooled while the database was unreachable

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"flag"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/trend"
+)
+
+// trendFlags select a history and tune step detection: trend and chart
+// trend share them.
+type trendFlags struct {
+	pattern, suite, since, branch, testbed, repo string
+	threshold, maxP                              float64 // threshold in percent
+}
+
+func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
+	fs.StringVar(&tf.pattern, "benchmark", "", "benchmark name `PATTERN`: a glob matched segment by segment from the left, e.g. 'add' or 'add/*' (every add benchmark), 'add/fp32/n=1M'; '*' means every benchmark")
+	fs.StringVar(&tf.suite, "suite", "", "only this `SUITE`")
+	fs.StringVar(&tf.since, "since", "90d", "only runs that started within this `age` (90d, 2w, 36h; 0 = all)")
+	fs.StringVar(&tf.branch, "branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
+		"only baseline runs of this `BRANCH` (never pull-request runs); '' = every run (env PERFGATE_BASELINE_BRANCH)")
+	fs.StringVar(&tf.testbed, "testbed", "", "only runs on this testbed `LABEL`")
+	fs.StringVar(&tf.repo, "repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
+	def := trend.DefaultOptions()
+	fs.Float64Var(&tf.threshold, "step-threshold", 100*def.Threshold, "smallest change of the median that is a step, in `percent`")
+	fs.Float64Var(&tf.maxP, "step-p", def.MaxP, "largest t-test `p-value` of a step (E-divisive means with Otava's t-test)")
+}
+
+// query validates the flags and builds the trend query.
+func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, error) {
+	var opt trend.Options
+	switch {
+	case tf.pattern == "":
+		return model.TrendQuery{}, opt, usageError("--benchmark: name the benchmark(s), e.g. --benchmark 'add/fp32/*' ('*' for all)")
+	case !(tf.threshold > 0 && tf.threshold < 1000):
+		return model.TrendQuery{}, opt, usageError("--step-threshold: must be a percentage above 0, got %v", tf.threshold)
+	case !(tf.maxP > 0 && tf.maxP < 1):
+		return model.TrendQuery{}, opt, usageError("--step-p: must be a p-value between 0 and 1, got %v", tf.maxP)
+	}
+	if _, err := path.Match(tf.pattern, ""); err != nil {
+		return model.TrendQuery{}, opt, usageError("--benchmark: %q is not a valid pattern: %v", tf.pattern, err)
+	}
+	since, err := ageCutoff("since", tf.since, now)
+	if err != nil {
+		return model.TrendQuery{}, opt, err
+	}
+	q := model.TrendQuery{Repo: tf.repo, Suite: tf.suite, Pattern: tf.pattern, Since: since,
+		Branch: strings.TrimSpace(tf.branch), Testbed: tf.testbed}
+	return q, trend.Options{Threshold: tf.threshold / 100, MaxP: tf.maxP}, nil
+}
