@@ -26,6 +26,9 @@ type actionRun struct {
 	o    *actionOptions
 	cfg  *config.Config // nil: results-file without a config file
 	plan *action.Plan
+	// history feeds the report's charts (report_history.go): the check
+	// mode's recent baseline medians of the changed benchmarks.
+	history report.Histories
 }
 
 func (a *actionRun) run(ctx context.Context) error {
@@ -58,6 +61,11 @@ func (a *actionRun) run(ctx context.Context) error {
 		return spoolOnFailure(a.e, sf, runs, err)
 	}
 	tally := tallyOf(c)
+	if a.plan.Mode == action.ModeCheck {
+		if a.history, err = reportHistory(ctx, st, c, a.plan.BaselineBranch); err != nil {
+			a.gha.Warningf("perfgate: no history charts: %v", err)
+		}
+	}
 	if err := a.report(c, tally); err != nil {
 		return err
 	}
@@ -95,7 +103,7 @@ func (a *actionRun) measure(ctx context.Context) (base, runs []*model.Results, f
 func (a *actionRun) report(c *compare.Comparison, t action.Tally) error {
 	a.logSuites(c)
 	a.annotate(c)
-	md := report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer()})
+	md := report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer(), History: a.history})
 	if err := os.WriteFile(a.o.reportPath, []byte(md), 0o644); err != nil {
 		return &model.InfraError{Op: "write the report " + a.o.reportPath, Err: err}
 	}
@@ -167,7 +175,7 @@ func describeChange(r *compare.Result) string {
 func (a *actionRun) updateGitHub(ctx context.Context, gh *githubAPI, c *compare.Comparison, t action.Tally) error {
 	pointer := "The full report is in the job summary: " + a.plan.RunURL
 	body := report.Markdown(c, report.Options{
-		Title: "perfgate", Footer: a.footer(), Overflow: pointer,
+		Title: "perfgate", Footer: a.footer(), Overflow: pointer, History: a.history,
 		MaxBytes: action.MaxCommentChars - len(a.plan.Marker) - 1,
 	})
 	body = action.FitComment(a.plan.Marker, body, pointer)

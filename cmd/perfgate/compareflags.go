@@ -16,9 +16,11 @@ const (
 	formatText     = "text"
 	formatMarkdown = "markdown"
 	formatJSON     = "json"
+	formatCSV      = "csv"
+	formatLaTeX    = "latex"
 )
 
-var formats = []string{formatText, formatMarkdown, formatJSON}
+var formats = []string{formatText, formatMarkdown, formatJSON, formatCSV, formatLaTeX}
 
 // compareFlags are the verdict flags shared by compare, check and action.
 // The threshold is in percent on the command line and a fraction in
@@ -137,6 +139,10 @@ func renderComparison(w io.Writer, c *compare.Comparison, format string) error {
 		_, err = io.WriteString(w, report.Markdown(c, report.Options{}))
 	case formatJSON:
 		err = report.JSON(w, c)
+	case formatCSV:
+		err = report.CSV(w, c)
+	case formatLaTeX:
+		err = report.LaTeX(w, c)
 	default:
 		return usageError("-format: must be one of %s, got %q", strings.Join(formats, ", "), format)
 	}

@@ -16,6 +16,7 @@ Commands:
 	record   store runs in the history (embedded store, or Postgres with --db)
 	check    judge a candidate against the baseline branch's stored history
 	trend    one benchmark's history over time, with step changes (--changes: only those)
+	summary  a SUMMARY.md of results files: suites, environment, mean/median/std/p95/p99/min/max
 	chart    PNG/SVG charts: trend (band, steps) or compare (change and CI per benchmark)
 	prune    delete old history, never the latest baseline runs of a testbed
 	migrate  apply the Postgres schema migrations

@@ -28,6 +28,10 @@ type Options struct {
 	// Confirmation, when set, is what re-running the regressions showed
 	// (confirm.go); it is never cut.
 	Confirmation *confirm.Confirmation
+	// History, when set, adds a chart of the recent baseline medians and
+	// the candidate of each changed benchmark (mermaid.go); the charts go
+	// first when the report must be cut.
+	History Histories
 }
 
 // layout says which parts of the report to render.
@@ -36,6 +40,7 @@ type layout struct {
 	details   bool // the collapsed table of every benchmark
 	context   bool // environment, runs and method
 	truncated bool // point to Options.Overflow
+	charts    bool // the history charts (mermaid.go)
 }
 
 // Markdown renders the comparison for a PR comment or a job summary: the
@@ -44,9 +49,12 @@ type layout struct {
 // the differences in bold; the runs used and passed over; and a footnote on
 // the method. All user text is escaped (see md).
 func Markdown(c *compare.Comparison, o Options) string {
-	full := renderMarkdown(c, o, layout{rows: -1, details: true, context: true})
+	full := renderMarkdown(c, o, layout{rows: -1, details: true, context: true, charts: true})
 	if o.MaxBytes <= 0 || len(full) <= o.MaxBytes {
 		return full
+	}
+	if s := renderMarkdown(c, o, layout{rows: -1, details: true, context: true}); len(s) <= o.MaxBytes {
+		return s
 	}
 	for _, l := range []layout{{rows: -1, context: true, truncated: true}, {rows: -1, truncated: true}} {
 		if s := renderMarkdown(c, o, l); len(s) <= o.MaxBytes {
@@ -119,6 +127,9 @@ func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 	}
 	b.WriteString(confirmMarkdown(o.Confirmation))
 	writeChanged(&b, c, l.rows)
+	if l.charts {
+		b.WriteString(historyMarkdown(c, o.History))
+	}
 	if l.truncated {
 		b.WriteString(overflowLine(o) + "\n")
 	}

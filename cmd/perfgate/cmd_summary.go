@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/report"
+)
+
+func init() {
+	register(&command{
+		Name:    "summary",
+		Summary: "write a SUMMARY.md of results files: suites, environment, per-benchmark statistics",
+		Run:     runSummary,
+	})
+}
+
+func runSummary(_ context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "summary", "[--out SUMMARY.md] RESULTS.json...")
+	out := fs.String("out", "", "write to this `FILE` instead of stdout")
+	files, err := parseFlagsAndFiles(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usageError("summary: name at least one results file")
+	}
+	runs := make([]*model.Results, 0, len(files))
+	for _, f := range files {
+		r, err := model.Load(f)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, r)
+	}
+	md := report.RunSummary(runs)
+	if *out == "" {
+		_, err := io.WriteString(e.Stdout, md)
+		return err
+	}
+	if err := model.WriteFileAtomic(*out, []byte(md)); err != nil {
+		return &model.InfraError{Op: "write " + *out, Err: err}
+	}
+	fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", *out)
+	return nil
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExports runs summary over the committed H100 history and compare
+// with the csv and latex formats.
+func TestExports(t *testing.T) {
+	hist := filepath.Join("..", "..", "examples", "history")
+	out, errOut, code := invoke(t, nil, "summary", filepath.Join(hist, "main-1.json"))
+	if code != 0 || !strings.Contains(out, "| <code>add/dtype=fp32/n=1M/mode=cold</code> | us | ") || !strings.Contains(out, "NVIDIA H100 80GB HBM3") {
+		t.Errorf("summary: exit %d, %s\n%.600s", code, errOut, out)
+	}
+	file := filepath.Join(t.TempDir(), "SUMMARY.md")
+	if _, errOut, code := invoke(t, nil, "summary", "--out", file, filepath.Join(hist, "main-2.json")); code != 0 {
+		t.Errorf("summary --out: exit %d, %s", code, errOut)
+	} else if b, _ := os.ReadFile(file); !strings.HasPrefix(string(b), "# perfgate run summary") {
+		t.Errorf("%s: %.100q", file, b)
+	}
+	if _, errOut, code := invoke(t, nil, "summary"); code != 2 || !strings.Contains(errOut, "results file") {
+		t.Errorf("summary without files: exit %d, %q", code, errOut)
+	}
+
+	base := []string{"--baseline", filepath.Join(hist, "main-1.json"), "--baseline", filepath.Join(hist, "main-2.json"),
+		"--candidate", filepath.Join(hist, "main-3.json")}
+	out, errOut, code = invoke(t, nil, append([]string{"compare", "--format", "csv"}, base...)...)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code > 1 || err != nil || len(rows) != 37 || rows[0][0] != "suite" || rows[0][7] != "change" {
+		t.Errorf("compare --format csv: exit %d, %v, %s: %d rows", code, err, errOut, len(rows))
+	}
+	out, errOut, code = invoke(t, nil, append([]string{"compare", "--format", "latex"}, base...)...)
+	if code > 1 || !strings.Contains(out, `\begin{tabular}`) || strings.Count(out, `\\`) != 37 {
+		t.Errorf("compare --format latex: exit %d, %s\n%s", code, errOut, out)
+	}
+}

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func TestCSV(t *testing.T) {
+	c := mixed(t)
+	var b bytes.Buffer
+	if err := CSV(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "mixed.csv", b.String())
+	rows, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil || len(rows) != len(c.Results)+1 {
+		t.Fatalf("%d rows (%v), want a header and %d", len(rows), err, len(c.Results))
+	}
+	for _, c := range []struct{ in, want string }{{"=HYPERLINK(x)", "'=HYPERLINK(x)"}, {"-1+1", "'-1+1"}, {"add", "add"}, {"", ""}} {
+		if got := cell(c.in); got != c.want {
+			t.Errorf("cell(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestLaTeX(t *testing.T) {
+	var b bytes.Buffer
+	if err := LaTeX(&b, mixed(t)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "mixed.tex", b.String())
+	if got, want := latexText(`a_b&c%\x{$}^~#`), `a\_b\&c\%\textbackslash{}x\{\$\}\textasciicircum{}\textasciitilde{}\#`; got != want {
+		t.Errorf("latexText = %q, want %q", got, want)
+	}
+}
+
+func TestRunSummary(t *testing.T) {
+	r := run("r1", "a", "main", 19, envMain,
+		bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, seq(1000, 10, 10)),
+		bm("gemm", "bf16|<b>", "us", model.Lower, []float64{1, 2, 3, 4, 100}))
+	broken := bm("gemm", "broken", "us", model.Lower, nil)
+	broken.Error = "CUDA_ERROR_ILLEGAL_ADDRESS"
+	r.Benchmarks = append(r.Benchmarks, broken)
+	got := RunSummary([]*model.Results{r})
+	golden(t, "summary.md", got)
+	// seq(1000, 10, 10): mean 1045, median 1045, std 30.28 (R: sd(seq(1000, 1090, 10)) = 30.2765),
+	// p95 1085.5 and p99 1089.1 (R: quantile(seq(1000, 1090, 10), c(.95, .99)), type 7).
+	for _, want := range []string{"| 10 | 1045 | 1045 | 30.28 | 1086 | 1089 | 1000 | 1090 |", "error: CUDA\\_ERROR\\_ILLEGAL\\_ADDRESS", "bf16\\|&lt;b&gt;"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+}
