@@ -17,6 +17,7 @@ Commands:
 	check    judge a candidate against the baseline branch's stored history
 	trend    one benchmark's history over time, with step changes (--changes: only those)
 	summary  a SUMMARY.md of results files: suites, environment, mean/median/std/p95/p99/min/max
+	site     a static HTML dashboard of the history (a page per suite, trends, change points)
 	chart    PNG/SVG charts: trend (band, steps) or compare (change and CI per benchmark)
 	prune    delete old history, never the latest baseline runs of a testbed
 	migrate  apply the Postgres schema migrations

@@ -94,13 +94,29 @@ func mermaidChart(r *compare.Result, h History) string {
 		nums[i] = strconv.FormatFloat(v, 'g', 6, 64)
 	}
 	var b strings.Builder
-	b.WriteString("```mermaid\nxychart-beta\n")
+	// The line takes the verdict's colour (Mermaid's default is a pale
+	// lilac that GitHub's light theme barely shows).
+	fmt.Fprintf(&b, "```mermaid\n%%%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"%s\"}}}}%%%%\nxychart-beta\n", lineColor(r.Verdict))
 	fmt.Fprintf(&b, "    title \"%s: %s\"\n", mermaidText(r.Suite+"/"+r.Name), mermaidText(pct(r.Change)+" "+string(r.Verdict)))
 	fmt.Fprintf(&b, "    x-axis [%s]\n", strings.Join(labels, ", "))
 	fmt.Fprintf(&b, "    y-axis \"median (%s)\" %s --> %s\n", mermaidText(r.Unit),
 		strconv.FormatFloat(math.Max(0, lo-pad), 'g', 4, 64), strconv.FormatFloat(hi+pad, 'g', 4, 64))
 	fmt.Fprintf(&b, "    line [%s]\n```\n\n", strings.Join(nums, ", "))
 	return b.String()
+}
+
+// lineColor is GitHub's red for a regression, green for an improvement,
+// yellow for a warning and blue otherwise.
+func lineColor(v compare.Verdict) string {
+	switch v {
+	case compare.Regression:
+		return "#cf222e"
+	case compare.Improvement:
+		return "#1a7f37"
+	case compare.Warn:
+		return "#9a6700"
+	}
+	return "#0969da"
 }
 
 // values are the history's medians and the candidate's.

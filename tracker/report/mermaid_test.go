@@ -31,7 +31,7 @@ func TestHistoryMarkdown(t *testing.T) {
 	c := mixed(t)
 	got := Markdown(c, Options{Title: "perfgate", History: historyOf(8)})
 	golden(t, "history.md", got)
-	if n := strings.Count(got, "```mermaid\nxychart-beta"); n != 2 {
+	if n := strings.Count(got, "%%\nxychart-beta\n"); n != 2 {
 		t.Errorf("%d charts, want 2 (mul and reduce; add's history is in another unit)", n)
 	}
 	// Without histories the report is the same as before.

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/site"
+)
+
+func init() {
+	register(&command{
+		Name:    "site",
+		Summary: "build a static HTML dashboard of the history: a page per suite, trend charts, change points",
+		Run:     runSite,
+	})
+}
+
+func runSite(ctx context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "site", "--out DIR [--branch main] [--since 365d] [--repo owner/name] [--repo-url URL] [--store DIR | --db URL]")
+	var sf storeFlags
+	sf.register(fs, e)
+	out := fs.String("out", "", "write the dashboard into this `DIR` (created; its files are replaced)")
+	branch := fs.String("branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"), "the baseline `BRANCH` whose runs are drawn (env PERFGATE_BASELINE_BRANCH)")
+	since := fs.String("since", "365d", "only runs that started within this `age` (0 = all)")
+	repo := fs.String("repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
+	repoURL := fs.String("repo-url", "", "link commits to this repository `URL` (default https://github.com/ + --repo)")
+	maxPoints := fs.Int("max-points", site.DefaultOptions().MaxPoints, "draw at most `N` points a series (LTTB downsampling)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError("site: unexpected argument %q", fs.Arg(0))
+	case *out == "":
+		return usageError("--out: name the directory to write the dashboard into")
+	case *maxPoints < 10 || *maxPoints > 100000:
+		return usageError("--max-points: must be between 10 and 100000, got %d", *maxPoints)
+	}
+	cutoff, err := ageCutoff("since", *since, time.Now())
+	if err != nil {
+		return err
+	}
+	if *repoURL == "" && *repo != "" {
+		*repoURL = strings.TrimSuffix(envDefault(e, "GITHUB_SERVER_URL", "https://github.com"), "/") + "/" + *repo
+	}
+	st, err := openStore(ctx, sf)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	start := time.Now()
+	series, err := st.Trend(ctx, model.TrendQuery{Repo: *repo, Since: cutoff, Branch: strings.TrimSpace(*branch)})
+	if err != nil {
+		return err
+	}
+	read := time.Since(start)
+	o := site.DefaultOptions()
+	o.RepoURL, o.Branch, o.Generated, o.MaxPoints = *repoURL, *branch, time.Now(), *maxPoints
+	files, err := site.Build(series, o)
+	if err != nil {
+		return err
+	}
+	if err := writeSite(*out, files); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Stderr, "perfgate: wrote %d files to %s (%d series; history read in %s, built in %s)\n",
+		len(files), *out, len(series), read.Round(time.Millisecond), (time.Since(start) - read).Round(time.Millisecond))
+	return nil
+}
+
+// writeSite writes the files under dir. Their names come from site.Build
+// (slugs of letters, digits and dashes), never from user text directly.
+func writeSite(dir string, files map[string][]byte) error {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return &model.InfraError{Op: "create " + filepath.Dir(path), Err: err}
+		}
+		if err := os.WriteFile(path, files[name], 0o644); err != nil {
+			return &model.InfraError{Op: "write " + path, Err: err}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,228 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/trend"
+)
+
+// Options shape the dashboard.
+type Options struct {
+	RepoURL   string    // "https://github.com/owner/name": commits link there; "" = no links
+	Branch    string    // shown in the header
+	Generated time.Time // shown in the header
+	// MaxPoints is how many points of a series the page draws (LTTB).
+	MaxPoints int
+	// StepRuns is how many of a series' latest runs change point detection
+	// reads: O(n²), and the page is about the recent past.
+	StepRuns int
+	Steps    trend.Options
+}
+
+// DefaultOptions draw 400 points a series and find steps in the latest 300 runs.
+func DefaultOptions() Options {
+	return Options{MaxPoints: 400, StepRuns: 300, Steps: trend.DefaultOptions()}
+}
+
+// index.json and DATA.json are what the pages load.
+type indexDoc struct {
+	RepoURL   string      `json:"repo_url"`
+	Branch    string      `json:"branch"`
+	Generated string      `json:"generated"`
+	Suites    []suiteLink `json:"suites"`
+}
+
+type suiteLink struct {
+	Name   string   `json:"name"`
+	Page   string   `json:"page"`
+	Series int      `json:"series"`
+	Runs   int      `json:"runs"`
+	Steps  int      `json:"steps"`
+	Beds   []string `json:"testbeds"`
+}
+
+type suiteDoc struct {
+	Suite     string      `json:"suite"`
+	RepoURL   string      `json:"repo_url"`
+	Branch    string      `json:"branch"`
+	Generated string      `json:"generated"`
+	Testbeds  []string    `json:"testbeds"`
+	Runs      [][]string  `json:"runs"` // [commit, started (RFC 3339), run id]
+	Series    []seriesDoc `json:"series"`
+}
+
+type seriesDoc struct {
+	Name    string       `json:"name"`
+	Unit    string       `json:"unit"`
+	Better  model.Better `json:"better"`
+	Testbed string       `json:"testbed"`
+	N       int          `json:"n"`     // points in all
+	Points  [][3]float64 `json:"p"`     // [point index, run index, median], downsampled
+	Steps   []stepDoc    `json:"steps"` // newest last
+}
+
+type stepDoc struct {
+	Index  int     `json:"i"`
+	Run    int     `json:"run"`
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+	Change float64 `json:"change"`
+	Kind   string  `json:"kind"`
+	P      float64 `json:"p"`
+}
+
+// Build returns the dashboard's files, by path: index.html and
+// data/index.json; per suite SLUG.html and data/SLUG.json; app.js and
+// style.css. Series are split by testbed (one line per testbed).
+func Build(series []model.TrendSeries, o Options) (map[string][]byte, error) {
+	bySuite := map[string][]model.TrendSeries{}
+	var suites []string
+	for _, se := range series {
+		for _, part := range splitTestbeds(se) {
+			if _, ok := bySuite[se.Suite]; !ok {
+				suites = append(suites, se.Suite)
+			}
+			bySuite[se.Suite] = append(bySuite[se.Suite], part)
+		}
+	}
+	slices.Sort(suites)
+	files := map[string][]byte{"app.js": appJS, "style.css": styleCSS}
+	idx := indexDoc{RepoURL: o.RepoURL, Branch: o.Branch, Generated: o.Generated.UTC().Format(time.RFC3339)}
+	for _, s := range suites {
+		slug := Slug(s)
+		doc := buildSuite(s, bySuite[s], o)
+		data, err := json.Marshal(doc)
+		if err != nil {
+			return nil, fmt.Errorf("site: suite %q: %w", s, err)
+		}
+		files["data/"+slug+".json"] = data
+		files[slug+".html"] = page(s, slug)
+		steps := 0
+		for _, se := range doc.Series {
+			steps += len(se.Steps)
+		}
+		idx.Suites = append(idx.Suites, suiteLink{Name: s, Page: slug + ".html", Series: len(doc.Series), Runs: len(doc.Runs), Steps: steps, Beds: doc.Testbeds})
+	}
+	if idx.Suites == nil {
+		idx.Suites = []suiteLink{}
+	}
+	data, err := json.Marshal(idx)
+	if err != nil {
+		return nil, err
+	}
+	files["data/index.json"] = data
+	files["index.html"] = page("", "")
+	return files, nil
+}
+
+// buildSuite downsamples the series of one suite and finds their steps.
+func buildSuite(suite string, series []model.TrendSeries, o Options) suiteDoc {
+	doc := suiteDoc{Suite: suite, RepoURL: o.RepoURL, Branch: o.Branch, Generated: o.Generated.UTC().Format(time.RFC3339)}
+	runIdx := map[string]int{}
+	run := func(r model.RunRef) int {
+		if i, ok := runIdx[r.ID]; ok {
+			return i
+		}
+		runIdx[r.ID] = len(doc.Runs)
+		doc.Runs = append(doc.Runs, []string{r.Commit, r.StartedAt.UTC().Format(time.RFC3339), r.ID})
+		return len(doc.Runs) - 1
+	}
+	steps := parallelSteps(series, o)
+	for k, se := range series {
+		bed := ""
+		if len(se.Points) > 0 {
+			bed = se.Points[0].Run.Testbed
+		}
+		if !slices.Contains(doc.Testbeds, bed) {
+			doc.Testbeds = append(doc.Testbeds, bed)
+		}
+		sd := seriesDoc{Name: se.Name, Unit: se.Unit, Better: se.Better, Testbed: bed, N: len(se.Points), Steps: []stepDoc{}}
+		x, y := make([]float64, len(se.Points)), make([]float64, len(se.Points))
+		for i, p := range se.Points {
+			x[i], y[i] = float64(i), p.Median
+		}
+		keep := Downsample(x, y, o.MaxPoints)
+		off := max(0, len(se.Points)-o.StepRuns)
+		for _, st := range steps[k] {
+			i := off + st.Index
+			sd.Steps = append(sd.Steps, stepDoc{Index: i, Run: run(st.Run), Before: st.Before, After: st.After, Change: st.Change, Kind: st.Kind, P: st.P})
+			keep = append(keep, i-1, i) // the step shows at its runs
+		}
+		slices.Sort(keep)
+		keep = slices.Compact(slices.DeleteFunc(keep, func(i int) bool { return i < 0 }))
+		for _, i := range keep {
+			sd.Points = append(sd.Points, [3]float64{float64(i), float64(run(se.Points[i].Run)), se.Points[i].Median})
+		}
+		doc.Series = append(doc.Series, sd)
+	}
+	slices.Sort(doc.Testbeds)
+	return doc
+}
+
+// parallelSteps finds the steps of each series' latest o.StepRuns runs,
+// on every CPU: it is most of the build's time.
+func parallelSteps(series []model.TrendSeries, o Options) [][]trend.Step {
+	out := make([][]trend.Step, len(series))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				se := series[k]
+				se.Points = se.Points[max(0, len(se.Points)-o.StepRuns):]
+				out[k] = trend.Steps(se, o.Steps)
+			}
+		}()
+	}
+	for k := range series {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// splitTestbeds returns a series per testbed, in order of first run.
+func splitTestbeds(se model.TrendSeries) []model.TrendSeries {
+	var out []model.TrendSeries
+	at := map[string]int{}
+	for _, p := range se.Points {
+		i, ok := at[p.Run.Testbed]
+		if !ok {
+			i = len(out)
+			at[p.Run.Testbed] = i
+			out = append(out, model.TrendSeries{Suite: se.Suite, Name: se.Name, Unit: se.Unit, Better: se.Better})
+		}
+		out[i].Points = append(out[i].Points, p)
+	}
+	return out
+}
+
+// Slug is the file name of a suite's page: its letters and digits, and a
+// hash of the name so that two suites never share a page.
+func Slug(suite string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(suite) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		} else if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+			b.WriteByte('-')
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	h := sha256.Sum256([]byte(suite))
+	return strings.Trim(b.String(), "-") + "-" + hex.EncodeToString(h[:4])
+}
