@@ -195,6 +195,9 @@ func parallelSteps(series []model.TrendSeries, o Options) [][]trend.Step {
 
 // splitTestbeds returns a series per testbed, in order of first run.
 func splitTestbeds(se model.TrendSeries) []model.TrendSeries {
+	if !slices.ContainsFunc(se.Points, func(p model.TrendPoint) bool { return p.Run.Testbed != se.Points[0].Run.Testbed }) {
+		return []model.TrendSeries{se} // one testbed: no copy
+	}
 	var out []model.TrendSeries
 	at := map[string]int{}
 	for _, p := range se.Points {
