@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
+	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
 
@@ -19,7 +21,7 @@ func init() {
 }
 
 func runTrend(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d] [--branch main] [--testbed T] [--format table|csv|json] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
+	fs := newFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d] [--branch main] [--testbed T] [--format table|csv|json|markdown|latex] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
 	var (
 		tf      trendFlags
 		sf      storeFlags
@@ -27,7 +29,7 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 		changes bool
 	)
 	tf.register(fs, e)
-	fs.StringVar(&format, "format", "table", "output format: table, csv, json")
+	fs.StringVar(&format, "format", "table", "output format: table, csv, json, markdown, latex (latex: the steps only)")
 	fs.BoolVar(&changes, "changes", false, "list only the steps (change points), newest first, instead of every run")
 	sf.register(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -36,8 +38,8 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 	if fs.NArg() > 0 {
 		return usageError("trend: unexpected argument %q (the benchmark goes in --benchmark)", fs.Arg(0))
 	}
-	if format != "table" && format != "csv" && format != "json" {
-		return usageError("--format: %q is not one of table, csv, json", format)
+	if !slices.Contains([]string{"table", "csv", "json", "markdown", "latex"}, format) {
+		return usageError("--format: %q is not one of table, csv, json, markdown, latex", format)
 	}
 	q, opt, err := tf.query(time.Now())
 	if err != nil {
@@ -75,10 +77,19 @@ func writeTrend(w io.Writer, format string, changes bool, out []trend.Series) er
 			return trend.ChangesCSV(w, cs)
 		case "json":
 			return trend.ChangesJSON(w, cs)
+		case "markdown":
+			_, err := io.WriteString(w, report.ChangesTableMarkdown(cs, ""))
+			return err
+		case "latex":
+			return report.TrendLaTeX(w, out)
 		}
 		return trend.ChangesTable(w, cs)
 	}
 	switch format {
+	case "markdown":
+		return report.TrendMarkdown(w, out)
+	case "latex":
+		return report.TrendLaTeX(w, out)
 	case "csv":
 		return trend.CSV(w, out)
 	case "json":

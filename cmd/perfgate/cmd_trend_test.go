@@ -63,6 +63,12 @@ func TestTrendEmbedded(t *testing.T) {
 	if code != 0 || err != nil || len(rows) != 2 || rows[1][6] != "rg" || rows[1][11] != "regression" {
 		t.Errorf("trend --changes: exit %d, %v, %s\n%s\nwant one change at run rg", code, err, errOut, out)
 	}
+	for format, want := range map[string]string{"markdown": "| <code>rg</code> |", "latex": `\begin{tabular}`} {
+		out, errOut, code = invoke(t, nil, "trend", "--store", store, "--benchmark", "add/*/*/*", "--since", "0", "--format", format)
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("trend --format %s: exit %d, %s\n%s\nwant %q", format, code, errOut, out, want)
+		}
+	}
 	if _, errOut, code = invoke(t, nil, "trend", "--store", store, "--benchmark", "*", "--step-p", "2"); code != 2 || !strings.Contains(errOut, "--step-p") {
 		t.Errorf("trend --step-p 2: exit %d, %q; want 2 naming the flag", code, errOut)
 	}

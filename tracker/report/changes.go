@@ -19,6 +19,17 @@ func ChangesMarkdown(cs []trend.Change, branch, repoURL string) string {
 	fmt.Fprintf(&b, "### perfgate: %d new change point(s) on %s\n\n", len(cs), md(branch))
 	b.WriteString("Found by E-divisive means with a t-test over the branch's history (`perfgate trend --changes`). " +
 		"The commit is the first run of the new level; positive change is worse.\n\n")
+	b.WriteString(ChangesTableMarkdown(cs, repoURL))
+	return b.String()
+}
+
+// ChangesTableMarkdown is the table of ChangesMarkdown alone
+// (`perfgate trend --changes --format markdown`), regressions first.
+func ChangesTableMarkdown(cs []trend.Change, repoURL string) string {
+	if len(cs) == 0 {
+		return "No change points.\n"
+	}
+	var b strings.Builder
 	b.WriteString("| benchmark | first run | before | after | change | p |\n|---|---|--:|--:|--:|--:|\n")
 	for _, pass := range []string{"regression", "improvement"} {
 		for _, c := range cs {

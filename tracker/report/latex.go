@@ -42,6 +42,8 @@ func latexText(s string) string {
 			b.WriteString(`\textasciicircum{}`)
 		case '~':
 			b.WriteString(`\textasciitilde{}`)
+		case '|':
+			b.WriteString(`\textbar{}`)
 		case '<':
 			b.WriteString(`\textless{}`)
 		case '>':
