@@ -17,8 +17,14 @@ type h100 struct {
 	keys    []model.Key
 	better  map[model.Key]model.Better
 	samples map[model.Key][][]float64
-	runs    []model.RunRef
+	// pool holds, per benchmark and committed run, poolSize medians of
+	// bootstrap resamples of that run's samples (drawn once: resampling
+	// thousands of samples for every simulated run is most of the time).
+	pool map[model.Key][][]float64
+	runs []model.RunRef
 }
+
+const poolSize = 256
 
 func loadH100(t *testing.T) h100 {
 	t.Helper()
@@ -43,23 +49,35 @@ func loadH100(t *testing.T) h100 {
 			h.samples[k] = append(h.samples[k], b.Samples)
 		}
 	}
+	rng := rand.New(rand.NewPCG(13, 13))
+	h.pool = map[model.Key][][]float64{}
+	for _, k := range h.keys {
+		for _, s := range h.samples[k] {
+			meds := make([]float64, poolSize)
+			re := make([]float64, len(s))
+			for i := range meds {
+				for j := range re {
+					re[j] = s[rng.IntN(len(s))]
+				}
+				meds[i] = median(re)
+			}
+			h.pool[k] = append(h.pool[k], meds)
+		}
+	}
 	return h
 }
 
 // simulate draws an n-run history of benchmark k with the noise measured
 // on the H100: each run's median is the median of a bootstrap resample of
-// the samples of one of the committed runs, picked at random. That keeps
-// both the noise within a run and the spread between runs.
+// the samples of one of the committed runs, picked at random (from the
+// pool). That keeps both the noise within a run and the spread between
+// runs.
 func (h h100) simulate(rng *rand.Rand, k model.Key, n int) []float64 {
-	runs := h.samples[k]
+	runs := h.pool[k]
 	out := make([]float64, n)
 	for i := range out {
-		s := runs[rng.IntN(len(runs))]
-		re := make([]float64, len(s))
-		for j := range re {
-			re[j] = s[rng.IntN(len(s))]
-		}
-		out[i] = median(re)
+		meds := runs[rng.IntN(len(runs))]
+		out[i] = meds[rng.IntN(len(meds))]
 	}
 	return out
 }
@@ -98,8 +116,9 @@ func (h h100) spread(k model.Key) float64 {
 // TestH100AA is the A/A test: 100 seeded 30-run histories of the 36 H100
 // benchmarks, drawn with the measured noise and no change. A history is
 // clean when no step is found in any of its 36 series; at least 95 of 100
-// must be (issue 13). Measured at the commit that added it: 100 of 100,
-// and 0 of 3600 series with a false step.
+// must be (issue 13). Measured: 96 of 100, 4 of 3600 series with a false
+// step, all in the 1M-element batch benchmarks whose runs sit in levels
+// 5–8% apart.
 func TestH100AA(t *testing.T) {
 	h := loadH100(t)
 	clean, falseSeries := 0, 0
