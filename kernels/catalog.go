@@ -18,7 +18,13 @@ type benchCase struct {
 	Op     string // the first name segment: add, copy_float4, launch_per_op, …
 	DType  string
 	N      int64 // elements per tensor
+	Rows   int64 // rowwise: rows × Dim elements; gemm: M
+	Dim    int64 // rowwise: the reduced dimension; gemm: N
+	K      int64 // gemm: the inner dimension
 	Params []param
+	// Ref names the Op of a reference benchmark of the same suite, params and
+	// mode: the results then carry speedup_vs_<Ref> (its median over this one's).
+	Ref string
 }
 
 // The timing modes every benchmark is measured in.
@@ -38,6 +44,16 @@ func (c benchCase) name(mode string) string {
 	}
 	fmt.Fprintf(&b, "/mode=%s", mode)
 	return b.String()
+}
+
+// refName is the name of c's reference benchmark in mode ("" when c has none).
+func (c benchCase) refName(mode string) string {
+	if c.Ref == "" {
+		return ""
+	}
+	r := c
+	r.Op, r.Ref = c.Ref, ""
+	return r.name(mode)
 }
 
 // params returns c's parameters as the results' params map, with exact sizes.
@@ -96,6 +112,8 @@ var suites = []suiteDef{
 	{"mixedops", "add→mul→relu→sigmoid→div ×1000: five kernels per iteration vs one fused kernel", mixedCases},
 	{"attention", "SDPA forward, fp16/bf16, causal and not: naive (3 kernels, S×S scores) vs tiled (fused, online softmax, mma.sync)", attentionCases},
 	{"decode", "token-by-token attention decode over a K/V cache, L steps: per-launch vs CUDA graph vs persistent kernel", decodeCases},
+	{"rowwise", "LayerNorm, RMSNorm, softmax, dropout, MSE and cross-entropy over batch×seq×dim in fp32/fp16/bf16; GB/s, % of the copy ceiling, peak memory", rowwiseCases},
+	{"gemm", "C = A·B: cuBLAS (cublasGemmEx) and perfgate's own tiled kernels, fp32 (TF32 off/on), fp16, bf16; TFLOP/s and % of dense peak", gemmCases},
 }
 
 func memoryCases(string, []string) []benchCase {

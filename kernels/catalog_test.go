@@ -174,3 +174,72 @@ func TestPTXCache(t *testing.T) {
 		t.Errorf("cacheDir: %q %q", cacheDir(""), cacheDir("/x"))
 	}
 }
+
+func TestRowwiseAndGemmCatalog(t *testing.T) {
+	all := map[string][]string{}
+	for _, s := range ListFor(Options{}) {
+		all[s.Name] = s.Benchmarks
+	}
+	for suite, names := range map[string][]string{
+		"rowwise": {"layernorm/dtype=fp32/shape=16x2048x4096/mode=cold", "softmax/dtype=bf16/shape=16x2048x4096/mode=batch",
+			"rmsnorm/dtype=fp16/shape=4096x8192/mode=cold", "dropout/dtype=bf16/shape=16x2048x4096/keep=0.9/mode=cold",
+			"mse/dtype=fp32/shape=16x512x768/mode=cold", "cross_entropy/dtype=bf16/shape=8192x32000/mode=cold"},
+		"gemm": {"cublas/dtype=fp32/tf32=off/shape=4096x4096x4096/mode=cold", "cublas/dtype=fp32/tf32=on/shape=4096x11008x4096/mode=cold",
+			"cublas/dtype=bf16/shape=2048x2048x2048/mode=batch", "tiled/dtype=fp16/shape=4096x4096x4096/mode=cold"},
+	} {
+		for _, n := range names {
+			if !contains(all[suite], n) {
+				t.Errorf("%s lacks %s", suite, n)
+			}
+		}
+	}
+	if contains(all["gemm"], "tiled/dtype=fp32/tf32=on/shape=1024x1024x1024/mode=cold") {
+		t.Error("the tiled fp32 kernel has no TF32 variant")
+	}
+	for _, tt := range []struct {
+		size  string
+		suite string
+		want  int
+	}{
+		{SizeSmall, "rowwise", 6 * 3 * 2 * 2},
+		{SizeMedium, "rowwise", (6*3*5 + 3) * 2},
+		{SizeLarge, "rowwise", (6*3*(4*4*10+6) + 3*2) * 2},
+		{SizeMedium, "gemm", (4 + 3) * 4 * 2},
+	} {
+		def, _ := findSuite(tt.suite)
+		if got := len(selectCases(def, Options{Size: tt.size})); got != tt.want {
+			t.Errorf("%s %s: %d benchmarks, want %d", tt.suite, tt.size, got, tt.want)
+		}
+	}
+}
+
+func TestRefName(t *testing.T) {
+	cs := gemmCases(SizeSmall, []string{"fp16"})
+	for _, c := range cs {
+		want := ""
+		if c.Op == "tiled" {
+			want = "cublas/dtype=fp16/shape=" + gemmShape{c.Rows, c.Dim, c.K}.label() + "/mode=batch"
+		}
+		if got := c.refName(ModeBatch); got != want {
+			t.Errorf("%s: refName = %q, want %q", c.name(ModeBatch), got, want)
+		}
+	}
+}
+
+func TestAddRefSpeedups(t *testing.T) {
+	bs := []model.Benchmark{
+		{Suite: "gemm", Name: "cublas/x/mode=cold", Metrics: map[string]float64{"median_us": 100}, Info: map[string]string{}},
+		{Suite: "gemm", Name: "tiled/x/mode=cold", Metrics: map[string]float64{"median_us": 200}, Info: map[string]string{InfoReference: "gemm/cublas/x/mode=cold"}},
+		{Suite: "gemm", Name: "tiled/y/mode=cold", Metrics: map[string]float64{"median_us": 200}, Info: map[string]string{InfoReference: "gemm/cublas/y/mode=cold"}},
+	}
+	addRefSpeedups(bs)
+	if got := bs[1].Metrics["speedup_vs_cublas"]; got != 0.5 {
+		t.Errorf("speedup_vs_cublas = %v, want 0.5", got)
+	}
+	if _, ok := bs[2].Metrics["speedup_vs_cublas"]; ok {
+		t.Error("a benchmark whose reference did not run got a speedup")
+	}
+	if _, ok := bs[0].Metrics["speedup_vs_cublas"]; ok {
+		t.Error("the reference itself got a speedup")
+	}
+}

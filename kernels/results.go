@@ -28,6 +28,8 @@ type measurement struct {
 type workMeta struct {
 	Bytes, FLOPs float64           // per launch; 0: not reported
 	CeilingGBps  float64           // the measured copy ceiling; 0: unknown
+	PeakFLOPS    float64           // the dense peak FLOP/s of this dtype on this GPU; 0: unknown
+	MemBytes     float64           // device memory the benchmark took (measured); 0: not measured
 	PTXHash      string            // entryHash of the benchmark's kernels: their PTX and what it reaches
 	Info         map[string]string // extra provenance
 	// Metrics are copied into the benchmark's metrics as they are (e.g.
@@ -56,6 +58,9 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 	b.Info["warmup"] = m.Warmup.Round(time.Millisecond).String()
 	if w.PTXHash != "" {
 		b.Info["ptx_sha256"] = w.PTXHash
+	}
+	if ref := c.refName(m.Mode); ref != "" {
+		b.Info[InfoReference] = c.Suite + "/" + ref
 	}
 	for k, v := range w.Info {
 		b.Info[k] = v
@@ -107,6 +112,15 @@ func addDerived(b *model.Benchmark, kept []float64, w workMeta) {
 	}
 	if w.FLOPs > 0 && med > 0 {
 		b.Metrics["tflops"] = w.FLOPs / (med * 1e-6) / 1e12
+		if w.PeakFLOPS > 0 {
+			b.Metrics["pct_of_peak"] = 100 * w.FLOPs / (med * 1e-6) / w.PeakFLOPS
+		}
+	}
+	if w.MemBytes > 0 {
+		b.Metrics["peak_mem_mb"] = w.MemBytes / (1 << 20)
+	}
+	if med > 0 {
+		b.Metrics["ops_per_s"] = 1e6 / med
 	}
 }
 
@@ -151,6 +165,36 @@ func addSpeedups(bs []model.Benchmark, base func(*model.Benchmark) string, metri
 	}
 }
 
+// InfoReference is the info key naming a benchmark's in-run reference
+// ("suite/name" of the same run); its metric is SpeedupMetric(reference's op).
+const InfoReference = "reference"
+
+// SpeedupMetric is the metric that holds the speedup over a reference whose
+// name starts with op: speedup_vs_<op>.
+func SpeedupMetric(op string) string { return "speedup_vs_" + op }
+
+// addRefSpeedups sets speedup_vs_<op> on every benchmark that names a
+// reference (info.reference) present in bs without error.
+func addRefSpeedups(bs []model.Benchmark) {
+	med := map[string]float64{}
+	for _, b := range bs {
+		if b.Error == "" && b.Metrics["median_us"] > 0 {
+			med[b.Suite+"/"+b.Name] = b.Metrics["median_us"]
+		}
+	}
+	for i := range bs {
+		b := &bs[i]
+		ref := b.Info[InfoReference]
+		r, ok := med[ref]
+		if ref == "" || !ok || b.Error != "" || b.Metrics["median_us"] <= 0 {
+			continue
+		}
+		_, name, _ := strings.Cut(ref, "/")
+		op, _, _ := strings.Cut(name, "/")
+		b.Metrics[SpeedupMetric(op)] = r / b.Metrics["median_us"]
+	}
+}
+
 // ceilingOf returns the copy ceiling a memory-suite run measured: the best
 // median GB/s among its cold-mode benchmarks (0 when none succeeded).
 func ceilingOf(bs []model.Benchmark) float64 {
@@ -180,6 +224,7 @@ func finishSuite(name string, bs []model.Benchmark) {
 			return to + "/" + rest
 		}
 	}
+	addRefSpeedups(bs)
 	switch name {
 	case "memory":
 		if ceil := ceilingOf(bs); ceil > 0 {

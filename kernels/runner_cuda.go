@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"gorgonia.org/cu"
+
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -30,6 +32,8 @@ var preparers = map[string]preparer{
 	"mixedops":    prepareMixed,
 	"attention":   prepareAttention,
 	"decode":      prepareDecode,
+	"rowwise":     prepareRowwise,
+	"gemm":        prepareGemm,
 }
 
 // RunSuite runs the built-in suite name as o selects. A benchmark that fails
@@ -107,12 +111,18 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 			return fail(fmt.Errorf("measure the copy ceiling: %w", err))
 		}
 	}
+	free0, _, memErr := cu.MemInfo()
 	p, err := prep(g, c)
 	if err != nil {
 		return fail(err)
 	}
 	defer p.cleanup()
 	p.meta.CeilingGBps = g.ceiling
+	// Device memory the benchmark took, measured: free memory before it was
+	// prepared minus free memory after its first (checked) run.
+	if free1, _, err := cu.MemInfo(); err == nil && memErr == nil && free0 >= free1 {
+		p.meta.MemBytes = float64(free0 - free1)
+	}
 	var out []model.Benchmark
 	for _, mode := range wanted {
 		t0 := time.Now()

@@ -55,6 +55,7 @@ type gpu struct {
 	sticky      error   // set once the context is lost
 	ceiling     float64 // measured copy ceiling in GB/s (0: not yet)
 	cacheDir    string
+	blas        *cublas // loaded by the first cuBLAS benchmark
 }
 
 // Open creates the CUDA context on device 0 (as CUDA_VISIBLE_DEVICES orders
@@ -198,6 +199,9 @@ func (g *gpu) attributes() error {
 }
 
 func (g *gpu) close() {
+	if g.blas != nil {
+		g.blas.close()
+	}
 	for _, m := range g.modules {
 		m.mod.Unload()
 	}

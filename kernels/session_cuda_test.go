@@ -55,6 +55,8 @@ func TestSuitesSmoke(t *testing.T) {
 		"mixedops":    ".",
 		"attention":   "b=8/h=4/",
 		"decode":      "dtype=fp16/.*l=128/",
+		"rowwise":     "(layernorm|softmax|cross_entropy)/dtype=(fp32|bf16)/shape=16x256x768/",
+		"gemm":        "dtype=fp16/shape=1024x1024x1024/",
 	}
 	for _, suite := range SuiteNames() {
 		if suiteRunners[suite] != nil {
@@ -78,13 +80,19 @@ func TestSuitesSmoke(t *testing.T) {
 				if len(b.Samples) < 10 || b.Metrics["median_us"] <= 0 || b.Info["stop"] == "" || b.Info["timing"] == "" {
 					t.Errorf("%s: samples %d, metrics %v, info %v", b.Name, len(b.Samples), b.Metrics, b.Info)
 				}
-				if b.Info["ptx_sha256"] == "" && !strings.HasPrefix(b.Name, "memcpy_dtod") { // a driver copy has no kernel
+				if b.Info["ptx_sha256"] == "" && !strings.HasPrefix(b.Name, "memcpy_dtod") && !strings.HasPrefix(b.Name, "cublas/") { // driver copies and cuBLAS have no kernel of ours
 					t.Errorf("%s: no ptx_sha256 in %v", b.Name, b.Info)
 				}
 				if (suite == "microbatch" && !strings.HasPrefix(b.Name, "launch_per_op")) && b.Metrics["speedup_vs_launch_per_op"] <= 0 {
 					t.Errorf("%s: no speedup metric: %v", b.Name, b.Metrics)
 				}
-				if suite == "elementwise" && b.Metrics["pct_of_copy"] <= 0 {
+				if suite == "gemm" && (b.Metrics["tflops"] <= 0 || b.Metrics["pct_of_peak"] <= 0 || b.Metrics["peak_mem_mb"] <= 0) {
+					t.Errorf("%s: no tflops, pct_of_peak or peak_mem_mb: %v", b.Name, b.Metrics)
+				}
+				if strings.HasPrefix(b.Name, "tiled/") && b.Metrics["speedup_vs_cublas"] <= 0 {
+					t.Errorf("%s: no speedup_vs_cublas: %v", b.Name, b.Metrics)
+				}
+				if (suite == "elementwise" || suite == "rowwise") && b.Metrics["pct_of_copy"] <= 0 {
 					t.Errorf("%s: no pct_of_copy: %v", b.Name, b.Metrics)
 				}
 			}

@@ -1,0 +1,191 @@
+// gemm.cu: perfgate's own GEMM kernels, C (M×N) = A (M×K) · B (K×N), all
+// row-major. fp16/bf16: a 128×128×32 block tile, 8 warps of 64×32, tensor
+// cores through mma.sync.m16n8k16 (fp32 accumulation) fed by ldmatrix from
+// shared memory that cp.async fills GEMM_STAGES tiles ahead; rows padded by
+// 16 bytes so ldmatrix is free of bank conflicts. Blocks are rasterised in
+// groups of 8 tile rows so neighbouring blocks share A and B in L2. fp32: a
+// 128×128×8 FFMA tile, 8×8 outputs per thread. M, N multiples of 128 and K
+// of 32 (the suite's shapes are).
+#define GEMM_BM 128
+#define GEMM_BN 128
+#define GEMM_BK 32
+#define GEMM_STAGES 4
+#define GEMM_APAD (GEMM_BK + 8)
+#define GEMM_BPAD (GEMM_BN + 8)
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void cp_async16(void* s, const void* g) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(s)), "l"(g));
+}
+__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+__device__ __forceinline__ void ldsm_x4(unsigned r[4], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_addr(p)));
+}
+__device__ __forceinline__ void ldsm_x4_t(unsigned r[4], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_addr(p)));
+}
+
+template <class T> struct Mma;
+template <> struct Mma<f16> {
+    static __device__ __forceinline__ void run(float d[4], const unsigned a[4], const unsigned b[2]) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+};
+template <> struct Mma<bf16> {
+    static __device__ __forceinline__ void run(float d[4], const unsigned a[4], const unsigned b[2]) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+};
+
+// tile_of maps a 1-D block index to a (tile row, tile column), grouped by 8 tile rows.
+__device__ __forceinline__ void tile_of(int bid, int tiles_m, int tiles_n, int& tm, int& tn) {
+    const int group = 8;
+    int in_group = group * tiles_n;
+    int first = (bid / in_group) * group;
+    int size = min(tiles_m - first, group);
+    tm = first + (bid % in_group) % size;
+    tn = (bid % in_group) / size;
+}
+
+template <class T>
+__device__ __forceinline__ void load_tile(T* as, T* bs, const T* __restrict__ A, const T* __restrict__ B,
+                                          int K, int N, int row0, int col0, int k0) {
+    int tid = threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        int id = tid + i * 256;
+        int r = id / 4, c = (id % 4) * 8;
+        cp_async16(as + r * GEMM_APAD + c, A + (i64)(row0 + r) * K + k0 + c);
+        int br = id / 16, bc = (id % 16) * 8;
+        cp_async16(bs + br * GEMM_BPAD + bc, B + (i64)(k0 + br) * N + col0 + bc);
+    }
+}
+
+template <class T>
+__device__ void gemm_mma(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    T* as = (T*)smem;
+    T* bs = as + GEMM_STAGES * GEMM_BM * GEMM_APAD;
+    int tm, tn;
+    tile_of(blockIdx.x, M / GEMM_BM, N / GEMM_BN, tm, tn);
+    int row0 = tm * GEMM_BM, col0 = tn * GEMM_BN;
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+    float acc[4][4][4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+#pragma unroll
+            for (int k = 0; k < 4; k++) acc[i][j][k] = 0.0f;
+    int ktiles = K / GEMM_BK;
+#pragma unroll
+    for (int s = 0; s < GEMM_STAGES - 1; s++) {
+        if (s < ktiles)
+            load_tile(as + s * GEMM_BM * GEMM_APAD, bs + s * GEMM_BK * GEMM_BPAD, A, B, K, N, row0, col0, s * GEMM_BK);
+        cp_commit();
+    }
+    for (int kt = 0; kt < ktiles; kt++) {
+        cp_wait<GEMM_STAGES - 2>();
+        __syncthreads();
+        int nt = kt + GEMM_STAGES - 1;
+        if (nt < ktiles) {
+            int s = nt % GEMM_STAGES;
+            load_tile(as + s * GEMM_BM * GEMM_APAD, bs + s * GEMM_BK * GEMM_BPAD, A, B, K, N, row0, col0, nt * GEMM_BK);
+        }
+        cp_commit();
+        const T* at = as + (kt % GEMM_STAGES) * GEMM_BM * GEMM_APAD;
+        const T* bt = bs + (kt % GEMM_STAGES) * GEMM_BK * GEMM_BPAD;
+#pragma unroll
+        for (int kk = 0; kk < GEMM_BK; kk += 16) {
+            unsigned af[4][4], bfr[4][2];
+#pragma unroll
+            for (int mi = 0; mi < 4; mi++)
+                ldsm_x4(af[mi], at + (wm + mi * 16 + lane % 16) * GEMM_APAD + kk + (lane / 16) * 8);
+#pragma unroll
+            for (int nj = 0; nj < 2; nj++) {
+                unsigned r[4];
+                ldsm_x4_t(r, bt + (kk + lane % 16) * GEMM_BPAD + wn + nj * 16 + (lane / 16) * 8);
+                bfr[2 * nj][0] = r[0]; bfr[2 * nj][1] = r[1];
+                bfr[2 * nj + 1][0] = r[2]; bfr[2 * nj + 1][1] = r[3];
+            }
+#pragma unroll
+            for (int mi = 0; mi < 4; mi++)
+#pragma unroll
+                for (int ni = 0; ni < 4; ni++) Mma<T>::run(acc[mi][ni], af[mi], bfr[ni]);
+        }
+    }
+    cp_wait<0>();
+#pragma unroll
+    for (int mi = 0; mi < 4; mi++)
+#pragma unroll
+        for (int ni = 0; ni < 4; ni++) {
+            int r = row0 + wm + mi * 16 + lane / 4, c = col0 + wn + ni * 8 + (lane % 4) * 2;
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                T pair[2] = {from_f<T>(acc[mi][ni][2 * h]), from_f<T>(acc[mi][ni][2 * h + 1])};
+                *(unsigned*)(C + (i64)(r + 8 * h) * N + c) = *(unsigned*)pair;
+            }
+        }
+}
+
+extern "C" __global__ void __launch_bounds__(256, 1) gemm_tiled_fp16(const f16* A, const f16* B, f16* C, int M, int N, int K) { gemm_mma(A, B, C, M, N, K); }
+extern "C" __global__ void __launch_bounds__(256, 1) gemm_tiled_bf16(const bf16* A, const bf16* B, bf16* C, int M, int N, int K) { gemm_mma(A, B, C, M, N, K); }
+
+// gemm_tiled_fp32: FFMA, 128×128×8 tiles, each thread 8×8 outputs in two
+// 4-wide strips per dimension (conflict-free float4 shared-memory reads).
+extern "C" __global__ void __launch_bounds__(256) gemm_tiled_fp32(const float* __restrict__ A, const float* __restrict__ B,
+                                                                   float* __restrict__ C, int M, int N, int K) {
+    __shared__ __align__(16) float as[2][8][128];
+    __shared__ __align__(16) float bs[2][8][128];
+    int tm, tn;
+    tile_of(blockIdx.x, M / 128, N / 128, tm, tn);
+    int row0 = tm * 128, col0 = tn * 128;
+    int tid = threadIdx.x, ty = tid / 16, tx = tid % 16;
+    int ar = tid / 2, ac = (tid % 2) * 4, br = tid / 32, bc = (tid % 32) * 4;
+    float acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;
+    float4 pa = *(const float4*)(A + (i64)(row0 + ar) * K + ac);
+    float4 pb = *(const float4*)(B + (i64)br * N + col0 + bc);
+    int ktiles = K / 8;
+    for (int kt = 0; kt < ktiles; kt++) {
+        int s = kt & 1;
+        as[s][ac + 0][ar] = pa.x; as[s][ac + 1][ar] = pa.y; as[s][ac + 2][ar] = pa.z; as[s][ac + 3][ar] = pa.w;
+        *(float4*)&bs[s][br][bc] = pb;
+        __syncthreads();
+        if (kt + 1 < ktiles) { // the next tile's loads overlap this tile's math
+            pa = *(const float4*)(A + (i64)(row0 + ar) * K + (kt + 1) * 8 + ac);
+            pb = *(const float4*)(B + (i64)((kt + 1) * 8 + br) * N + col0 + bc);
+        }
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            float a[8], b[8];
+            *(float4*)&a[0] = *(const float4*)&as[s][k][ty * 4];
+            *(float4*)&a[4] = *(const float4*)&as[s][k][64 + ty * 4];
+            *(float4*)&b[0] = *(const float4*)&bs[s][k][tx * 4];
+            *(float4*)&b[4] = *(const float4*)&bs[s][k][64 + tx * 4];
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int j = 0; j < 8; j++) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        int r = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
+        *(float4*)(C + (i64)r * N + col0 + tx * 4) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+        *(float4*)(C + (i64)r * N + col0 + 64 + tx * 4) = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+    }
+}
