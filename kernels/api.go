@@ -9,6 +9,9 @@ import (
 type Options struct {
 	// Filter keeps only benchmarks whose "suite/name" matches (nil: all).
 	Filter *regexp.Regexp
+	// Ops keeps only benchmarks whose operation (the first name segment:
+	// layernorm, cublas, add, …) is one of these (nil: all).
+	Ops []string
 	// Size is a size preset: small, medium (default) or large.
 	Size string
 	// Fast lowers every time budget for smoke runs (numbers are noisier).

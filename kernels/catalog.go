@@ -216,6 +216,22 @@ func SuiteNames() []string {
 	return names
 }
 
+// OpNames returns the operations of the built-in suites (first name
+// segments), in suite order, each once.
+func OpNames() []string {
+	var out []string
+	for _, s := range suites {
+		for _, size := range Sizes {
+			for _, c := range s.cases(size, DTypes) {
+				if !slices.Contains(out, c.Op) {
+					out = append(out, c.Op)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // ListFor describes the built-in suites as o selects them (size, dtypes, filter).
 func ListFor(o Options) []SuiteInfo {
 	var out []SuiteInfo
@@ -247,6 +263,9 @@ func selectCases(s suiteDef, o Options) []selected {
 	}
 	var out []selected
 	for _, c := range s.cases(size, dtypes) {
+		if len(o.Ops) > 0 && !slices.Contains(o.Ops, c.Op) {
+			continue
+		}
 		ms := modes
 		if f := suiteModes[s.name]; f != nil {
 			ms = f(c)
@@ -276,6 +295,11 @@ func ValidateOptions(o Options) error {
 	for _, d := range o.DTypes {
 		if !slices.Contains(DTypes, d) {
 			return &OptionError{"dtype", fmt.Sprintf("%q is not one of %s", d, strings.Join(DTypes, ", "))}
+		}
+	}
+	for _, op := range o.Ops {
+		if all := OpNames(); !slices.Contains(all, op) {
+			return &OptionError{"op", fmt.Sprintf("%q is not an operation of a built-in suite (%s)", op, strings.Join(all, ", "))}
 		}
 	}
 	if o.MaxTime < 0 {

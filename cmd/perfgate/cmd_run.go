@@ -23,12 +23,12 @@ func init() {
 
 // runFlags are perfgate run's flags.
 type runFlags struct {
-	suites, filter, size, dtypes, out string
-	config, devices                   string
-	list, fast, skipPrepare           bool
-	rounds                            int
-	maxTime                           time.Duration
-	meta                              runMetaFlags
+	suites, filter, ops, size, dtypes, out string
+	config, devices                        string
+	list, fast, skipPrepare                bool
+	rounds                                 int
+	maxTime                                time.Duration
+	meta                                   runMetaFlags
 }
 
 func (f *runFlags) register(fs interface {
@@ -39,6 +39,7 @@ func (f *runFlags) register(fs interface {
 }, e *env) {
 	fs.StringVar(&f.suites, "suite", envDefault(e, "PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE)")
 	fs.StringVar(&f.filter, "filter", "", "run only benchmarks whose suite/name matches this regular expression")
+	fs.StringVar(&f.ops, "op", "", "comma-separated operations to run (the first name segment: layernorm, cublas, add, …); with --filter, both must match")
 	fs.StringVar(&f.size, "size", envDefault(e, "PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE)")
 	fs.StringVar(&f.dtypes, "dtype", "", "comma-separated element types to run: "+strings.Join(kernels.DTypes, ", ")+" (default: all)")
 	fs.StringVar(&f.out, "out", "", "write results v1 to this file (default: standard output); with --rounds, a directory (DIR/round-N.json) or a `pattern` with {round}")
@@ -53,7 +54,7 @@ func (f *runFlags) register(fs interface {
 
 func runRun(ctx context.Context, args []string, e *env) error {
 	var f runFlags
-	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
+	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--op NAME[,NAME]] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
 	f.register(fs, e)
 	f.meta.register(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -71,7 +72,13 @@ func runRun(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if f.list {
-		printSuiteList(e.Stdout, o)
+		var only []string
+		if f.suites != "" {
+			if only, err = f.suiteNames(); err != nil {
+				return err
+			}
+		}
+		printSuiteList(e.Stdout, o, only)
 		return nil
 	}
 	if f.config != "" {
@@ -144,6 +151,9 @@ func (f *runFlags) builtinUnits(names []string, o kernels.Options) []roundUnit {
 		if f.filter != "" {
 			args = append(args, "--filter", f.filter)
 		}
+		if f.ops != "" {
+			args = append(args, "--op", f.ops)
+		}
 		if f.dtypes != "" {
 			args = append(args, "--dtype", f.dtypes)
 		}
@@ -177,8 +187,8 @@ func writeRoundResults(e *env, paths []string, rs []*model.Results) error {
 // runConfig runs the suites of a .perfgate.yml (all of them, or those
 // --suite names) and writes one results document.
 func (f *runFlags) runConfig(ctx context.Context, e *env, paths []string) error {
-	if f.filter != "" || f.dtypes != "" || f.maxTime != 0 {
-		return usageError("-config: --filter, --dtype and --max-time apply to built-in suites; set them per suite in %s", f.config)
+	if f.filter != "" || f.ops != "" || f.dtypes != "" || f.maxTime != 0 {
+		return usageError("-config: --filter, --op, --dtype and --max-time apply to built-in suites; set them per suite in %s", f.config)
 	}
 	cfg, err := config.Load(f.config)
 	if err != nil {
@@ -233,6 +243,7 @@ func (f *runFlags) options(e *env) (kernels.Options, error) {
 	if f.dtypes != "" {
 		o.DTypes = splitList(f.dtypes)
 	}
+	o.Ops = splitList(f.ops)
 	var oe *kernels.OptionError
 	if err := kernels.ValidateOptions(o); errors.As(err, &oe) {
 		return o, usageError("-%s: %s", oe.Option, oe.Msg)
@@ -264,7 +275,7 @@ func checkSelection(names []string, o kernels.Options) error {
 			return nil
 		}
 	}
-	return usageError("-filter, -dtype: they select no benchmark of %s (perfgate run --list with the same flags shows what they select)", strings.Join(names, ", "))
+	return usageError("-filter, -op, -dtype: they select no benchmark of %s (perfgate run --list with the same flags shows what they select)", strings.Join(names, ", "))
 }
 
 func splitList(s string) []string {
@@ -337,8 +348,12 @@ func writeRunResults(e *env, path string, r *model.Results) error {
 	return nil
 }
 
-func printSuiteList(w io.Writer, o kernels.Options) {
+// printSuiteList lists the suites named in only (all when empty) as o selects their benchmarks.
+func printSuiteList(w io.Writer, o kernels.Options, only []string) {
 	for _, s := range kernels.ListFor(o) {
+		if len(only) > 0 && !slices.Contains(only, s.Name) {
+			continue
+		}
 		fmt.Fprintf(w, "%s: %s\n", s.Name, s.Description)
 		for _, b := range s.Benchmarks {
 			fmt.Fprintf(w, "  %s\n", b)

@@ -38,6 +38,14 @@ func TestRunListFiltered(t *testing.T) {
 	}
 }
 
+func TestRunListSuiteAndOp(t *testing.T) {
+	code, out, errs := runCmd(t, "run", "--list", "--suite", "gemm,rowwise", "--op", "tiled,layernorm", "--dtype", "fp16", "--size", "small")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "run_list_suite_op.txt", out)
+}
+
 func TestRunUsageErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -51,7 +59,10 @@ func TestRunUsageErrors(t *testing.T) {
 		{"bad filter", []string{"run", "--suite", "memory", "--filter", "("}, "-filter: error parsing regexp"},
 		{"negative max-time", []string{"run", "--suite", "memory", "--max-time", "-1s"}, "-max-time: -1s is negative"},
 		{"stray argument", []string{"run", "elementwise"}, `unexpected argument "elementwise"`},
-		{"config with a built-in flag", []string{"run", "--config", "x.yml", "--filter", "add"}, "-config: --filter, --dtype and --max-time apply to built-in suites"},
+		{"config with a built-in flag", []string{"run", "--config", "x.yml", "--filter", "add"}, "-config: --filter, --op, --dtype and --max-time apply to built-in suites"},
+		{"unknown op", []string{"run", "--suite", "rowwise", "--op", "layernrom"}, `-op: "layernrom" is not an operation of a built-in suite`},
+		{"op of another suite", []string{"run", "--suite", "rowwise", "--op", "cublas"}, "-filter, -op, -dtype: they select no benchmark of rowwise"},
+		{"list of an unknown suite", []string{"run", "--list", "--suite", "nope"}, `-suite: unknown suite "nope"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,7 +118,7 @@ func TestRunSelectsNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, errs := runCmd(t, tt.args...)
-			if code != 2 || !strings.Contains(errs, "-filter, -dtype: they select no benchmark of") {
+			if code != 2 || !strings.Contains(errs, "-filter, -op, -dtype: they select no benchmark of") {
 				t.Errorf("exit %d, stderr %q; want exit 2 before any GPU work", code, errs)
 			}
 		})
