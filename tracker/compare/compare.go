@@ -100,6 +100,8 @@ type Comparison struct {
 	// BaselineEnv and CandidateEnv describe the machines. Where the runs of
 	// one side disagree on a key, the distinct values are joined by " / ".
 	BaselineEnv, CandidateEnv map[string]string
+	// References are the candidate's in-run comparisons (references.go).
+	References []Reference
 }
 
 // Failed reports whether any benchmark regressed.
@@ -142,6 +144,7 @@ func Compare(baseline, candidate []*model.Results, opt Options) (*Comparison, er
 		c.Results[i] = items[i].res
 	}
 	c.Summary = summarize(c.Results)
+	c.References = references(candidate)
 	return c, nil
 }
 

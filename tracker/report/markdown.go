@@ -136,6 +136,9 @@ func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 	if l.details && len(c.Results) > 0 {
 		writeDetails(&b, c)
 	}
+	if l.details {
+		writeReferences(&b, c)
+	}
 	if l.context {
 		writeEnv(&b, c)
 		for _, line := range runLines(c, md, mdCode) {
