@@ -60,6 +60,10 @@ type UserKernel struct {
 	Entry       string   // the kernel to time
 	Options     []string // NVRTC options, e.g. "-DTILE=16"
 	Cases       []UserCase
+	// SpeedupVs names the reference variant: each benchmark names, as its
+	// in-run reference, the benchmark whose parameters are its own with
+	// these replaced (AddRefSpeedups then sets speedup_vs_<Name>).
+	SpeedupVs map[string]string
 }
 
 // UserCase is one sweep point of a UserKernel.

@@ -23,8 +23,10 @@ type benchCase struct {
 	K      int64 // gemm: the inner dimension
 	Params []param
 	// Ref names the Op of a reference benchmark of the same suite, params and
-	// mode: the results then carry speedup_vs_<Ref> (its median over this one's).
-	Ref string
+	// mode, and RefParams the parameters whose values differ in it: the
+	// results then carry speedup_vs_<op> (its median over this one's).
+	Ref       string
+	RefParams map[string]string
 }
 
 // The timing modes every benchmark is measured in.
@@ -46,14 +48,27 @@ func (c benchCase) name(mode string) string {
 	return b.String()
 }
 
-// refName is the name of c's reference benchmark in mode ("" when c has none).
+// refName is the name of c's reference benchmark in mode: c with Op
+// replaced by Ref and the parameters in RefParams replaced by their values
+// ("" when c has no reference, or is its own).
 func (c benchCase) refName(mode string) string {
-	if c.Ref == "" {
+	if c.Ref == "" && len(c.RefParams) == 0 {
 		return ""
 	}
 	r := c
-	r.Op, r.Ref = c.Ref, ""
-	return r.name(mode)
+	if c.Ref != "" {
+		r.Op = c.Ref
+	}
+	r.Params = slices.Clone(c.Params)
+	for i, p := range r.Params {
+		if v, ok := c.RefParams[p.K]; ok {
+			r.Params[i].V = v
+		}
+	}
+	if name := r.name(mode); name != c.name(mode) {
+		return name
+	}
+	return ""
 }
 
 // params returns c's parameters as the results' params map, with exact sizes.

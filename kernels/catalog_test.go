@@ -226,6 +226,21 @@ func TestRefName(t *testing.T) {
 	}
 }
 
+func TestUserSpeedupVs(t *testing.T) {
+	k := UserKernel{Suite: "saxpy", Name: "saxpy", SpeedupVs: map[string]string{"unroll": "1"}}
+	for _, tt := range []struct {
+		params map[string]string
+		want   string
+	}{
+		{map[string]string{"n": "1M", "unroll": "4"}, "saxpy/n=1M/unroll=1/mode=cold"},
+		{map[string]string{"n": "1M", "unroll": "1"}, ""}, // the reference itself
+	} {
+		if got := userCase(k, UserCase{Params: tt.params}).refName(ModeCold); got != tt.want {
+			t.Errorf("%v: refName = %q, want %q", tt.params, got, tt.want)
+		}
+	}
+}
+
 func TestAddRefSpeedups(t *testing.T) {
 	bs := []model.Benchmark{
 		{Suite: "gemm", Name: "cublas/x/mode=cold", Metrics: map[string]float64{"median_us": 100}, Info: map[string]string{}},

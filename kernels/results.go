@@ -173,6 +173,12 @@ const InfoReference = "reference"
 // name starts with op: speedup_vs_<op>.
 func SpeedupMetric(op string) string { return "speedup_vs_" + op }
 
+// AddRefSpeedups sets speedup_vs_<op> on every benchmark that names a
+// reference (info.reference) present in bs without error. Built-in suites
+// get it from RunSuite; a caller that runs user kernels separately calls it
+// on all of a suite's benchmarks.
+func AddRefSpeedups(bs []model.Benchmark) { addRefSpeedups(bs) }
+
 // addRefSpeedups sets speedup_vs_<op> on every benchmark that names a
 // reference (info.reference) present in bs without error.
 func addRefSpeedups(bs []model.Benchmark) {

@@ -13,7 +13,7 @@ var userDTypes = []string{"fp32", "fp16", "bf16", "fp64", "i32", "u32", "i8", "u
 // userCase turns a UserKernel's sweep point into a benchCase: the suite, the
 // kernel's name, and its parameters in key order.
 func userCase(k UserKernel, uc UserCase) benchCase {
-	c := benchCase{Suite: k.Suite, Op: k.Name}
+	c := benchCase{Suite: k.Suite, Op: k.Name, RefParams: k.SpeedupVs}
 	for _, key := range slices.Sorted(maps.Keys(uc.Params)) {
 		c.Params = append(c.Params, param{key, uc.Params[key]})
 	}

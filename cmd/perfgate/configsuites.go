@@ -218,6 +218,7 @@ func (r *configRunner) runKernel(ctx context.Context, s *config.Suite) ([]model.
 		}
 		out = append(out, bs...)
 	}
+	kernels.AddRefSpeedups(out) // the variants ran as separate user kernels
 	return out, nil
 }
 
@@ -280,7 +281,7 @@ func userKernels(cfg *config.Config, s *config.Suite) ([]kernels.UserKernel, err
 			i = len(out)
 			index[key] = i
 			out = append(out, kernels.UserKernel{Suite: s.Name, Name: k.Name, File: filepath.Join(cfg.Dir, k.Source),
-				Source: src, Entry: k.Entry, Options: c.Options})
+				Source: src, Entry: k.Entry, Options: c.Options, SpeedupVs: k.SpeedupVs})
 		}
 		out[i].Cases = append(out[i].Cases, userCase(c, ref))
 	}

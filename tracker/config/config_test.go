@@ -55,7 +55,7 @@ func TestKernelCases(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := c.Suites[2].Kernel
-	if k.Name != "saxpy" || k.Reference.Entry != "saxpy_ref" || k.Reference.Tolerance != 1e-6 {
+	if k.Name != "saxpy" || k.Reference.Entry != "saxpy_ref" || k.Reference.Tolerance != 1e-6 || !reflect.DeepEqual(k.SpeedupVs, map[string]string{"unroll": "1"}) {
 		t.Errorf("kernel = %+v", k)
 	}
 	cases, err := k.Cases()
@@ -111,6 +111,8 @@ func TestParseErrors(t *testing.T) {
 		{"two documents", "suites: []\n---\nsuites: []\n", "more than one YAML document"},
 		{"yaml syntax", "suites: [\n", "invalid YAML"},
 		{"kernel missing grid", kernel + "      block: 256\n", "suites[0].kernel.grid: a kernel suite needs grid:"},
+		{"speedup_vs unknown param", kernel + "      grid: 1\n      block: 1\n      speedup_vs: {m: 1}\n", "line 9: suites[0].kernel.speedup_vs.m: is not a parameter of sweep"},
+		{"speedup_vs value not swept", kernel + "      grid: 1\n      block: 1\n      speedup_vs: {n: 7}\n", "suites[0].kernel.speedup_vs.n: \"7\" is not one of the swept values 1000"},
 		{"kernel bad expr", kernel + "      grid: cdiv(n 256)\n      block: 256\n", "line 7: suites[0].kernel.grid: column 8: expected \")\" or \",\""},
 		{"kernel unknown param", kernel + "      grid: cdiv(m, 256)\n      block: 256\n", "line 7: suites[0].kernel.grid: cdiv(m, 256): unknown parameter \"m\" (at map[n:1000])"},
 		{"kernel fractional grid", kernel + "      grid: n / 256\n      block: 256\n", "line 7: suites[0].kernel.grid: n / 256 = 3.90625 is not a whole number"},

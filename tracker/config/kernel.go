@@ -31,6 +31,10 @@ type Kernel struct {
 	FLOPs   *Expr // floating-point operations per launch; nil = not reported
 	// Reference is an optional kernel computing the same outputs, to check them.
 	Reference *Reference
+	// SpeedupVs picks the in-run reference variant by parameter values, e.g.
+	// {UNROLL: "1"}: every other benchmark reports its speedup over the one
+	// with these values and its own other parameters.
+	SpeedupVs map[string]string
 
 	line  int
 	key   string           // e.g. suites[2].kernel
@@ -82,19 +86,22 @@ var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func (d *decoder) kernel(n *yaml.Node, key string) (*Kernel, error) {
 	k := &Kernel{line: n.Line, key: key, exprs: map[*Expr]string{}, lines: map[*Expr]int{}}
+	var speedupNode *yaml.Node // parsed once sweep is known
+	var speedupKey string
 	err := d.fields(n, key, map[string]handler{
-		"name":    d.str(&k.Name),
-		"source":  d.str(&k.Source),
-		"entry":   d.str(&k.Entry),
-		"options": d.strList(&k.Options),
-		"sweep":   func(v *yaml.Node, kk string) error { return d.sweep(k, v, kk) },
-		"buffers": func(v *yaml.Node, kk string) error { return d.buffers(k, v, kk) },
-		"args":    func(v *yaml.Node, kk string) error { return d.args(k, v, kk) },
-		"grid":    func(v *yaml.Node, kk string) error { return d.dims(k, &k.Grid, v, kk) },
-		"block":   func(v *yaml.Node, kk string) error { return d.dims(k, &k.Block, v, kk) },
-		"shared":  d.expr(k, &k.Shared),
-		"bytes":   d.expr(k, &k.Bytes),
-		"flops":   d.expr(k, &k.FLOPs),
+		"name":       d.str(&k.Name),
+		"source":     d.str(&k.Source),
+		"entry":      d.str(&k.Entry),
+		"options":    d.strList(&k.Options),
+		"sweep":      func(v *yaml.Node, kk string) error { return d.sweep(k, v, kk) },
+		"buffers":    func(v *yaml.Node, kk string) error { return d.buffers(k, v, kk) },
+		"args":       func(v *yaml.Node, kk string) error { return d.args(k, v, kk) },
+		"grid":       func(v *yaml.Node, kk string) error { return d.dims(k, &k.Grid, v, kk) },
+		"block":      func(v *yaml.Node, kk string) error { return d.dims(k, &k.Block, v, kk) },
+		"shared":     d.expr(k, &k.Shared),
+		"bytes":      d.expr(k, &k.Bytes),
+		"flops":      d.expr(k, &k.FLOPs),
+		"speedup_vs": func(v *yaml.Node, kk string) error { speedupNode, speedupKey = v, kk; return nil },
 		"reference": func(v *yaml.Node, kk string) error {
 			k.Reference = &Reference{}
 			return d.fields(v, kk, map[string]handler{
@@ -106,6 +113,11 @@ func (d *decoder) kernel(n *yaml.Node, key string) (*Kernel, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if speedupNode != nil {
+		if err := d.speedupVs(k, speedupNode, speedupKey); err != nil {
+			return nil, err
+		}
 	}
 	for _, req := range []struct {
 		ok  bool
@@ -126,6 +138,31 @@ func (d *decoder) kernel(n *yaml.Node, key string) (*Kernel, error) {
 		return nil, err
 	}
 	return k, nil
+}
+
+// speedupVs parses speedup_vs: a mapping of swept parameters to one of
+// their values. It runs after the other fields, so sweep may come later.
+func (d *decoder) speedupVs(k *Kernel, n *yaml.Node, key string) error {
+	ks, vs, err := d.pairs(n, key)
+	if err != nil {
+		return err
+	}
+	k.SpeedupVs = map[string]string{}
+	for i, name := range ks {
+		v, err := d.scalar(vs[i], key+"."+name.Value)
+		if err != nil {
+			return err
+		}
+		j := slices.IndexFunc(k.Sweep, func(p Param) bool { return p.Name == name.Value })
+		if j < 0 {
+			return d.errf(name, key+"."+name.Value, "is not a parameter of sweep")
+		}
+		if !slices.Contains(k.Sweep[j].Values, v) {
+			return d.errf(vs[i], key+"."+name.Value, "%q is not one of the swept values %s", v, strings.Join(k.Sweep[j].Values, ", "))
+		}
+		k.SpeedupVs[name.Value] = v
+	}
+	return nil
 }
 
 // expr parses an expression; a YAML number is an expression too.
