@@ -25,6 +25,7 @@ type abSession struct {
 	headLabel, repo, testbed string
 	headCfg, baseCfg         *config.Config
 	group                    string
+	prepared                 bool // both sides' prepare commands ran
 }
 
 func newABSession(ctx context.Context, e *env, o *abOptions) (*abSession, error) {
@@ -141,10 +142,11 @@ func (s *abSession) cleanup() {
 	}
 }
 
-// runRounds prepares both sides, then runs their suites alternately, each
-// suite of each side in its own perfgate process per round (runRound), in
-// a suite order rotated every round.
-func (s *abSession) runRounds(ctx context.Context, only *regexp.Regexp) (base, head []*model.Results, err error) {
+// runRounds prepares both sides (the first time), then runs their suites
+// alternately for rounds rounds, each suite of each side in its own
+// perfgate process per round (runRound), in a suite order rotated every
+// round.
+func (s *abSession) runRounds(ctx context.Context, only *regexp.Regexp, rounds int) (base, head []*model.Results, err error) {
 	opts := suiteRunOptions{Only: only, Fast: s.o.fast, Log: s.e.Stderr, CacheDir: s.e.Getenv("PERFGATE_CACHE")}
 	bs := &abSide{name: "base", runner: &configRunner{cfg: s.baseCfg, opts: opts}, sha: s.baseSHA, branch: first(s.o.baseBranch, s.o.base)}
 	hs := &abSide{name: "head", runner: &configRunner{cfg: s.headCfg, opts: opts}, sha: s.headSHA,
@@ -153,15 +155,19 @@ func (s *abSession) runRounds(ctx context.Context, only *regexp.Regexp) (base, h
 		if side.units = side.runner.units(); len(side.units) == 0 {
 			return nil, nil, usageError("-suite: no suite of %s matches %q", side.runner.cfg.File, s.o.only)
 		}
+		if s.prepared {
+			continue
+		}
 		fmt.Fprintf(s.e.Stderr, "perfgate: ab: preparing %s (%s)\n", side.name, side.runner.cfg.Dir)
 		if err := side.runner.prepare(ctx); err != nil {
 			return nil, nil, fmt.Errorf("%s side: %w", side.name, err)
 		}
 	}
-	for i := 0; i < s.o.rounds; i++ {
+	s.prepared = true
+	for i := 0; i < rounds; i++ {
 		for _, side := range sidesOfRound(s.o.order, i, bs, hs) {
 			run := abRunMeta(s.repo, side.sha, side.branch, s.testbed, s.group, time.Now())
-			r, err := runRound(ctx, s.e, side.units, i, run, s.tmp, fmt.Sprintf("ab: round %d/%d, %s", i+1, s.o.rounds, side.name))
+			r, err := runRound(ctx, s.e, side.units, i, run, s.tmp, fmt.Sprintf("ab: round %d/%d, %s", i+1, rounds, side.name))
 			if err != nil {
 				return nil, nil, err
 			}

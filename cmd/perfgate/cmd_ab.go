@@ -68,7 +68,7 @@ func runAB(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	defer s.cleanup()
-	base, head, err := s.runRounds(ctx, only)
+	base, head, err := s.runRounds(ctx, only, o.rounds)
 	if err != nil {
 		return err
 	}

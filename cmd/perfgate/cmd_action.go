@@ -42,6 +42,7 @@ type actionOptions struct {
 	baselineTestbed                string // the testbed label baselines come from ("" = the candidate's)
 	mode                           string // modeHistory or modeInterleaved
 	rounds                         int    // processes per suite (history mode) or A/B rounds (interleaved)
+	confirm                        bool   // re-run the regressions of a pull request before failing
 	failOnRegression               bool
 	comment                        action.CommentPolicy
 	inputs                         action.Inputs
@@ -156,7 +157,7 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 		name string
 		def  bool
 		dst  *bool
-	}{{"fail-on-regression", true, &o.failOnRegression}, {"record", false, &o.inputs.Record}, {"allow-forks", false, &o.inputs.AllowForks}}
+	}{{"fail-on-regression", true, &o.failOnRegression}, {"record", false, &o.inputs.Record}, {"allow-forks", false, &o.inputs.AllowForks}, {"confirm", true, &o.confirm}}
 	for _, b := range bools {
 		if *b.dst, err = inputBool(gha, b.name, b.def); err != nil {
 			return nil, err

@@ -80,22 +80,32 @@ func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results,
 	if err != nil {
 		return nil, nil, fmt.Errorf("mode: interleaved (the workflow must check out with fetch-depth: 0 so the base is there): %w", err)
 	}
-	defer s.cleanup()
+	a.ab = s // run removes the worktree, after the confirmation
 	fmt.Fprintf(a.e.Stderr, "perfgate: interleaved A/B, %d rounds (ABBA) on %s: base %s (merge base with %s), head %s\n",
 		o.rounds, s.testbed, shortSHA(s.baseSHA), ref, s.headLabel)
-	baseRounds, headRounds, err := s.runRounds(ctx, a.o.filter)
+	baseRounds, headRounds, err := s.runRounds(ctx, a.o.filter, o.rounds)
 	if err != nil {
 		return nil, nil, err
 	}
-	for i, h := range headRounds {
-		r := run
-		r.ID, r.Group, r.StartedAt, r.Env = roundID(run.ID, "r", i+1), first(run.Group, run.ID), h.Run.StartedAt, h.Run.Env
-		h.Run = r
-		if err := checkBuiltResults(h); err != nil {
-			return nil, nil, err
-		}
+	if err := headRuns(headRounds, run, "r"); err != nil {
+		return nil, nil, err
 	}
 	return baseRounds, headRounds, nil
+}
+
+// headRuns gives the head side's rounds the run blocks of this job's
+// pull-request runs: run's, with the IDs <run.ID>-<prefix>1 … and the
+// group run.Group, else run.ID.
+func headRuns(rounds []*model.Results, run model.Run, prefix string) error {
+	for i, h := range rounds {
+		r := run
+		r.ID, r.Group, r.StartedAt, r.Env = roundID(run.ID, prefix, i+1), first(run.Group, run.ID), h.Run.StartedAt, h.Run.Env
+		h.Run = r
+		if err := checkBuiltResults(h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // baseRef is the commit the pull request is compared with, the event's

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -73,9 +74,10 @@ func TestActionInterleaved(t *testing.T) {
 		factor          float64
 		code            int
 		verdict, status string
+		confirmRounds   int
 	}{
-		{"25% slower head: regression", 1.25, 1, "fail", "failure"},
-		{"unchanged head: pass", 1, 0, "pass", "success"},
+		{"25% slower head: regression, confirmed by 3 more A/B rounds", 1.25, 1, "fail", "failure", 3},
+		{"unchanged head: pass", 1, 0, "pass", "success", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,7 +110,10 @@ func TestActionInterleaved(t *testing.T) {
 			if !strings.Contains(stderr, "recorded run "+out["run-id"]) {
 				t.Errorf("the pull-request run %s was not recorded:\n%s", out["run-id"], stderr)
 			}
-			checkRecordedPR(t, store, out["run-id"])
+			checkRecordedPR(t, store, out["run-id"], tt.confirmRounds)
+			if held := strings.Contains(summary, "#### 🔁 Confirmation (1 held, 0 not confirmed)"); held != (tt.confirmRounds > 0) {
+				t.Errorf("the summary says the regression held: %v, want %v\n%s", held, tt.confirmRounds > 0, summary)
+			}
 			if wt := abGitOut(t, repo, "worktree", "list"); strings.Count(wt, "\n") != 0 {
 				t.Errorf("worktree left behind:\n%s", wt)
 			}
@@ -118,8 +123,9 @@ func TestActionInterleaved(t *testing.T) {
 
 // checkRecordedPR checks that the head's rounds are stored as the rounds of
 // one pull-request job (id is the first round's: <job>-r1, then -r2, -r3,
-// one run group), 6 samples each, and that the store has no baseline run.
-func checkRecordedPR(t *testing.T, store, id string) {
+// one run group), 6 samples each, with confirmRounds confirmation rounds
+// (<job>-<random>-c1 …), and that the store has no baseline run.
+func checkRecordedPR(t *testing.T, store, id string, confirmRounds int) {
 	t.Helper()
 	s, err := filestore.Open(store)
 	if err != nil {
@@ -151,8 +157,19 @@ func checkRecordedPR(t *testing.T, store, id string) {
 		}
 	}
 	slices.Sort(rounds)
+	var confirmed []string
+	rounds = slices.DeleteFunc(rounds, func(id string) bool {
+		c := regexp.MustCompile(`^` + regexp.QuoteMeta(job) + `-[0-9a-f]{8}-c[0-9]$`).MatchString(id)
+		if c {
+			confirmed = append(confirmed, id)
+		}
+		return c
+	})
 	if want := []string{job + "-r1", job + "-r2", job + "-r3"}; !slices.Equal(rounds, want) {
 		t.Errorf("recorded rounds %v, want %v", rounds, want)
+	}
+	if len(confirmed) != confirmRounds {
+		t.Errorf("recorded confirmation rounds %v, want %d", confirmed, confirmRounds)
 	}
 }
 

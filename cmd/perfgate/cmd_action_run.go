@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -29,9 +30,12 @@ type actionRun struct {
 	// history feeds the report's charts (report_history.go): the check
 	// mode's recent baseline medians of the changed benchmarks.
 	history report.Histories
+	ab      *abSession            // the interleaved mode's worktree, kept for the confirmation
+	conf    *confirm.Confirmation // what re-running the regressions showed (nil: not re-run)
 }
 
 func (a *actionRun) run(ctx context.Context) error {
+	defer a.closeAB()
 	base, runs, files, err := a.measure(ctx)
 	if err != nil {
 		return err
@@ -52,13 +56,19 @@ func (a *actionRun) run(ctx context.Context) error {
 	}
 	defer st.Close()
 	var c *compare.Comparison
+	var b *model.Baseline
 	if a.interleaved() {
 		c, err = a.compareAB(base, runs)
-	} else {
-		c, err = checkAgainstOn(ctx, filteredBaseline(st, a.o.filter), runs, a.plan.BaselineBranch, a.o.baselineTestbed, a.o.baselineRuns, a.o.compare)
+	} else if b, err = baselineOn(ctx, filteredBaseline(st, a.o.filter), runs, a.plan.BaselineBranch, a.o.baselineTestbed, a.o.baselineRuns); err == nil {
+		c, err = compare.CompareBaseline(b, runs, a.o.compare)
 	}
 	if err != nil {
 		return spoolOnFailure(a.e, sf, runs, err)
+	}
+	if a.confirming(c) {
+		var extra []*model.Results
+		c, extra = a.confirm(ctx, b, base, runs, c)
+		runs, files = append(runs, extra...), append(files, runNames(extra)...)
 	}
 	tally := tallyOf(c)
 	if a.plan.Mode == action.ModeCheck {
@@ -103,7 +113,7 @@ func (a *actionRun) measure(ctx context.Context) (base, runs []*model.Results, f
 func (a *actionRun) report(c *compare.Comparison, t action.Tally) error {
 	a.logSuites(c)
 	a.annotate(c)
-	md := report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer(), History: a.history})
+	md := report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer(), History: a.history, Confirmation: a.conf})
 	if err := os.WriteFile(a.o.reportPath, []byte(md), 0o644); err != nil {
 		return &model.InfraError{Op: "write the report " + a.o.reportPath, Err: err}
 	}
@@ -174,7 +184,7 @@ func describeChange(r *compare.Result) string {
 // tries both even if one fails, and returns what failed.
 func (a *actionRun) updateGitHub(ctx context.Context, gh *githubAPI, c *compare.Comparison, t action.Tally) error {
 	pointer := "The full report is in the job summary: " + a.plan.RunURL
-	body := report.Markdown(c, report.Options{
+	body := report.Markdown(c, report.Options{Confirmation: a.conf,
 		Title: "perfgate", Footer: a.footer(), Overflow: pointer, History: a.history,
 		MaxBytes: action.MaxCommentChars - len(a.plan.Marker) - 1,
 	})
