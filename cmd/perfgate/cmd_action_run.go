@@ -59,7 +59,8 @@ func (a *actionRun) run(ctx context.Context) error {
 	var b *model.Baseline
 	if a.interleaved() {
 		c, err = a.compareAB(base, runs)
-	} else if b, err = baselineOn(ctx, filteredBaseline(st, a.o.filter), runs, a.plan.BaselineBranch, a.o.baselineTestbed, a.o.baselineRuns); err == nil {
+	} else if b, err = baselineOn(ctx, filteredBaseline(st, a.o.filter), runs, a.plan.BaselineBranch, a.o.baselineTestbed, a.o.baselineRuns, a.o.compare.HistoryJobs); err == nil {
+		a.o.compare.BaselineJobs = a.o.baselineRuns
 		c, err = compare.CompareBaseline(b, runs, a.o.compare)
 	}
 	if err != nil {
