@@ -131,6 +131,8 @@ func Compare(baseline, candidate []*model.Results, opt Options) (*Comparison, er
 	ps := pools(baseline, candidate, opt)
 	items := make([]item, len(ps))
 	forEach(len(ps), func(i int) { items[i] = assess(ps[i], opt, len(baseline) == 0) })
+	peer := peerVariance(items)
+	forEach(len(items), func(i int) { items[i].testRuns(opt, peer) })
 	adjust(items, opt.Correction)
 	c.Results = make([]Result, len(items))
 	tested := 0

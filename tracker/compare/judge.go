@@ -15,8 +15,9 @@ type item struct {
 	res       Result
 	tested    bool // has p-values that take part in the adjustment
 	pool      *pool
-	decidedBy string   // a note that the verdict must carry (Reason prefix)
-	rl        runLevel // the test across runs, once tested
+	decidedBy string       // a note that the verdict must carry (Reason prefix)
+	spread    stats.Spread // the run-to-run spread, once tested
+	rl        runLevel     // the test across runs, once tested
 }
 
 // assess computes everything about one benchmark that does not depend on
@@ -78,8 +79,9 @@ func insufficientReason(p *pool, minSamples int, noBaseline bool) string {
 	return fmt.Sprintf("only %s samples; at least %d per side needed", strings.Join(short, " and "), minSamples)
 }
 
-// test runs both one-sided tests within runs, the Hodges-Lehmann estimate,
-// and the test across runs that both p-values and the CI must also pass.
+// test runs both one-sided tests within runs and the Hodges-Lehmann
+// estimate, and estimates the run-to-run spread for the test across runs
+// (testRuns), which both p-values and the CI must also pass.
 func (it *item) test(opt Options) {
 	ciLevel := opt.CILevel()
 	r, base, cand := &it.res, it.pool.base.samples, it.pool.cand.samples
@@ -108,9 +110,18 @@ func (it *item) test(opt Options) {
 		}
 	}
 	if it.tested {
-		it.rl = it.runLevelTest(opt)
-		it.rl.apply(r, opt.Alpha, opt.RunSpreadPrior)
+		it.estimateSpread()
 	}
+}
+
+// testRuns runs the test across runs once every benchmark's spread is known
+// (peer is their typical variance) and folds it into the result.
+func (it *item) testRuns(opt Options, peer float64) {
+	if !it.tested {
+		return
+	}
+	it.rl = it.runLevelTest(opt, peer)
+	it.rl.apply(&it.res, opt.Alpha, opt.RunSpreadPrior)
 }
 
 // changeOf turns a candidate/baseline ratio into a change where positive

@@ -43,10 +43,23 @@ type runLevel struct {
 	base, hist, cands int // baseline jobs tested, jobs in the spread, candidate rounds
 }
 
+// estimateSpread estimates the benchmark's run-to-run spread from every job
+// the baseline side holds (history included) and the candidate's rounds.
+func (it *item) estimateSpread() {
+	it.spread = stats.EstimateSpread(it.pool.base.jobs, it.candRounds())
+}
+
+func (it *item) candRounds() []float64 {
+	if len(it.pool.cand.jobs) > 0 {
+		return it.pool.cand.jobs[0]
+	}
+	return nil
+}
+
 // runLevelTest tests the benchmark across runs: the candidate's rounds
-// against the baseline jobs, with the spread estimated from every job the
-// baseline side holds (history included) and the candidate's rounds.
-func (it *item) runLevelTest(opt Options) runLevel {
+// against the baseline jobs, under its spread floored by peer (see
+// stats.FloorSpread).
+func (it *item) runLevelTest(opt Options, peer float64) runLevel {
 	p := it.pool
 	var base [][]float64
 	for j, runs := range p.base.jobs {
@@ -54,11 +67,8 @@ func (it *item) runLevelTest(opt Options) runLevel {
 			base = append(base, runs)
 		}
 	}
-	var cand []float64
-	if len(p.cand.jobs) > 0 {
-		cand = p.cand.jobs[0]
-	}
-	sp := stats.EstimateSpread(p.base.jobs, cand)
+	cand := it.candRounds()
+	sp := stats.FloorSpread(it.spread, peer)
 	t := stats.RunLevelTest(base, cand, sp, opt.RunSpreadPrior)
 	rl := runLevel{test: t, spread: sp, worse: t.Delta,
 		base: nonEmpty(base), hist: nonEmpty(p.base.jobs), cands: len(cand)}
@@ -68,6 +78,22 @@ func (it *item) runLevelTest(opt Options) runLevel {
 	one := t.Quantile(1-opt.Alpha) * t.SE
 	rl.low, rl.high = rl.worse-one, rl.worse+one
 	return rl
+}
+
+// peerVariance is the typical job-mean variance of the tested benchmarks
+// whose spread was measured: the median of their JobVar (0 when none).
+func peerVariance(items []item) float64 {
+	var v []float64
+	for i := range items {
+		if items[i].tested && items[i].spread.DFBetween > 0 {
+			v = append(v, items[i].spread.JobVar)
+		}
+	}
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	return stats.Quantile(v, 0.5)
 }
 
 func nonEmpty(jobs [][]float64) int {

@@ -223,3 +223,47 @@ func TestUnreachableSignificance(t *testing.T) {
 		t.Errorf("verdict %s (%q), want a warning about the unreachable p", r.Verdict, r.Reason)
 	}
 }
+
+// TestQuantisedAgreementIsNotCertainty: three baseline runs whose medians
+// agree exactly (cold 4K kernels, timings quantised by the timer) and a
+// candidate process 12% off, as seen on an H100 (docs/verdicts.md). Their
+// own spread is 0, which would make any shift certain; floored by the
+// spread of the 20 other benchmarks (±4%) the shift is noise.
+func TestQuantisedAgreementIsNotCertainty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	q := func(x []float64) []float64 {
+		for i := range x {
+			x[i] = math.Round(x[i]/0.032) * 0.032
+		}
+		return x
+	}
+	var base []*model.Results
+	var cand *model.Results
+	for j := range 4 {
+		var bs []model.Benchmark
+		for i := range 20 {
+			lv := 100 * math.Exp(0.04*rng.NormFloat64())
+			bs = append(bs, bench("s", fmt.Sprintf("peer%02d", i), "us", model.Lower, runOf(rng, lv, 0.003, 200)))
+		}
+		lv := 2.048
+		if j == 3 {
+			lv *= 1.12
+		}
+		bs = append(bs, bench("s", "cold4k", "us", model.Lower, q(runOf(rng, lv, 0.001, 200))))
+		r := results(fmt.Sprintf("r%d", j), "a", bs...)
+		r.Run.StartedAt = time.Date(2026, 11, 10+j, 0, 0, 0, 0, time.UTC)
+		if j == 3 {
+			cand = r
+		} else {
+			base = append([]*model.Results{r}, base...)
+		}
+	}
+	c, err := Compare(base, []*model.Results{cand}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := byName(t, c, "cold4k")
+	if r.Verdict == Regression || !(r.RunSpread > 0.005) {
+		t.Errorf("verdict %s spread %v (%q): want no regression and a floored spread", r.Verdict, r.RunSpread, r.Reason)
+	}
+}

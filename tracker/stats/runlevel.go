@@ -200,3 +200,28 @@ func sumSq(x []float64, m float64) float64 {
 	}
 	return s
 }
+
+// PeerWeight is the weight, in degrees of freedom, of the peer variance in
+// FloorSpread: one job's worth.
+const PeerWeight = 1
+
+// FloorSpread guards a spread estimate against luck: a few jobs whose
+// medians happen to agree (timings quantised to the timer's resolution
+// agree exactly) would make any difference significant. The job means'
+// variance is raised to at least (PeerWeight·peer + df·JobVar)/(PeerWeight
+// + df), a one-sided version of the empirical-Bayes moderation of Smyth
+// (2004) towards peer, the typical variance of the other benchmarks of the
+// comparison; the degrees of freedom are not raised, and an estimate above
+// peer is left alone, so the floor can only make a verdict more cautious.
+func FloorSpread(s Spread, peer float64) Spread {
+	if s.DFBetween == 0 || !(peer > 0) {
+		return s
+	}
+	floor := (PeerWeight*peer + s.DFBetween*s.JobVar) / (PeerWeight + s.DFBetween)
+	if s.JobVar >= floor {
+		return s
+	}
+	s.JobVar = floor
+	s.Between = max(0, s.JobVar-s.Within*s.InvRounds)
+	return s
+}

@@ -115,3 +115,20 @@ func TestRunLevelDegenerate(t *testing.T) {
 		t.Errorf("no baseline: got %+v, want NaN p", r)
 	}
 }
+
+// TestFloorSpread: the floor raises a lucky-low estimate towards the peers,
+// never lowers one, and never adds degrees of freedom.
+func TestFloorSpread(t *testing.T) {
+	zero := EstimateSpread([][]float64{{1}, {1}, {1}}, []float64{1})
+	f := FloorSpread(zero, 0.0009)
+	if want := 0.0009 / 3; math.Abs(f.JobVar-want) > 1e-15 || f.DFBetween != 2 {
+		t.Errorf("floored %+v, want JobVar %v with 2 df", f, want)
+	}
+	wide := EstimateSpread([][]float64{{0}, {0.2}, {0.1}}, nil)
+	if g := FloorSpread(wide, 0.0009); g != wide {
+		t.Errorf("a wide estimate changed: %+v → %+v", wide, g)
+	}
+	if g := FloorSpread(Spread{}, 0.0009); g != (Spread{}) {
+		t.Errorf("an unknown spread changed: %+v", g)
+	}
+}

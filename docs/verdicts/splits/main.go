@@ -4,16 +4,23 @@
 // injected-slowdown kernel variants.
 //
 //	go run ./docs/verdicts/splits DIR
+//	go run ./docs/verdicts/splits -spreads DIR > docs/verdicts/spreads.csv
 //
-// DIR holds the runs device-aa.sh wrote: aa-NN.json (built-in suites, the
-// same code in every process) and injP-NN.json (the inject suite at +P%).
-// It prints, per K, how many gates failed and which benchmarks caused it,
-// with today's verdicts ("runs") and with the samples of the K runs pooled
-// into one as before issue 9 ("pooled").
+// DIR holds the runs device-aa.sh and device-check.sh wrote: aa*.json
+// (built-in suites, the same code in every process) and injP-NN.json (the
+// inject suite at +P%). It prints, per K, how many gates failed and which
+// benchmarks caused it, with today's verdicts ("runs": the K runs are the
+// whole history; "runs, history": every other run is history and the
+// newest K of it the baseline) and with the samples of the K runs pooled
+// into one as before issue 9 ("pooled"). -spreads prints each benchmark's
+// run-to-run spread instead, the input of docs/verdicts/sim.
 package main
 
 import (
+	"flag"
 	"fmt"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,31 +29,56 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/stats"
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./docs/verdicts/splits DIR")
+	spreads := flag.Bool("spreads", false, "print each benchmark's run-to-run spread as CSV")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./docs/verdicts/splits [-spreads] DIR")
 		os.Exit(2)
 	}
-	dir := os.Args[1]
-	aa := load(dir, "aa-*.json")
+	dir := flag.Arg(0)
+	aa := load(dir, "aa*.json")
+	if *spreads {
+		printSpreads(aa)
+		return
+	}
 	fmt.Printf("A/A: %d separate-process runs of the built-in suites (%d benchmarks each)\n\n", len(aa), len(aa[0].Benchmarks))
 	fmt.Println("| K | splits | method | failed gates | false regressions | noisy (mean per split) | warn (mean) |")
 	fmt.Println("|--:|--:|:--|--:|--:|--:|--:|")
-	offenders := map[string]int{}
+	offenders, pooledOffenders := map[string]int{}, map[string]int{}
 	for _, k := range []int{3, 5} {
-		for _, m := range []string{"runs", "pooled"} {
-			s := replay(aa, aa, k, m == "pooled", offenders)
+		for _, m := range []string{"runs", "runs + confirmation", "runs, 3 rounds", "runs, history", "pooled"} {
+			var s tally
+			switch m {
+			case "runs, history":
+				s = leaveOneOut(aa, k, offenders)
+			case "runs + confirmation":
+				s = replayConfirm(aa, k, 3, offenders)
+			case "runs, 3 rounds":
+				s = replayRounds(aa, k, 3, offenders)
+			case "pooled":
+				s = replay(aa, aa, k, true, pooledOffenders)
+			default:
+				s = replay(aa, aa, k, false, offenders)
+			}
 			fmt.Printf("| %d | %d | %s | %d | %d | %.1f | %.1f |\n", k, s.splits, m, s.failed, s.regressions,
 				float64(s.noisy)/float64(s.splits), float64(s.warn)/float64(s.splits))
 		}
 	}
-	if len(offenders) > 0 {
-		fmt.Println("\nfalse regressions by benchmark (all K and methods):")
-		for _, k := range sortedKeys(offenders) {
-			fmt.Printf("  %4d  %s\n", offenders[k], k)
+	for _, o := range []struct {
+		what string
+		m    map[string]int
+	}{{"judged across runs (every method above but pooled)", offenders}, {"pooled", pooledOffenders}} {
+		fmt.Printf("\nfalse regressions by benchmark, %s: %d benchmarks\n", o.what, len(o.m))
+		for _, k := range sortedKeys(o.m) {
+			fmt.Printf("  %4d  %s\n", o.m[k], k)
 		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "inj0-*.json")); len(m) == 0 {
+		return
 	}
 	base := load(dir, "inj0-*.json")
 	fmt.Printf("\nInjected slowdowns: %d runs of inject +0%% as main history, each run of a variant a candidate\n\n", len(base))
@@ -62,6 +94,176 @@ func main() {
 }
 
 type tally struct{ splits, failed, regressions, noisy, warn int }
+
+func (t *tally) add(c *compare.Comparison, offenders map[string]int) {
+	t.splits++
+	if c.Failed() {
+		t.failed++
+	}
+	t.regressions += c.Summary.Regressions
+	t.noisy += c.Summary.Noisy
+	t.warn += c.Summary.Warnings
+	for _, r := range c.Results {
+		if r.Verdict == compare.Regression && offenders != nil {
+			offenders[r.Suite+"/"+r.Name]++
+		}
+		if r.Verdict == compare.Regression && os.Getenv("SPLITS_DEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "%s vs %d runs: %s/%s %+.3f CI [%.3f, %.3f] p %.2g padj %.2g prun %.2g spread %.3f det %.3f jobs %d\n",
+				c.Candidate.ID, len(c.Baseline), r.Suite, r.Name, r.Change, r.CILow, r.CIHigh, r.PValue, r.PAdjusted, r.PRun, r.RunSpread, r.Detectable, r.HistoryJobs)
+		}
+	}
+}
+
+// replayConfirm is replay with confirmation, as check --confirm and the
+// action do: when a candidate run fails the gate, the next confirm runs
+// outside the baseline (in run order, cyclically) stand in for the fresh
+// processes of the re-run, and the gate fails only on a benchmark that is a
+// regression both in the first check and on the combined runs.
+func replayConfirm(runs []*model.Results, k, confirm int, offenders map[string]int) tally {
+	var t tally
+	opt := compare.DefaultOptions()
+	for _, subset := range subsets(len(runs), k) {
+		base := pick(runs, subset)
+		for ci, c := range runs {
+			if slices.Contains(subset, ci) {
+				continue
+			}
+			first, err := compare.Compare(base, []*model.Results{c}, opt)
+			if err != nil {
+				fatal(err)
+			}
+			if !first.Failed() {
+				t.add(first, offenders)
+				continue
+			}
+			cands := []*model.Results{c}
+			for j := 1; j < len(runs) && len(cands) <= confirm; j++ {
+				o := (ci + j) % len(runs)
+				if !slices.Contains(subset, o) {
+					cands = append(cands, runs[o])
+				}
+			}
+			both, err := compare.Compare(base, cands, opt)
+			if err != nil {
+				fatal(err)
+			}
+			held := *both
+			held.Results = nil
+			held.Summary = compare.Summary{}
+			for i, r := range both.Results {
+				if r.Verdict == compare.Regression && first.Results[i].Verdict != compare.Regression {
+					r.Verdict = compare.Unchanged // only the first check's regressions are re-judged
+				}
+				held.Results = append(held.Results, r)
+			}
+			held.Summary = compare.Summarize(held.Results)
+			t.add(&held, offenders)
+		}
+	}
+	return t
+}
+
+// replayRounds judges candidates of rounds runs (one job of that many
+// processes, the action's default) against every k-subset of the others.
+func replayRounds(runs []*model.Results, k, rounds int, offenders map[string]int) tally {
+	var t tally
+	opt := compare.DefaultOptions()
+	for _, subset := range subsets(len(runs), k) {
+		base := pick(runs, subset)
+		var rest []int
+		for i := range runs {
+			if !slices.Contains(subset, i) {
+				rest = append(rest, i)
+			}
+		}
+		for _, cs := range subsets(len(rest), rounds) {
+			var cands []*model.Results
+			for _, j := range cs {
+				cands = append(cands, runs[rest[j]])
+			}
+			c, err := compare.Compare(base, cands, opt)
+			if err != nil {
+				fatal(err)
+			}
+			t.add(c, offenders)
+		}
+	}
+	return t
+}
+
+// pick returns the runs at the indices, newest first, as a store returns
+// them.
+func pick(runs []*model.Results, idx []int) []*model.Results {
+	out := make([]*model.Results, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, runs[i])
+	}
+	slices.SortFunc(out, func(a, b *model.Results) int { return b.Run.StartedAt.Compare(a.Run.StartedAt) })
+	return out
+}
+
+// leaveOneOut judges each run against all the others as history, the
+// newest k of them the baseline: the default check with as much history as
+// the experiment has.
+func leaveOneOut(runs []*model.Results, k int, offenders map[string]int) tally {
+	var t tally
+	opt := compare.DefaultOptions()
+	opt.BaselineJobs = k
+	for _, c := range runs {
+		var hist []*model.Results
+		for _, r := range runs {
+			if r != c {
+				hist = append(hist, r)
+			}
+		}
+		slices.SortFunc(hist, func(a, b *model.Results) int { return b.Run.StartedAt.Compare(a.Run.StartedAt) })
+		cmp, err := compare.Compare(hist, []*model.Results{c}, opt)
+		if err != nil {
+			fatal(err)
+		}
+		t.add(cmp, offenders)
+	}
+	return t
+}
+
+// printSpreads writes each benchmark's run-to-run spread (the sample SD of
+// the runs' log medians), median within-run CV and median samples per run.
+func printSpreads(runs []*model.Results) {
+	type acc struct {
+		logs, cvs []float64
+		ns        []int
+	}
+	by := map[string]*acc{}
+	for _, r := range runs {
+		for _, b := range r.Benchmarks {
+			if len(b.Samples) == 0 {
+				continue
+			}
+			k := b.Suite + "/" + b.Name
+			if by[k] == nil {
+				by[k] = &acc{}
+			}
+			s := slices.Sorted(slices.Values(b.Samples))
+			by[k].logs = append(by[k].logs, math.Log(stats.Quantile(s, 0.5)))
+			by[k].cvs = append(by[k].cvs, stats.Describe(s).CV)
+			by[k].ns = append(by[k].ns, len(s))
+		}
+	}
+	fmt.Printf("# Run-to-run spread of each benchmark over %d separate-process runs (%s … %s),\n", len(runs), runs[0].Run.ID, runs[len(runs)-1].Run.ID)
+	fmt.Printf("# %s, written by: go run ./docs/verdicts/splits -spreads DIR\n", runs[0].Run.Env[model.EnvGPU])
+	fmt.Println("# run_sd: sample SD of the runs' log medians; within_cv: median within-run CV; n: median samples per run")
+	fmt.Println("benchmark,run_sd,within_cv,n")
+	for _, k := range slices.Sorted(maps.Keys(by)) {
+		a := by[k]
+		if len(a.logs) < 2 {
+			continue
+		}
+		m := stats.Describe(a.logs).Std
+		slices.Sort(a.cvs)
+		slices.Sort(a.ns)
+		fmt.Printf("%s,%.6f,%.6f,%d\n", k, m, stats.Quantile(a.cvs, 0.5), a.ns[len(a.ns)/2])
+	}
+}
 
 // replay judges every candidate run against every K-subset of the history
 // runs that does not contain it. pooled merges the K runs into one run,
@@ -91,18 +293,7 @@ func replay(history, cands []*model.Results, k int, pooled bool, offenders map[s
 			if err != nil {
 				fatal(err)
 			}
-			t.splits++
-			if cmp.Failed() {
-				t.failed++
-			}
-			t.regressions += cmp.Summary.Regressions
-			t.noisy += cmp.Summary.Noisy
-			t.warn += cmp.Summary.Warnings
-			for _, r := range cmp.Results {
-				if r.Verdict == compare.Regression && offenders != nil {
-					offenders[r.Suite+"/"+r.Name]++
-				}
-			}
+			t.add(cmp, offenders)
 		}
 	}
 	return t
