@@ -20,23 +20,44 @@
 // # The tests
 //
 // Each benchmark with at least Options.MinSamples raw samples on both sides
-// gets two one-sided Mann-Whitney tests: the worse direction (the candidate
-// tends to be slower) and the better direction. The confidence interval is
-// two-sided at level 1 − Alpha. The worse-direction p-values of all tested
-// benchmarks of one comparison are adjusted together (Benjamini-Hochberg by
-// default, Holm, or none), and likewise the better-direction ones.
+// gets two one-sided Mann-Whitney tests on the pooled samples: the worse
+// direction (the candidate tends to be slower) and the better direction.
+//
+// Samples of one process share its state, so each benchmark is also tested
+// across runs: every run's log median is one replicate, runs are grouped
+// into jobs by model.JobKey (a job's rounds and shards share run.group), the
+// run-to-run spread is estimated from every baseline job given (the newest
+// Options.BaselineJobs are the baseline, older ones history only) and the
+// candidate's rounds, floored towards the other benchmarks' spread when a
+// few jobs agree by luck, and the candidate's mean is t-tested against the
+// baseline jobs' (stats.RunLevelTest). Each one-sided p-value is the larger
+// of the two tests'; the confidence interval, two-sided at level 1 − Alpha,
+// is the hull of the Hodges-Lehmann and the run-level intervals. The
+// worse-direction p-values of all tested benchmarks of one comparison are
+// adjusted together (Benjamini-Hochberg by default, Holm, or none), and
+// likewise the better-direction ones.
 //
 // # Verdicts
 //
-//   - Regression: adjusted worse p < Alpha and change > threshold.
-//   - Improvement: adjusted better p < Alpha and change < −threshold.
-//   - Warn: neither, but the estimate is beyond ±threshold, or the
-//     confidence interval reaches past ±threshold; the Reason estimates how
-//     many more samples per side would decide it.
+// Changes are compared with the threshold on the log scale, so that a change
+// of exactly the threshold is judged the same at every scale.
+//
+//   - Regression: adjusted worse p < Alpha and change > threshold; for a
+//     Noisy benchmark the run-level lower bound must clear the threshold too.
+//   - Improvement: adjusted better p < Alpha and change < −threshold, with
+//     the mirror condition for a Noisy benchmark.
+//   - Noisy: the run-to-run spread hides a change of the threshold's size
+//     (the smallest change the run-level test could detect at Alpha is
+//     beyond it) and the change did not clear the threshold by that margin.
+//   - Warn: neither, but the estimate is beyond ±threshold, the confidence
+//     interval reaches past ±threshold, or a slow-side quantile (median,
+//     p75, p90) moved beyond it with significantly more samples beyond the
+//     baseline's quantile than expected; the Reason says what would decide
+//     it: more samples, more rounds, or nothing at these sample counts.
 //   - Insufficient: fewer than MinSamples on either side, including new
 //     benchmarks with no baseline.
 //   - Unchanged: everything else; a significant 3% change is unchanged
-//     under a 10% threshold.
+//     under a 10% threshold and marked BelowThreshold.
 //   - Error: the candidate reported an error for the benchmark, it vanished
 //     from the candidate, its units cannot be reconciled, or the two sides
 //     declare opposite directions (better) and no override pins one.
@@ -48,6 +69,6 @@
 // their verdict is at most Warn.
 //
 // Everything here is a pure function of its arguments: no I/O, no clock, no
-// environment. The package imports only tracker/model, tracker/stats and the
-// standard library.
+// environment. The package imports only tracker/model, tracker/stats, gonum
+// and the standard library.
 package compare
