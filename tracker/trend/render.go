@@ -5,17 +5,50 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/stats"
 )
 
-// A Series is one benchmark's trend with the steps found in it.
+// A Series is one benchmark's trend with the steps found in it and its
+// run-to-run spread.
 type Series struct {
 	model.TrendSeries
 	Steps []Step `json:"steps"`
+	// Spread is how much the benchmark moves between runs: a robust
+	// standard deviation of the log medians of successive runs, as a
+	// fraction (nil with fewer than three runs; see RunSpread).
+	Spread *float64 `json:"run_spread"`
+}
+
+// RunSpread returns a robust run-to-run spread of points: 1.4826 times the
+// median absolute difference of successive log medians, over √2. Being
+// built on successive differences, a step change moves one difference and
+// barely moves the estimate; an outlier run moves two. NaN with fewer than
+// three points with a positive median.
+func RunSpread(points []model.TrendPoint) float64 {
+	var d []float64
+	prev := math.NaN()
+	for _, p := range points {
+		if !(p.Median > 0) {
+			continue
+		}
+		l := math.Log(p.Median)
+		if !math.IsNaN(prev) {
+			d = append(d, math.Abs(l-prev))
+		}
+		prev = l
+	}
+	if len(d) < 2 {
+		return math.NaN()
+	}
+	slices.Sort(d)
+	return math.Expm1(1.4826 * stats.Quantile(d, 0.5) / math.Sqrt2)
 }
 
 // Analyze finds the steps of every series.
@@ -23,6 +56,9 @@ func Analyze(series []model.TrendSeries, o Options) []Series {
 	out := make([]Series, len(series))
 	for i, se := range series {
 		out[i] = Series{TrendSeries: se, Steps: Steps(se, o)}
+		if sp := RunSpread(se.Points); !math.IsNaN(sp) {
+			out[i].Spread = &sp
+		}
 		if out[i].Steps == nil {
 			out[i].Steps = []Step{}
 		}
@@ -55,8 +91,12 @@ func Table(w io.Writer, series []Series) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s/%s (%s, %s is better): %d run(s), %d step change(s)\n",
-			s.Suite, s.Name, s.Unit, s.Better, len(s.Points), len(s.Steps))
+		spread := "run-to-run spread unknown (fewer than 3 runs)"
+		if s.Spread != nil {
+			spread = fmt.Sprintf("runs move ±%.1f%%", 100**s.Spread)
+		}
+		fmt.Fprintf(w, "%s/%s (%s, %s is better): %d run(s), %d step change(s), %s\n",
+			s.Suite, s.Name, s.Unit, s.Better, len(s.Points), len(s.Steps), spread)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "started\tcommit\trun\tmedian\tcv\tn\tstep\t")
 		steps := stepAtIndex(s)
