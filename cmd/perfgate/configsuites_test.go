@@ -171,3 +171,31 @@ func TestActionRunsConfigSuites(t *testing.T) {
 		t.Errorf("3 rounds: got %d runs, the last %+v", len(runs), runs[len(runs)-1].Run)
 	}
 }
+
+// TestConfigOutputConfined runs a config whose command suite names an
+// output outside its directory: perfgate removes a stale output before a
+// run, so it must refuse the config (exit 2) and the file must survive
+// (issue 10, item 12).
+func TestConfigOutputConfined(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim.txt")
+	if err := os.WriteFile(victim, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "repo")
+	cfg := filepath.Join(sub, ".perfgate.yml")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yml := "suites:\n  - name: a\n    command: {run: 'true', format: gotest, output: ../victim.txt}\n"
+	if err := os.WriteFile(cfg, []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := invoke(t, nil, "run", "--config", cfg, "--out", filepath.Join(dir, "out.json"))
+	if code != exitBadInput || !strings.Contains(errOut, "output") {
+		t.Errorf("exit %d, stderr %q; want 2 naming output", code, errOut)
+	}
+	if b, err := os.ReadFile(victim); err != nil || string(b) != "keep me" {
+		t.Errorf("the file outside the config's directory: %q, %v", b, err)
+	}
+}

@@ -100,6 +100,8 @@ func TestParseErrors(t *testing.T) {
 		{"no run", "suites:\n  - name: a\n    command: {format: gotest}\n", "suites[0].command.run: a command suite needs run:"},
 		{"bad repeat", "suites:\n  - name: a\n    command:\n      run: x\n      format: gotest\n      repeat: 0\n", "line 6: suites[0].command.repeat: must be a whole number from 1 to 1000, not \"0\""},
 		{"bad timeout", "suites:\n  - name: a\n    command: {run: x, format: gotest, timeout: 5}\n", "suites[0].command.timeout: must be a positive duration"},
+		{"output out of the directory", "suites:\n  - name: a\n    command: {run: x, format: gotest, output: ../victim.txt}\n", `suites[0].command.output: "../victim.txt": must be a relative path inside`},
+		{"output absolute", "suites:\n  - name: a\n    command: {run: x, format: gotest, output: /etc/passwd}\n", `suites[0].command.output: "/etc/passwd": must be a relative path inside`},
 		{"criterion needs output", "suites:\n  - name: a\n    command: {run: cargo bench, format: criterion}\n", "criterion writes files"},
 		{"bad env", "suites:\n  - name: a\n    command: {run: x, format: gotest, env: {1X: y}}\n", "suites[0].command.env.1X: not a valid environment variable name"},
 		{"ambiguous threshold", "suites:\n  - name: a\n    builtin: {suite: m}\nthresholds: {default: 10}\n", "line 4: thresholds.default: \"10\" is ambiguous"},

@@ -171,6 +171,10 @@ func (d *decoder) command(c *Command, n *yaml.Node, key string) error {
 		return d.errf(n, key+".metric", "metric: applies to format gotest only")
 	case (c.Unit != "" || c.Better != "") && c.Format != ingest.JSONSamples:
 		return d.errf(n, key, "unit: and better: apply to format json-samples only (use the top-level better: to override a direction)")
+	case c.Output != "" && !filepath.IsLocal(c.Output):
+		// perfgate removes a stale output before each run: a path out of the
+		// command's directory would let a config delete any file.
+		return d.errf(n, key+".output", "%q: must be a relative path inside the command's directory (no '..', not absolute)", c.Output)
 	case c.Format == ingest.Criterion && c.Output == "":
 		return d.errf(n, key+".output", "criterion writes files, not standard output: set output: to its directory (e.g. target/criterion)")
 	}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -46,17 +47,30 @@ func parseFile(format, p string, o Options) ([]model.Benchmark, error) {
 
 // binReader finds an nvbench --jsonbin file: the path as written (relative
 // to where nvbench ran, usually the JSON's directory), then the file of that
-// name in the <json>-bin directory next to the JSON.
+// name in the <json>-bin directory next to the JSON. Either must lie in the
+// JSON's directory (an os.Root, so neither "..", an absolute path elsewhere
+// nor a symbolic link leads out): the JSON is input, and may have been
+// written to make perfgate read another file's bytes as samples.
 func binReader(jsonPath string) func(string) ([]byte, error) {
 	dir := filepath.Dir(jsonPath)
 	return func(name string) ([]byte, error) {
-		candidates := []string{filepath.Join(dir, name), filepath.Join(dir, filepath.Base(jsonPath)+"-bin", filepath.Base(name))}
-		if filepath.IsAbs(name) {
-			candidates = append([]string{name}, candidates...)
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return nil, err
 		}
+		defer root.Close()
+		var candidates []string
+		if !filepath.IsAbs(name) {
+			candidates = append(candidates, name)
+		} else if absDir, err := filepath.Abs(dir); err == nil {
+			if rel, err := filepath.Rel(absDir, name); err == nil {
+				candidates = append(candidates, rel)
+			}
+		}
+		candidates = append(candidates, filepath.Join(filepath.Base(jsonPath)+"-bin", filepath.Base(name)))
 		var firstErr error
 		for _, c := range candidates {
-			data, err := os.ReadFile(c)
+			data, err := root.ReadFile(c)
 			if err == nil {
 				return data, nil
 			}
@@ -64,6 +78,6 @@ func binReader(jsonPath string) func(string) ([]byte, error) {
 				firstErr = err
 			}
 		}
-		return nil, firstErr
+		return nil, fmt.Errorf("%w (sample files are read only from %s)", firstErr, dir)
 	}
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -72,25 +73,42 @@ func pytestBenchmark(file, path string, pb pytestBench, suite string) (model.Ben
 	if st == nil {
 		return b, bad(file, path+".stats", "missing (is this pytest-benchmark JSON?)")
 	}
-	const toUnit = 1e6 // seconds → microseconds
 	if len(st.Data) > 0 {
 		b.Samples = make([]float64, len(st.Data))
 		for j, v := range st.Data {
-			if err := checkSample(file, fmt.Sprintf("%s.stats.data[%d]", path, j), "s", v); err != nil {
+			p := fmt.Sprintf("%s.stats.data[%d]", path, j)
+			if err := checkSample(file, p, "s", v); err != nil {
 				return b, err
 			}
-			b.Samples[j] = v * toUnit
+			us, err := toMicro(file, p, v)
+			if err != nil {
+				return b, err
+			}
+			b.Samples[j] = us
 		}
 	} else {
 		if err := checkSample(file, path+".stats.median", "s", st.Median); err != nil {
 			return b, err
 		}
-		b.Samples = []float64{st.Median * toUnit}
+		us, err := toMicro(file, path+".stats.median", st.Median)
+		if err != nil {
+			return b, err
+		}
+		b.Samples = []float64{us}
 		b.SummaryOnly = true
 		b.Info["summary"] = fmt.Sprintf("median of %d rounds: saved without --benchmark-save-data", st.Rounds)
 	}
-	b.Metrics = map[string]float64{"mean_us": st.Mean * toUnit, "stddev_us": st.Stddev * toUnit,
-		"min_us": st.Min * toUnit, "max_us": st.Max * toUnit, "rounds": float64(st.Rounds), "iterations": float64(st.Iterations)}
+	b.Metrics = map[string]float64{"rounds": float64(st.Rounds), "iterations": float64(st.Iterations)}
+	for _, m := range []struct {
+		field string
+		v     float64
+	}{{"mean", st.Mean}, {"stddev", st.Stddev}, {"min", st.Min}, {"max", st.Max}} {
+		us, err := toMicro(file, path+".stats."+m.field, m.v)
+		if err != nil {
+			return b, err
+		}
+		b.Metrics[m.field+"_us"] = us
+	}
 	if pb.Group != nil && *pb.Group != "" {
 		b.Info["group"] = *pb.Group
 	}
@@ -120,4 +138,15 @@ func pytestParams(raw map[string]json.RawMessage) map[string]string {
 		}
 	}
 	return p
+}
+
+// toMicro converts seconds to microseconds; a value so large that the
+// product is not finite (1e305 s) is bad input naming its field, not a
+// results document that cannot be written.
+func toMicro(file, path string, s float64) (float64, error) {
+	us := s * 1e6
+	if math.IsInf(us, 0) || math.IsNaN(us) {
+		return 0, bad(file, path, "%v s is out of range (not finite in microseconds)", s)
+	}
+	return us, nil
 }
