@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -183,7 +184,7 @@ func inputFloat(gha *githubactions.Action, name string, def, lo, hi float64) (fl
 		return def, nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < lo || v > hi || (name == "alpha" && (v == lo || v == hi)) {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < lo || v > hi || (name == "alpha" && (v == lo || v == hi)) {
 		return 0, usageError("%s: %q is not a number in range (%v to %v)", name, s, lo, hi)
 	}
 	return v, nil

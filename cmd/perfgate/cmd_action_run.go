@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -114,9 +115,15 @@ func (a *actionRun) measure(ctx context.Context) (base, runs []*model.Results, f
 func (a *actionRun) report(c *compare.Comparison, t action.Tally) error {
 	a.logSuites(c)
 	a.annotate(c)
-	md := report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer(), History: a.history, Confirmation: a.conf})
+	md := a.redact(report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer(), History: a.history, Confirmation: a.conf}))
 	if err := os.WriteFile(a.o.reportPath, []byte(md), 0o644); err != nil {
 		return &model.InfraError{Op: "write the report " + a.o.reportPath, Err: err}
+	}
+	if len(md) > maxSummaryBytes {
+		// GitHub refuses a step summary over 1 MiB: cut it at a row, pointing
+		// to the report file, which keeps it whole.
+		md = a.redact(report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer(), History: a.history, Confirmation: a.conf,
+			MaxBytes: maxSummaryBytes, Overflow: "The full report is in " + a.o.reportPath + " (the report output) on the runner."}))
 	}
 	a.gha.AddStepSummary(md)
 	if err := writeOutputs(a.e.Getenv("GITHUB_OUTPUT"), [][2]string{
@@ -128,6 +135,23 @@ func (a *actionRun) report(c *compare.Comparison, t action.Tally) error {
 	fmt.Fprintf(a.e.Stdout, "perfgate: %s\n", report.VerdictLine(c))
 	fmt.Fprintf(a.e.Stdout, "perfgate: verdict %s; report %s\n", t.Verdict(), a.o.reportPath)
 	return nil
+}
+
+// maxSummaryBytes keeps the job summary under GitHub's limit of 1 MiB per
+// step, with room for other steps' lines in the same file.
+const maxSummaryBytes = 1000 << 10
+
+// redact replaces the secrets perfgate knows (the token, the database
+// password) in text bound for the comment, the summary or the report: a
+// benchmark's name or error comes from the command's output, which may
+// have printed them. The log needs no such step: the runner masks them.
+func (a *actionRun) redact(text string) string {
+	for _, s := range action.Secrets(a.o.token, a.o.dbURL) {
+		if len(s) >= 4 { // a shorter secret would blank out ordinary text
+			text = strings.ReplaceAll(text, s, "***")
+		}
+	}
+	return text
 }
 
 func (a *actionRun) footer() string {
@@ -185,10 +209,10 @@ func describeChange(r *compare.Result) string {
 // tries both even if one fails, and returns what failed.
 func (a *actionRun) updateGitHub(ctx context.Context, gh *githubAPI, c *compare.Comparison, t action.Tally) error {
 	pointer := "The full report is in the job summary: " + a.plan.RunURL
-	body := report.Markdown(c, report.Options{Confirmation: a.conf,
+	body := a.redact(report.Markdown(c, report.Options{Confirmation: a.conf,
 		Title: "perfgate", Footer: a.footer(), Overflow: pointer, History: a.history,
 		MaxBytes: action.MaxCommentChars - len(a.plan.Marker) - 1,
-	})
+	}))
 	body = action.FitComment(a.plan.Marker, body, pointer)
 	var errs []error
 	act, made, err := a.postComment(ctx, gh, body, t.Changed())

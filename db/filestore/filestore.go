@@ -32,6 +32,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -120,6 +121,9 @@ func (s *Store) withLock(ctx context.Context, write bool, fn func(exists bool) e
 		return infra(fmt.Sprintf("lock %s", s.lockPath()), err)
 	}
 	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if write {
+		s.removeLeftovers()
+	}
 	return fn(true)
 }
 
@@ -150,4 +154,23 @@ func flock(ctx context.Context, f *os.File, how int) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// removeLeftovers deletes the temporary files of writers killed mid-write
+// (model.WriteFileAtomic's ".NAME.tmpNNN", as large as a run): a writer
+// holds the exclusive lock, so none can be another writer's. Best effort:
+// a file that cannot be removed now is tried again by the next writer.
+func (s *Store) removeLeftovers() {
+	_ = filepath.WalkDir(s.dir, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if de.IsDir() && path != s.dir && strings.Count(strings.TrimPrefix(path, s.dir), string(filepath.Separator)) > 1 {
+			return filepath.SkipDir
+		}
+		if n := de.Name(); !de.IsDir() && strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp") {
+			_ = os.Remove(path)
+		}
+		return nil
+	})
 }

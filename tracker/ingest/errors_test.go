@@ -26,6 +26,8 @@ func TestMalformed(t *testing.T) {
 		{"gbench unit", GBench, `{"benchmarks": [{"name": "a", "run_type": "iteration", "real_time": 1, "time_unit": "fortnights"}]}`, Options{}, "$.benchmarks[0].time_unit: \"fortnights\" is not a time unit"},
 		{"gbench negative", GBench, `{"benchmarks": [{"name": "a", "real_time": -1}]}`, Options{}, "$.benchmarks[0].real_time: -1 is not a valid ns measurement"},
 		{"pytest no stats", PytestBenchmark, `{"benchmarks": [{"name": "t"}]}`, Options{}, "$.benchmarks[0].stats: missing"},
+		{"gotest invalid UTF-8", GoTest, "BenchmarkA\xff-2  10  5 ns/op\n", Options{}, "f.txt: line 1, column 11: byte 0xff at offset 10 is not valid UTF-8"},
+		{"pytest invalid UTF-8", PytestBenchmark, "{\"benchmarks\": [{\"name\": \"t\xfe\"}]}", Options{}, "is not valid UTF-8"},
 		{"pytest max too large", PytestBenchmark, `{"benchmarks": [{"name": "t", "stats": {"data": [0.1], "max": 1e305}}]}`, Options{}, "$.benchmarks[0].stats.max: 1e+305 s is out of range"},
 		{"pytest sample too large", PytestBenchmark, `{"benchmarks": [{"name": "t", "stats": {"data": [0.1, 1e305]}}]}`, Options{}, "$.benchmarks[0].stats.data[1]: 1e+305 s is out of range"},
 		{"pytest median too large", PytestBenchmark, `{"benchmarks": [{"name": "t", "stats": {"median": 1e305}}]}`, Options{}, "$.benchmarks[0].stats.median: 1e+305 s is out of range"},

@@ -65,6 +65,9 @@ func Parse(format, name string, data []byte, o Options) ([]model.Benchmark, erro
 
 // parse is Parse with the reader of nvbench --jsonbin files (nil: none).
 func parse(format, name string, data []byte, readBin func(string) ([]byte, error), o Options) ([]model.Benchmark, error) {
+	if err := model.CheckUTF8(name, data); err != nil {
+		return nil, err
+	}
 	var (
 		bs  []model.Benchmark
 		err error

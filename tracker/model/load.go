@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 )
 
 // Load reads and validates a results-v1 document from a file.
@@ -25,6 +26,9 @@ func Load(path string) (*Results, error) {
 // path does not accept goes through the general loader (parseTree), which
 // has the one definition of every error message and JSON path.
 func Parse(name string, data []byte) (*Results, error) {
+	if err := CheckUTF8(name, data); err != nil {
+		return nil, err
+	}
 	if r, ok := decodeFast(data); ok {
 		return r, nil
 	}
@@ -140,4 +144,22 @@ func WriteFileAtomicFunc(path string, write func(w io.Writer) error) error {
 		os.Remove(tmp)
 	}
 	return err
+}
+
+// CheckUTF8 refuses data that is not valid UTF-8, naming where: JSON
+// decoding would silently turn each bad byte into U+FFFD, so two ids or
+// names that differ only there would become one.
+func CheckUTF8(name string, data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	return &InputError{File: name, Path: Position(data, int64(off)), Msg: fmt.Sprintf("byte 0x%02x at offset %d is not valid UTF-8", data[off], off)}
 }
