@@ -121,7 +121,7 @@ func (it *item) testRuns(opt Options, peer float64) {
 		return
 	}
 	it.rl = it.runLevelTest(opt, peer)
-	it.rl.apply(&it.res, opt.Alpha, opt.RunSpreadPrior)
+	it.rl.apply(&it.res, opt.Alpha, opt.jobPrior())
 }
 
 // changeOf turns a candidate/baseline ratio into a change where positive

@@ -69,7 +69,7 @@ func (it *item) runLevelTest(opt Options, peer float64) runLevel {
 	}
 	cand := it.candRounds()
 	sp := stats.FloorSpread(it.spread, peer)
-	t := stats.RunLevelTest(base, cand, sp, opt.RunSpreadPrior)
+	t := stats.RunLevelTest(base, cand, sp, opt.jobPrior())
 	rl := runLevel{test: t, spread: sp, worse: t.Delta,
 		base: nonEmpty(base), hist: nonEmpty(p.base.jobs), cands: len(cand)}
 	if it.res.Better == model.Higher {
@@ -78,6 +78,16 @@ func (it *item) runLevelTest(opt Options, peer float64) runLevel {
 	one := t.Quantile(1-opt.Alpha) * t.SE
 	rl.low, rl.high = rl.worse-one, rl.worse+one
 	return rl
+}
+
+// jobPrior is the job effect assumed where the runs cannot estimate it.
+// The rounds of an interleaved A/B share one job with the baseline's, so the
+// job effect cancels and only the rounds' own spread is left: none.
+func (o Options) jobPrior() float64 {
+	if o.Interleaved {
+		return 0
+	}
+	return o.RunSpreadPrior
 }
 
 // peerVariance is the typical job-mean variance of the tested benchmarks

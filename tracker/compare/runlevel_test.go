@@ -267,3 +267,30 @@ func TestQuantisedAgreementIsNotCertainty(t *testing.T) {
 		t.Errorf("verdict %s spread %v (%q): want no regression and a floored spread", r.Verdict, r.RunSpread, r.Reason)
 	}
 }
+
+// TestInterleavedRoundsNeedNoPrior: in an interleaved A/B both sides' rounds
+// share one job, so the job effect cancels: three rounds a side, 0.5%
+// apart, tell a +6% change with no assumed spread added (with the ±3%
+// prior of two separate jobs it could not be significant).
+func TestInterleavedRoundsNeedNoPrior(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	base := jobRuns(t, rng, "ab", 20, 100, 100.5, 99.5)
+	cand := jobRuns(t, rng, "ab-head", 20, 106, 106.5, 105.5)
+	opt := DefaultOptions()
+	opt.Threshold = 0.05
+	sep, err := Compare(base, cand, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Interleaved = true
+	ab, err := Compare(base, cand, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := byName(t, ab, "x"); r.Verdict != Regression {
+		t.Errorf("interleaved: %s (p %g, run p %g), want regression", r.Verdict, r.PValue, r.PRun)
+	}
+	if r := byName(t, sep, "x"); r.Verdict == Regression {
+		t.Errorf("separate jobs with one baseline job: %s, want the ±3%% prior to hold it back", r.Verdict)
+	}
+}
