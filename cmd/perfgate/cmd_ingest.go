@@ -23,6 +23,7 @@ func init() {
 // ingestOptions are the parsed flags of perfgate ingest.
 type ingestOptions struct {
 	format, suite, unit, better, metric, out string
+	baseline                                 string
 	files                                    []string
 	meta                                     runMetaFlags
 }
@@ -35,6 +36,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 	fs.StringVar(&o.unit, "unit", "", "unit of json-samples input that does not name one, e.g. ms")
 	fs.StringVar(&o.better, "better", "", "direction of json-samples input that does not say: lower or higher (default: higher for …/s units, else lower)")
 	fs.StringVar(&o.metric, "metric", "", "for -format gotest: the `unit` whose values are the samples (default ns/op), e.g. a b.ReportMetric unit")
+	fs.StringVar(&o.baseline, "criterion-baseline", "", "for -format criterion: read the baseline `NAME` that criterion --save-baseline NAME saved (base: the run before the latest) instead of new/")
 	fs.StringVar(&o.out, "out", "", "write the results document to this `file` (atomically; default: standard output)")
 	o.meta.register(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -44,7 +46,8 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	bs, err := ingest.ParseFiles(o.format, o.files, ingest.Options{Suite: o.suite, Unit: o.unit, Better: model.Better(o.better), Metric: o.metric})
+	bs, err := ingest.ParseFiles(o.format, o.files, ingest.Options{Suite: o.suite, Unit: o.unit, Better: model.Better(o.better), Metric: o.metric,
+		CriterionBaseline: o.baseline})
 	if err != nil {
 		return err
 	}
@@ -78,6 +81,8 @@ func (o *ingestOptions) validate() error {
 		return usageError("-better: must be lower or higher, got %q", o.better)
 	case o.metric != "" && o.format != ingest.GoTest:
 		return usageError("-metric applies to -format gotest only")
+	case o.baseline != "" && o.format != ingest.Criterion:
+		return usageError("-criterion-baseline applies to -format criterion only")
 	case (o.unit != "" || o.better != "") && o.format != ingest.JSONSamples:
 		return usageError("-unit and -better apply to -format json-samples only (%s says its own units)", o.format)
 	}

@@ -89,3 +89,33 @@ func TestIngestBadInputWritesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestIngestCriterionBaseline ingests a saved Criterion baseline by name
+// (base/ beside new/ in the testdata) and refuses the flag for other formats.
+func TestIngestCriterionBaseline(t *testing.T) {
+	dir := filepath.Join(ingestTestdata, "criterion/target/criterion")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout (code 0) or stderr
+	}{
+		{"base", []string{"--format", "criterion", "--criterion-baseline", "base", dir}, 0, `"name": "fib/recursive/20"`},
+		{"missing", []string{"--format", "criterion", "--criterion-baseline", "main", dir}, 2, "baselines present: base, new"},
+		{"not criterion", []string{"--format", "gotest", "--criterion-baseline", "base", dir}, 2, "-criterion-baseline applies to -format criterion only"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"ingest", "--commit", strings.Repeat("c", 40)}, tt.args...)
+			code := run(context.Background(), args, &stdout, &stderr)
+			got := stdout.String()
+			if tt.code != 0 {
+				got = stderr.String()
+			}
+			if code != tt.code || !strings.Contains(got, tt.want) {
+				t.Errorf("exit %d, output %q; want exit %d and %q", code, got, tt.code, tt.want)
+			}
+		})
+	}
+}

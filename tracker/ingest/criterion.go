@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"regexp"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -34,24 +38,36 @@ type criterionSample struct {
 	Times        []float64 `json:"times"`
 }
 
-// ParseCriterion reads every */new/ directory under root (target/criterion).
-// Each sample is times[i]/iters[i], the mean time per iteration of one
-// Criterion sample, in nanoseconds (Criterion's WallTime measurement).
-// A throughput declaration becomes a bytes_per_second or elements_per_second
-// metric at the median time. "base" and other saved baselines are ignored.
+// ParseCriterion reads every */new/ directory under root (target/criterion),
+// or every */NAME/ one for o.CriterionBaseline NAME (a baseline saved with
+// --save-baseline NAME; "base" is the previous run). Each sample is
+// times[i]/iters[i], the mean time per iteration of one Criterion sample, in
+// nanoseconds (Criterion's WallTime measurement). A throughput declaration
+// becomes a bytes_per_second or elements_per_second metric at the median
+// time. Other baselines are ignored.
 func ParseCriterion(root fs.FS, name string, o Options) ([]model.Benchmark, error) {
+	want := "new"
+	if o.CriterionBaseline != "" {
+		if !validBaselineName(o.CriterionBaseline) {
+			return nil, &model.InputError{File: name, Msg: fmt.Sprintf("criterion baseline %q is not a directory name (letters, digits, '.', '_', '-')", o.CriterionBaseline)}
+		}
+		want = o.CriterionBaseline
+	}
 	var dirs []string
+	seen := map[string]bool{} // the baseline names present, for the error message
 	err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == "new" {
-			if _, err := fs.Stat(root, path.Join(p, "sample.json")); err == nil {
-				dirs = append(dirs, p)
-			}
-			return fs.SkipDir
+		if !d.IsDir() || !isCriterionRun(root, p) {
+			return nil
 		}
-		return nil
+		if d.Name() == want {
+			dirs = append(dirs, p)
+		} else if validBaselineName(d.Name()) {
+			seen[d.Name()] = true
+		}
+		return fs.SkipDir
 	})
 	if err != nil {
 		return nil, &model.InputError{File: name, Msg: "cannot read the criterion directory", Err: err}
@@ -71,10 +87,28 @@ func ParseCriterion(root fs.FS, name string, o Options) ([]model.Benchmark, erro
 		out = append(out, b)
 	}
 	if len(out) == 0 {
-		return nil, &model.InputError{File: name, Msg: "no criterion benchmarks found (want <name>/new/sample.json below it, e.g. target/criterion)"}
+		msg := fmt.Sprintf("no criterion benchmarks found (want <name>/%s/sample.json below it, e.g. target/criterion)", want)
+		if len(seen) > 0 {
+			msg += "; baselines present: " + strings.Join(slices.Sorted(maps.Keys(seen)), ", ")
+		}
+		return nil, &model.InputError{File: name, Msg: msg}
 	}
 	return out, checkUnique(name, out)
 }
+
+// isCriterionRun reports whether directory p holds one run of one benchmark
+// (new/, base/ or a named baseline): its sample.json. A benchmark whose own
+// name is "base" or "new" is a directory above such a run, not one.
+func isCriterionRun(root fs.FS, p string) bool {
+	_, err := fs.Stat(root, path.Join(p, "sample.json"))
+	return err == nil
+}
+
+// baselineName is what Criterion accepts as a baseline and perfgate as a
+// path component: no separators, no "." or "..".
+var baselineName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+
+func validBaselineName(s string) bool { return len(s) <= 100 && baselineName.MatchString(s) }
 
 func first2(a, b error) error {
 	if a != nil {

@@ -48,6 +48,10 @@ type Options struct {
 	// Metric picks the unit of go test output whose values are the samples
 	// (default ns/op), e.g. a b.ReportMetric unit such as cpu-ns/op.
 	Metric string
+	// CriterionBaseline names the Criterion baseline to read: a directory
+	// beside new/ that --save-baseline NAME wrote ("base" is the run before
+	// the latest). "" reads new/, the latest run.
+	CriterionBaseline string
 }
 
 func (o Options) suite(format string) string {
