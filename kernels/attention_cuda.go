@@ -11,6 +11,7 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"strings"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -91,6 +92,12 @@ func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 		p.cleanup()
 		return nil, err
 	}
+	if c.Op == "naive" {
+		if err := g.timeKernels(naive, entries, p.meta.Metrics); err != nil {
+			p.cleanup()
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
@@ -147,26 +154,31 @@ func naiveLaunches(m *module, dtype string, sh attnShape, causal bool, t attnTen
 	bh, s := uint32(sh.heads()), uint32(sh.S)
 	scale := 1 / math.Sqrt(float64(sh.D))
 	rows := sh.heads() * int64(sh.S)
+	pvShared := 2 * 64 * (72 + sh.D + 8) * 2 // naive_pv's P and V tiles, double-buffered
 	specs := []struct {
-		name string
-		grid [3]uint32
-		args []uint64
+		name   string
+		grid   [3]uint32
+		shared int
+		args   []uint64
 	}{
-		{"naive_scores" + d, [3]uint32{s / 128, s / 64, bh}, []uint64{uint64(t.q), uint64(t.k), uint64(t.p), uint64(sh.S), f32bits(float32(scale))}},
-		{"naive_softmax_" + dtype, [3]uint32{uint32((rows + 3) / 4), 1, 1}, []uint64{uint64(t.p), uint64(sh.S), uint64(rows), boolArg(causal)}},
-		{"naive_pv" + d, [3]uint32{s / 64, bh, 1}, []uint64{uint64(t.p), uint64(t.v), uint64(t.o), uint64(sh.S)}},
+		{"naive_scores" + d, [3]uint32{s / 128, s / 64, bh}, 0, []uint64{uint64(t.q), uint64(t.k), uint64(t.p), uint64(sh.S), f32bits(float32(scale))}},
+		{"naive_softmax_" + dtype, [3]uint32{uint32((rows + 3) / 4), 1, 1}, 0, []uint64{uint64(t.p), uint64(sh.S), uint64(rows), boolArg(causal)}},
+		{"naive_pv" + d, [3]uint32{s / 64, bh, 1}, pvShared, []uint64{uint64(t.p), uint64(t.v), uint64(t.o), uint64(sh.S)}},
 	}
 	var ls []*launch
 	var names []string
 	for _, sp := range specs {
 		fn, err := m.fn(sp.name)
+		if err == nil && sp.shared > 0 {
+			err = allowShared(fn, sp.name, sp.shared)
+		}
 		if err != nil {
 			for _, l := range ls {
 				l.params.free()
 			}
 			return nil, nil, err
 		}
-		ls = append(ls, &launch{fn: fn, grid: sp.grid, block: [3]uint32{128, 1, 1}, params: newParams(sp.args...)})
+		ls = append(ls, &launch{fn: fn, grid: sp.grid, block: [3]uint32{128, 1, 1}, shared: uint32(sp.shared), params: newParams(sp.args...)})
 		names = append(names, sp.name)
 	}
 	return ls, names, nil
@@ -184,13 +196,34 @@ func (g *gpu) flashLaunch(m *module, dtype string, sh attnShape, causal bool, t 
 		return nil, "", err
 	}
 	shared := 4 * 64 * (sh.D + 8) * 2
-	if err := check("cuFuncSetAttribute "+name, C.cuFuncSetAttribute(cFunc(fn),
-		C.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(shared))); err != nil {
+	if err := allowShared(fn, name, shared); err != nil {
 		return nil, "", err
 	}
 	scaleLog2 := math.Log2E / math.Sqrt(float64(sh.D))
 	return &launch{fn: fn, grid: [3]uint32{uint32(sh.S / 64), uint32(sh.heads()), 1}, block: [3]uint32{128, 1, 1},
 		shared: uint32(shared), params: newParams(uint64(t.q), uint64(t.k), uint64(t.v), uint64(t.o), uint64(sh.S), f32bits(float32(scaleLog2)))}, name, nil
+}
+
+// allowShared lets fn (named name) use bytes of dynamic shared memory,
+// beyond the default 48 KiB.
+func allowShared(fn cu.Function, name string, bytes int) error {
+	return check("cuFuncSetAttribute "+name, C.cuFuncSetAttribute(cFunc(fn),
+		C.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(bytes)))
+}
+
+// timeKernels records, for the naive path, each kernel's time (µs, the mean
+// of 10 launches queued behind the blocking kernel) as naive_<kernel>_us:
+// where the three kernels' time goes.
+func (g *gpu) timeKernels(ls []*launch, names []string, m map[string]float64) error {
+	for i, l := range ls {
+		d, err := g.timeReps(l.enqueue, 10, true)
+		if err != nil {
+			return err
+		}
+		kind, _, _ := strings.Cut(strings.TrimPrefix(names[i], "naive_"), "_")
+		m["naive_"+kind+"_us"] = float64(d) / 1e3 / 10
+	}
+	return nil
 }
 
 // launchesWork enqueues ls in order, n times.

@@ -1,10 +1,11 @@
 """Ratio table of perfgate's attention suite against PyTorch, from one device call.
 
-usage: attention_table.py PERFGATE_RESULTS.json TORCH.jsonl [MODE]
+usage: attention_table.py PERFGATE_RESULTS.json TORCH.jsonl [MODE [TORCH_MODE]]
 
 For every shape, dtype and mask: perfgate tiled vs PyTorch flash SDPA, and
-perfgate naive vs PyTorch's unfused sequence, median µs in MODE (default
-cold; batch also printed when asked). "flash/tiled" is PyTorch's time over
+perfgate naive vs PyTorch's unfused sequence, median µs: perfgate's MODE
+(cold or batch; default cold) against PyTorch's TORCH_MODE (cold, batch or
+graph; default the same as MODE). "flash/tiled" is PyTorch's time over
 perfgate's: tiled's speed as a fraction of flash's (≥ 0.5 is the aim at
 (8,16,2048,128) fp16). "naive/unfused" is perfgate's time over PyTorch's
 (≤ 1.2 is the aim).
@@ -16,6 +17,7 @@ import sys
 def main():
     res, torch_file = sys.argv[1], sys.argv[2]
     mode = sys.argv[3] if len(sys.argv) > 3 else "cold"
+    tmode = sys.argv[4] if len(sys.argv) > 4 else mode
     pg = {}
     for b in json.load(open(res))["benchmarks"]:
         if b["suite"] != "attention" or b.get("error"):
@@ -26,8 +28,9 @@ def main():
     th = {}
     for line in open(torch_file):
         r = json.loads(line)
-        th[(r["backend"], r["B"], r["H"], r["S"], r["d"], r["precision"], r["causal"], r["mode"])] = r
-    print(f"mode={mode}; times are medians in µs; TF/s counts the causal half only")
+        if r["mode"] == tmode:
+            th[(r["backend"], r["B"], r["H"], r["S"], r["d"], r["precision"], r["causal"], mode)] = r
+    print(f"perfgate mode={mode}, PyTorch mode={tmode}; times are medians in µs; TF/s counts the causal half only")
     print()
     print("| B,H,S,d | dtype | causal | tiled | flash | flash/tiled | tiled TF/s | flash TF/s | naive | unfused | naive/unfused | tiled vs naive |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -6,9 +6,9 @@
 # docs/results/.commit first. Everything lands in $OUT: summary.txt,
 # table.md (the ratio tables), and results.tar.gz (results JSON, logs, the
 # PyTorch JSONL and its ingested form). STAGES picks stages (default: all):
-# test attention torch decode. MAXTIME is --max-time (default 1s).
+# test attention ab torch decode. MAXTIME is --max-time (default 1s).
 set -uo pipefail
-STAGES=${STAGES:-test attention torch decode}
+STAGES=${STAGES:-test attention ab torch decode}
 MAXTIME=${MAXTIME:-1s}
 want() { [[ " $STAGES " == *" $1 "* ]]; }
 OUT=${OUT:-/tmp/perfgate-out}
@@ -38,9 +38,25 @@ echo "attention exit $?" | tee -a "$OUT/summary.txt"
 grep -E "ERROR|failed" $W/attention.log | head -20 | tee -a "$OUT/summary.txt"
 }
 
+want ab && {
+stage "A/B: the fused kernel with FLASH_MIN_BLOCKS 3 (168 registers) against 2, prefill shapes"
+sed -i 's/^#define FLASH_MIN_BLOCKS 2/#define FLASH_MIN_BLOCKS 3/' kernels/cu/attention.cu
+go build -tags cuda -o /tmp/pg3 ./cmd/perfgate
+sed -i 's/^#define FLASH_MIN_BLOCKS 3/#define FLASH_MIN_BLOCKS 2/' kernels/cu/attention.cu
+for v in pg pg3; do
+  timeout 60 /tmp/$v run "${meta[@]}" --suite attention --max-time "$MAXTIME" --filter 'tiled/.*s=(2048|4096)/.*mode=cold' --out $W/ab-$v.json 2>> $W/ab.log
+done
+python3 - $W/ab-pg.json $W/ab-pg3.json <<'PY' | tee -a "$OUT/summary.txt"
+import json, sys
+a, b = ({x["name"]: x["metrics"].get("median_us") for x in json.load(open(f))["benchmarks"]} for f in sys.argv[1:3])
+for n in a:
+    print(f"{n}: min_blocks 2 {a[n]:.1f} us, 3 {b.get(n, 0):.1f} us, ratio {b.get(n, 0) / a[n]:.3f}")
+PY
+}
+
 want torch && {
 stage "PyTorch SDPA flash and unfused"
-PYTHONUNBUFFERED=1 timeout 100 python3 docs/results/torch_attention.py > $W/h100-torch-attention.jsonl 2> $W/torch.err
+PYTHONUNBUFFERED=1 timeout 150 python3 docs/results/torch_attention.py > $W/h100-torch-attention.jsonl 2> $W/torch.err
 echo "torch exit $? ($(wc -l < $W/h100-torch-attention.jsonl) records)" | tee -a "$OUT/summary.txt"
 tail -3 $W/torch.err >> "$OUT/summary.txt"
 $pg ingest --format sdpa-jsonl --suite torch-sdpa "${meta[@]}" --out $W/h100-torch-attention-ingested.json $W/h100-torch-attention.jsonl 2>> "$OUT/summary.txt"
@@ -56,7 +72,7 @@ grep -E "ERROR|failed" $W/decode.log | head -20 | tee -a "$OUT/summary.txt"
 
 stage tables
 {
-  for m in cold batch; do
+  for m in "cold cold" "batch batch" "batch graph"; do
     python3 docs/results/attention_table.py $W/h100-attention.json $W/h100-torch-attention.jsonl $m; echo
   done
   python3 - $W/h100-decode.json <<'PY'

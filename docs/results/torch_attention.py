@@ -8,7 +8,12 @@ For every shape, dtype and mask of the attention suite it times
            materialised in the input dtype);
 the way perfgate times (CUDA events; cold = a 2×L2 memset before each sample,
 outside the timed region; batch = N back-to-back calls per event pair, N sized
-so a sample lasts >= 1 ms). Inputs: torch.manual_seed(42), uniform [-2, 2).
+so a sample lasts >= 1 ms), and a third way, graph: R calls captured in one
+CUDA graph and replayed, one replay per event pair, per call. Eager calls of
+small shapes are bound by Python and dispatch on the CPU (tens of µs); the
+graph mode shows the GPU time alone, which is what perfgate's batch mode
+(launches queued behind a blocking kernel) measures.
+Inputs: torch.manual_seed(42), uniform [-2, 2).
 
 Output: JSON lines in perfgate's sdpa-jsonl format (docs/config.md), one per
 (shape, dtype, causal, backend, mode), with the raw samples in samples_us, so
@@ -40,6 +45,24 @@ def timed(fn, reps, flush=None):
     return start.elapsed_time(stop) * 1000 / reps  # us per call
 
 
+def graph_samples(fn, reps, n):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(reps):
+            fn()
+    for _ in range(3):
+        g.replay()
+    xs = [timed(g.replay, 1) / reps for _ in range(n)]
+    del g
+    return xs
+
+
 def measure(fn, flush, cold_n, batch_n):
     for _ in range(20):
         fn()
@@ -65,8 +88,7 @@ def main():
                 mask = torch.ones(s, s, dtype=torch.bool, device=dev).triu(1) if causal else None
 
                 def flash():
-                    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-                        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
                 def unfused():
                     sc = (q * scale) @ k.transpose(-2, -1)
@@ -78,15 +100,17 @@ def main():
                 pairs = s * (s + 1) / 2 if causal else s * s
                 flops = 4 * b * h * d * pairs
                 for backend, fn in (("flash", flash), ("unfused", unfused)):
-                    err = (fn().float() - ref).abs().max().item()
                     big = s >= 2048
-                    cold, batch, n = measure(fn, flush, 60 if big else 300, 20 if big else 60)
-                    for mode, xs in (("cold", cold), ("batch", batch)):
+                    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):  # the flash backend or an error, never a fallback
+                        err = (fn().float() - ref).abs().max().item()
+                        cold, batch, n = measure(fn, flush, 60 if big else 300, 20 if big else 60)
+                        graph = graph_samples(fn, 2 if big else 20, 20 if big else 100)
+                    for mode, xs in (("cold", cold), ("batch", batch), ("graph", graph)):
                         med = statistics.median(xs)
                         rec = {"B": b, "H": h, "S": s, "d": d, "precision": dname, "backend": backend,
                                "causal": causal, "mode": mode, "samples_us": [round(x, 4) for x in xs],
                                "median_us": med, "tflops": flops / (med * 1e-6) / 1e12,
-                               "batch_n": n if mode == "batch" else 1, "max_abs_diff_vs_unfused": err}
+                               "calls_per_sample": {"cold": 1, "batch": n, "graph": 2 if big else 20}[mode], "max_abs_diff_vs_unfused": err}
                         print(json.dumps(rec), flush=True)
             del q, k, v
             torch.cuda.empty_cache()

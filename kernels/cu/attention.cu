@@ -12,6 +12,12 @@
 
 #define NEG_INF __uint_as_float(0xff800000u)
 #define ATT_BM 64  // query rows per block (4 warps × 16)
+// FLASH_MIN_BLOCKS is the fused kernel's __launch_bounds__ minimum of
+// resident blocks per SM: 2 lets d = 128 use up to 255 registers (it uses
+// about 170, so two blocks fit); 3 caps it at 168 (a few spills).
+#ifndef FLASH_MIN_BLOCKS
+#define FLASH_MIN_BLOCKS 2
+#endif
 #define ATT_BN 64  // keys per tile
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
@@ -237,12 +243,22 @@ __device__ __forceinline__ void naive_scores(const T* Q, const T* K, T* P, int S
     cp_async_wait<0>();
     __syncthreads();
     qk_tile<T, D, 128>(s, qa, kt, lane);
-    u16* p = (u16*)P + (i64)blockIdx.z * S * S;
+    // Stage the 64×128 tile in shared memory (over the K tile, once every
+    // warp is done with it) so that each row goes out in 16-byte stores.
+    constexpr int SLD = 128 + 8;
+    __syncthreads();
 #pragma unroll
     for (int n = 0; n < 16; n++) {
-        u16* r = p + (i64)(row0 + g) * S + key0 + n * 8 + 2 * t;
+        u16* r = kt + (warp * 16 + g) * SLD + n * 8 + 2 * t;
         *(unsigned*)r = pack2<T>(s[n][0] * scale, s[n][1] * scale);
-        *(unsigned*)(r + 8 * (i64)S) = pack2<T>(s[n][2] * scale, s[n][3] * scale);
+        *(unsigned*)(r + 8 * SLD) = pack2<T>(s[n][2] * scale, s[n][3] * scale);
+    }
+    __syncthreads();
+    u16* p = (u16*)P + (i64)blockIdx.z * S * S + (i64)blockIdx.y * 64 * S + key0;
+#pragma unroll
+    for (int c = threadIdx.x; c < 64 * 16; c += 128) {
+        int r = c / 16, k = c % 16;
+        *(v16*)(p + (i64)r * S + k * 8) = *(const v16*)(kt + r * SLD + k * 8);
     }
 }
 
@@ -304,12 +320,14 @@ __device__ __forceinline__ void naive_softmax(T* P, int S, i64 rows, int causal)
 }
 
 // naive_pv: O = P·V. Grid (S/64, B·H), 128 threads (4 warps of 16 rows);
-// P and V tiles of 32 keys stream through shared memory, double-buffered.
+// P and V tiles of 64 keys stream through shared memory, double-buffered:
+// dynamic shared memory of 2·64·(72 + D + 8)·2 bytes.
 template <class T, int D>
 __device__ __forceinline__ void naive_pv(const T* P, const T* V, T* O, int S) {
-    constexpr int KT = 32;
-    __shared__ __align__(16) u16 pt[2][64 * (KT + 8)];
-    __shared__ __align__(16) u16 vt[2][KT * (D + 8)];
+    constexpr int KT = 64;
+    extern __shared__ __align__(16) unsigned char att_smem[];
+    u16(*pt)[64 * (KT + 8)] = (u16(*)[64 * (KT + 8)])att_smem;
+    u16(*vt)[KT * (D + 8)] = (u16(*)[KT * (D + 8)])(att_smem + 2 * 64 * (KT + 8) * 2);
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3, m = lane >> 3;
     const u16* p = (const u16*)P + (i64)blockIdx.y * S * S + (i64)blockIdx.x * 64 * S;
     const u16* v = (const u16*)V + (i64)blockIdx.y * S * D;
@@ -354,11 +372,11 @@ __device__ __forceinline__ void naive_pv(const T* P, const T* V, T* O, int S) {
 }
 
 #define ATT_ENTRIES(T, D)                                                                                        \
-    extern "C" __global__ void __launch_bounds__(128) flash_##T##_d##D(const T* q, const T* k, const T* v, T* o, \
+    extern "C" __global__ void __launch_bounds__(128, FLASH_MIN_BLOCKS) flash_##T##_d##D(const T* q, const T* k, const T* v, T* o, \
                                                                         int s, float sl) {                       \
         flash_fwd<T, D, false>(q, k, v, o, s, sl);                                                               \
     }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(128) flash_causal_##T##_d##D(const T* q, const T* k, const T* v, \
+    extern "C" __global__ void __launch_bounds__(128, FLASH_MIN_BLOCKS) flash_causal_##T##_d##D(const T* q, const T* k, const T* v, \
                                                                                T* o, int s, float sl) {          \
         flash_fwd<T, D, true>(q, k, v, o, s, sl);                                                                \
     }                                                                                                            \

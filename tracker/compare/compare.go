@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/stats"
 )
 
 // A Verdict is the outcome for one benchmark.
@@ -39,6 +40,9 @@ type Result struct {
 
 	NBaseline, NCandidate           int
 	BaselineMedian, CandidateMedian float64
+	// Baseline and Candidate describe each side's pooled samples (mean,
+	// median, std, min, p95, p99, max); zero when a side has none.
+	Baseline, Candidate stats.Summary
 
 	Change, CILow, CIHigh float64 // fractions; positive always means worse
 	PValue, PAdjusted     float64 // one-sided worse-direction p (NaN when not tested)

@@ -29,6 +29,7 @@ func assess(p *pool, opt Options, noBaseline bool) item {
 		Suite: p.key.Suite, Name: p.key.Name, Unit: p.unit, Better: set.better, Params: p.params,
 		NBaseline: len(p.base.samples), NCandidate: len(p.cand.samples),
 		BaselineMedian: median(p.base.samples), CandidateMedian: median(p.cand.samples),
+		Baseline: stats.Describe(p.base.samples), Candidate: stats.Describe(p.cand.samples),
 		Change: nan, CILow: nan, CIHigh: nan, PValue: nan, PAdjusted: nan, PBetter: nan, PBetterAdjusted: nan,
 		RunSpread: nan, Detectable: nan, PRun: nan,
 		Threshold: set.threshold, SummaryOnly: p.base.summaryOnly || p.cand.summaryOnly,

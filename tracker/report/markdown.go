@@ -135,6 +135,7 @@ func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 	}
 	if l.details && len(c.Results) > 0 {
 		writeDetails(&b, c)
+		writeDistributions(&b, c)
 	}
 	if l.details {
 		writeReferences(&b, c)

@@ -34,6 +34,9 @@ func Text(c *compare.Comparison) string {
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 	}
+	if d := textDistributions(c); d != "" {
+		b.WriteString("\n" + d)
+	}
 	b.WriteByte('\n')
 	for _, line := range runLines(c, plain, func(s string) string { return s }) {
 		b.WriteString(line + "\n")
