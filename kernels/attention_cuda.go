@@ -28,8 +28,8 @@ type attnTensors struct {
 // the tiled kernel at S ≥ 1024, against the naive path on every element.
 func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 	sh, causal := attnCase(c)
-	if sh.S%128 != 0 || sh.S > 4096 || (sh.D != 64 && sh.D != 128) {
-		return nil, fmt.Errorf("attention kernels need S a multiple of 128 up to 4096 and d of 64 or 128, not %+v", sh)
+	if sh.S < 128 || sh.S > 4096 || sh.S&(sh.S-1) != 0 || (sh.D != 64 && sh.D != 128) {
+		return nil, fmt.Errorf("attention kernels need S a power of two from 128 to 4096 and d of 64 or 128, not %+v", sh)
 	}
 	m, err := g.loadBuiltin("attention")
 	if err != nil {
@@ -162,7 +162,7 @@ func naiveLaunches(m *module, dtype string, sh attnShape, causal bool, t attnTen
 		args   []uint64
 	}{
 		{"naive_scores" + d, [3]uint32{s / 128, s / 64, bh}, 0, []uint64{uint64(t.q), uint64(t.k), uint64(t.p), uint64(sh.S), f32bits(float32(scale))}},
-		{"naive_softmax_" + dtype, [3]uint32{uint32((rows + 3) / 4), 1, 1}, 0, []uint64{uint64(t.p), uint64(sh.S), uint64(rows), boolArg(causal)}},
+		{softmaxEntry(dtype, sh.S, causal), [3]uint32{uint32(rows / int64(4*rowsPerWarp(sh.S))), 1, 1}, 0, []uint64{uint64(t.p), uint64(sh.S), uint64(rows)}},
 		{"naive_pv" + d, [3]uint32{s / 64, bh, 1}, pvShared, []uint64{uint64(t.p), uint64(t.v), uint64(t.o), uint64(sh.S)}},
 	}
 	var ls []*launch
@@ -245,9 +245,14 @@ func setArg(l *launch, i int, v uint64) {
 	*(*uint64)(unsafe.Add(l.params.slots, 8*i)) = v
 }
 
-func boolArg(b bool) uint64 {
-	if b {
-		return 1
+// softmaxEntry names the naive softmax kernel for rows of s: one per length.
+func softmaxEntry(dtype string, s int, causal bool) string {
+	name := fmt.Sprintf("naive_softmax_%s_s%d", dtype, s)
+	if causal {
+		name += "_causal"
 	}
-	return 0
+	return name
 }
+
+// rowsPerWarp is how many rows of s one warp of the softmax handles.
+func rowsPerWarp(s int) int { return max(1, 256/s) }

@@ -263,59 +263,55 @@ __device__ __forceinline__ void naive_scores(const T* Q, const T* K, T* P, int S
 }
 
 // naive_softmax: each row of P (B·H·S rows of S) becomes softmax(row) in
-// place, computed in fp32 and rounded to T; with causal, entries j > i are 0.
-// One warp per row, 4 warps per block; each lane keeps its 8-element slices in
-// registers (S <= 4096, a multiple of 8).
-template <class T>
-__device__ __forceinline__ void naive_softmax(T* P, int S, i64 rows, int causal) {
-    i64 row = (i64)blockIdx.x * 4 + (threadIdx.x >> 5);
-    int lane = threadIdx.x & 31;
-    if (row >= rows) return;
+// place, computed in fp32 and rounded to T; with CAUSAL, entries j > i are 0.
+// RPW rows per warp (32/RPW lanes each, 8 elements per lane per chunk of
+// 256/RPW columns), CH chunks per row, 4 warps per block: the row stays in
+// registers between the max, the sum and the write, and a short row (S = 128)
+// still keeps every lane busy.
+template <class T, int CH, int RPW, bool CAUSAL>
+__device__ __forceinline__ void naive_softmax(T* P, int S, i64 rows) {
+    constexpr int LPR = 32 / RPW, COLS = LPR * 8;
+    int lane = threadIdx.x & 31, sub = lane / LPR, l = lane % LPR;
+    i64 row = ((i64)blockIdx.x * 4 + (threadIdx.x >> 5)) * RPW + sub;
+    if (row >= rows) return; // whole groups of lanes leave together: shuffles stay within a group
     int i = (int)(row % S);
     v16* p = (v16*)((u16*)P + row * S);
-    float x[16][8];
+    float x[CH][8];
     float mx = NEG_INF;
 #pragma unroll
-    for (int c = 0; c < 16; c++) {
-        int col = (c * 32 + lane) * 8;
-        if (col < S) {
-            v16 w = p[c * 32 + lane];
-            unsigned u[4] = {w.x, w.y, w.z, w.w};
+    for (int c = 0; c < CH; c++) {
+        int col = c * COLS + l * 8;
+        v16 w = p[c * LPR + l];
+        unsigned u[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
-            for (int e = 0; e < 8; e++) {
-                T h;
-                h.v = (u16)(u[e / 2] >> (16 * (e & 1)));
-                x[c][e] = (causal && col + e > i) ? NEG_INF : to_f(h);
-                mx = fmaxf(mx, x[c][e]);
-            }
+        for (int e = 0; e < 8; e++) {
+            T h;
+            h.v = (u16)(u[e / 2] >> (16 * (e & 1)));
+            x[c][e] = (CAUSAL && col + e > i) ? NEG_INF : to_f(h);
+            mx = fmaxf(mx, x[c][e]);
         }
     }
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    for (int o = LPR / 2; o > 0; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
     float sum = 0.f;
 #pragma unroll
-    for (int c = 0; c < 16; c++) {
-        if ((c * 32 + lane) * 8 < S) {
+    for (int c = 0; c < CH; c++)
 #pragma unroll
-            for (int e = 0; e < 8; e++) {
-                x[c][e] = __expf(x[c][e] - mx);
-                sum += x[c][e];
-            }
+        for (int e = 0; e < 8; e++) {
+            x[c][e] = __expf(x[c][e] - mx);
+            sum += x[c][e];
         }
-    }
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    for (int o = LPR / 2; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
     float r = 1.f / sum;
 #pragma unroll
-    for (int c = 0; c < 16; c++) {
-        if ((c * 32 + lane) * 8 < S) {
-            v16 w;
-            w.x = pack2<T>(x[c][0] * r, x[c][1] * r);
-            w.y = pack2<T>(x[c][2] * r, x[c][3] * r);
-            w.z = pack2<T>(x[c][4] * r, x[c][5] * r);
-            w.w = pack2<T>(x[c][6] * r, x[c][7] * r);
-            p[c * 32 + lane] = w;
-        }
+    for (int c = 0; c < CH; c++) {
+        v16 w;
+        w.x = pack2<T>(x[c][0] * r, x[c][1] * r);
+        w.y = pack2<T>(x[c][2] * r, x[c][3] * r);
+        w.z = pack2<T>(x[c][4] * r, x[c][5] * r);
+        w.w = pack2<T>(x[c][6] * r, x[c][7] * r);
+        p[c * LPR + l] = w;
     }
 }
 
@@ -394,9 +390,21 @@ ATT_ENTRIES(fp16, 128)
 ATT_ENTRIES(bf16, 64)
 ATT_ENTRIES(bf16, 128)
 
-#define ATT_SOFTMAX(T, NAME) \
-    extern "C" __global__ void __launch_bounds__(128) naive_softmax_##NAME(T* p, int s, i64 rows, int causal) { \
-        naive_softmax<T>(p, s, rows, causal);                                                                  \
+// Softmax entries by row length: naive_softmax_<T>_s<S>[_causal] for S =
+// 128 (two rows per warp) and 256, 512, …, 4096 (one row per warp).
+#define ATT_SOFTMAX1(T, NAME, SS, CH, RPW)                                                                        \
+    extern "C" __global__ void __launch_bounds__(128) naive_softmax_##NAME##_s##SS(T* p, int s, i64 rows) {         \
+        naive_softmax<T, CH, RPW, false>(p, s, rows);                                                            \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(128) naive_softmax_##NAME##_s##SS##_causal(T* p, int s, i64 rows) { \
+        naive_softmax<T, CH, RPW, true>(p, s, rows);                                                             \
     }
+#define ATT_SOFTMAX(T, NAME)                \
+    ATT_SOFTMAX1(T, NAME, 128, 1, 2)        \
+    ATT_SOFTMAX1(T, NAME, 256, 1, 1)        \
+    ATT_SOFTMAX1(T, NAME, 512, 2, 1)        \
+    ATT_SOFTMAX1(T, NAME, 1024, 4, 1)       \
+    ATT_SOFTMAX1(T, NAME, 2048, 8, 1)       \
+    ATT_SOFTMAX1(T, NAME, 4096, 16, 1)
 ATT_SOFTMAX(f16, fp16)
 ATT_SOFTMAX(bf16, bf16)
