@@ -13,10 +13,9 @@
 #define DEC_THREADS 256
 #define DEC_WARPS (DEC_THREADS / 32)
 #define DEC_MAXL 4096
-#define DEC_CHUNK 16 // V rows in flight per warp
 
 template <int D>
-struct __align__(16) DecShared {
+struct DecShared {
     float q[D];
     float prev[D];         // O[t-1] (persistent kernel)
     float sc[DEC_MAXL];    // scores, then probabilities, of the step's keys
@@ -61,37 +60,25 @@ __device__ __forceinline__ void decode_step(float qt, const T* K, const T* V, T*
         if (t > 0) x += persistent ? sh.prev[tid] : to_f(O[base + (i64)(t - 1) * D + tid]);
         sh.q[tid] = to_f(from_f<T>(x));
     }
+    __syncthreads();
     int n = t + 1, share = (n + DEC_WARPS - 1) / DEC_WARPS;
     int k0 = warp * share, k1 = min(n, k0 + share);
-    constexpr int PER = D / 32;
-    static_assert(PER == 4, "each lane owns four of the D = 128 dimensions");
-    const T* vb = V + base + lane * PER;
-    // The warp's first V rows do not depend on the scores: load them now,
-    // so that their latency overlaps the K loads.
-    float pre[DEC_CHUNK][PER];
-#pragma unroll
-    for (int u = 0; u < DEC_CHUNK; u++)
-        if (k0 + u < k1) load4(vb + (i64)(k0 + u) * D, pre[u]);
-    __syncthreads();
     float mx = NEG_INF;
-    const float4* q4 = (const float4*)sh.q;
     for (int j = k0 + lane; j < k1; j += 32) {
         const v16* kr = (const v16*)(K + base + (i64)j * D);
-        float dot[4] = {0.f, 0.f, 0.f, 0.f};
+        float dot = 0.f;
 #pragma unroll
         for (int c = 0; c < D / 8; c++) {
             v16 w = kr[c];
-            float4 qa = q4[2 * c], qb = q4[2 * c + 1];
-            float qv[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
             unsigned u[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
             for (int e = 0; e < 8; e++) {
                 T h;
                 h.v = (u16)(u[e / 2] >> (16 * (e & 1)));
-                dot[e & 3] = fmaf(to_f(h), qv[e], dot[e & 3]);
+                dot = fmaf(to_f(h), sh.q[c * 8 + e], dot);
             }
         }
-        sh.sc[j] = (dot[0] + dot[1] + dot[2] + dot[3]) * scale_log2;
+        sh.sc[j] = dot * scale_log2;
         mx = fmaxf(mx, sh.sc[j]);
     }
     mx = warp_max(mx);
@@ -103,24 +90,32 @@ __device__ __forceinline__ void decode_step(float qt, const T* K, const T* V, T*
     }
     sum = warp_sum(sum);
     __syncwarp();
-    float a[PER] = {0.f, 0.f, 0.f, 0.f};
-    for (int j = k0; j < k1; j += DEC_CHUNK) {
-        if (j > k0) {
+    constexpr int PER = D / 32;
+    static_assert(PER == 4, "each lane owns four of the D = 128 dimensions");
+    float a[4][PER];
 #pragma unroll
-            for (int u = 0; u < DEC_CHUNK; u++)
-                if (j + u < k1) load4(vb + (i64)(j + u) * D, pre[u]);
-        }
+    for (int u = 0; u < 4; u++)
 #pragma unroll
-        for (int u = 0; u < DEC_CHUNK; u++) {
-            if (j + u < k1) {
-                float p = sh.sc[j + u];
+        for (int e = 0; e < PER; e++) a[u][e] = 0.f;
+    const T* vb = V + base + lane * PER;
+    int j = k0;
+    for (; j + 4 <= k1; j += 4) { // four rows in flight
 #pragma unroll
-                for (int e = 0; e < PER; e++) a[e] = fmaf(p, pre[u][e], a[e]);
-            }
+        for (int u = 0; u < 4; u++) {
+            float p = sh.sc[j + u], f[4];
+            load4(vb + (i64)(j + u) * D, f);
+#pragma unroll
+            for (int e = 0; e < PER; e++) a[u][e] = fmaf(p, f[e], a[u][e]);
         }
     }
+    for (; j < k1; j++) {
+        float p = sh.sc[j], f[4];
+        load4(vb + (i64)j * D, f);
 #pragma unroll
-    for (int e = 0; e < PER; e++) sh.po[warp][lane * PER + e] = a[e];
+        for (int e = 0; e < PER; e++) a[0][e] = fmaf(p, f[e], a[0][e]);
+    }
+#pragma unroll
+    for (int e = 0; e < PER; e++) sh.po[warp][lane * PER + e] = a[0][e] + a[1][e] + a[2][e] + a[3][e];
     if (lane == 0) {
         sh.pm[warp] = mx; // NEG_INF for a warp with no keys: its weight below is 0
         sh.pl[warp] = sum;
