@@ -18,7 +18,8 @@ type Options struct {
 	Fast bool
 	// DTypes keeps only these element types (nil: all the suite has).
 	DTypes []string
-	// MaxTime caps the time spent measuring one benchmark (0: 15 s; 1 s with Fast).
+	// MaxTime caps the time spent measuring one benchmark (0: 15 s; 1 s with
+	// Fast; 5 s at SizeCI, where MaxSamples stops first).
 	MaxTime time.Duration
 	// Progress, when set, receives one line per benchmark as it finishes.
 	Progress func(line string)
@@ -31,15 +32,19 @@ type Options struct {
 	MPSControl string
 }
 
-// The size presets.
+// The size presets. SizeCI is the pull-request check's preset: few sizes
+// (one launch-bound, one bandwidth-bound per operation) and per-benchmark
+// budgets bounded by samples (rulesFor), so the default PR run of every
+// built-in suite, three rounds included, takes a few minutes (docs/action.md).
 const (
+	SizeCI     = "ci"
 	SizeSmall  = "small"
 	SizeMedium = "medium"
 	SizeLarge  = "large"
 )
 
 // Sizes lists the valid values of Options.Size.
-var Sizes = []string{SizeSmall, SizeMedium, SizeLarge}
+var Sizes = []string{SizeCI, SizeSmall, SizeMedium, SizeLarge}
 
 // DTypes lists the element types of the built-in suites.
 var DTypes = []string{"fp32", "fp16", "bf16"}

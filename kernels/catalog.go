@@ -131,16 +131,23 @@ var suites = []suiteDef{
 	{"gemm", "C = A·B: cuBLAS (cublasGemmEx) and perfgate's own tiled kernels, fp32 (TF32 off/on), fp16, bf16; TFLOP/s and % of dense peak", gemmCases},
 }
 
-func memoryCases(string, []string) []benchCase {
+// memoryCases copy 1 GiB, or 128 MiB at SizeCI (still well past any L2,
+// and the correctness read-back stays small in host memory).
+func memoryCases(size string, _ []string) []benchCase {
+	n := int64(1 << 28)
+	if size == SizeCI {
+		n = 1 << 25
+	}
 	var cs []benchCase
 	for _, op := range []string{"memcpy_dtod", "copy_float4"} {
-		cs = append(cs, benchCase{Suite: "memory", Op: op, DType: "fp32", N: 1 << 28,
-			Params: []param{{"bytes", "1G"}}})
+		cs = append(cs, benchCase{Suite: "memory", Op: op, DType: "fp32", N: n,
+			Params: []param{{"bytes", sizeLabel(4 * n)}}})
 	}
 	return cs
 }
 
 var elementwiseSizes = map[string][]int64{
+	SizeCI:     {4 * kb, 16 * mb},
 	SizeSmall:  {4 * kb, 1 * mb, 16 * mb},
 	SizeMedium: {256, 4 * kb, 64 * kb, 1 * mb, 16 * mb, 64 * mb},
 	SizeLarge:  {256, 1 * kb, 4 * kb, 16 * kb, 64 * kb, 256 * kb, 1 * mb, 4 * mb, 16 * mb, 64 * mb, 256 * mb},
@@ -163,6 +170,7 @@ func elementwiseCases(size string, dtypes []string) []benchCase {
 }
 
 var microbatchSizes = map[string][]int64{
+	SizeCI:     {4 * kb},
 	SizeSmall:  {256, 4 * kb},
 	SizeMedium: {256, 1 * kb, 2 * kb, 4 * kb, 16 * kb},
 	SizeLarge:  {256, 1 * kb, 2 * kb, 4 * kb, 16 * kb},
@@ -183,6 +191,7 @@ func microbatchCases(size string, dtypes []string) []benchCase {
 }
 
 var mixedSizes = map[string][]int64{
+	SizeCI:     {64 * kb},
 	SizeSmall:  {64 * kb},
 	SizeMedium: {4 * kb, 64 * kb, 1 * mb},
 	SizeLarge:  {4 * kb, 64 * kb, 1 * mb, 16 * mb},

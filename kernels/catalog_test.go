@@ -62,6 +62,7 @@ func TestSelectCases(t *testing.T) {
 	}{
 		{"default size medium, all dtypes", Options{}, 7 * 3 * 6 * 2},
 		{"small", Options{Size: SizeSmall}, 7 * 3 * 3 * 2},
+		{"ci: one launch-bound and one bandwidth-bound size", Options{Size: SizeCI}, 7 * 3 * 2 * 2},
 		{"one dtype", Options{DTypes: []string{"bf16"}}, 7 * 6 * 2},
 		{"filter on suite/name, mode included", Options{Filter: regexp.MustCompile(`^elementwise/add/dtype=fp32/.*mode=cold$`)}, 6},
 		{"filter that matches nothing", Options{Filter: regexp.MustCompile("nope")}, 0},
@@ -256,5 +257,25 @@ func TestAddRefSpeedups(t *testing.T) {
 	}
 	if _, ok := bs[0].Metrics["speedup_vs_cublas"]; ok {
 		t.Error("the reference itself got a speedup")
+	}
+}
+
+// TestCISize pins the ci preset's size: every suite, few benchmarks.
+func TestCISize(t *testing.T) {
+	want := map[string]int{"memory": 2 * 2, "elementwise": 7 * 3 * 2 * 2, "microbatch": 3 * 2, "mixedops": 2 * 2}
+	total := 0
+	for _, s := range ListFor(Options{Size: SizeCI}) {
+		if len(s.Benchmarks) != want[s.Name] {
+			t.Errorf("%s at size ci: %d benchmarks, want %d", s.Name, len(s.Benchmarks), want[s.Name])
+		}
+		total += len(s.Benchmarks)
+	}
+	if total != 98 {
+		t.Errorf("size ci: %d benchmarks in all, want 98", total)
+	}
+	for _, s := range ListFor(Options{Size: SizeCI, Filter: regexp.MustCompile("^memory/")}) {
+		if s.Name == "memory" && s.Benchmarks[0] != "memcpy_dtod/bytes=128M/mode=cold" {
+			t.Errorf("memory at size ci: %q", s.Benchmarks[0])
+		}
 	}
 }

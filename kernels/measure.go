@@ -28,18 +28,28 @@ type stopRule struct {
 }
 
 // rulesFor returns the stop rule for o: nvbench's defaults (10 samples,
-// 0.5 s, 0.5%, 15 s), or much lower budgets with Fast.
+// 0.5 s, 0.5%, 15 s), or much lower budgets with Fast. At SizeCI a benchmark
+// stops after ciMaxSamples samples: a launch-bound sequence (10,000 launches,
+// tens of milliseconds a sample) stops on the sample count well before the
+// 5 s cap, so the run's length does not depend on the wall clock, and the
+// rounds of a PR check pool the samples.
 func rulesFor(o Options) stopRule {
 	r := stopRule{MinSamples: 10, MinGPU: 500 * time.Millisecond, MaxTime: 15 * time.Second,
 		MaxSamples: 2000, TargetCV: 0.005, StableSpread: 0.02, StableWindow: 50}
+	if o.Size == SizeCI {
+		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 100*time.Millisecond, 5*time.Second, ciMaxSamples, 20
+	}
 	if o.Fast {
-		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 50*time.Millisecond, time.Second, 500, 20
+		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 50*time.Millisecond, time.Second, min(r.MaxSamples, 500), 20
 	}
 	if o.MaxTime > 0 {
 		r.MaxTime = o.MaxTime
 	}
 	return r
 }
+
+// ciMaxSamples is the sample cap of SizeCI.
+const ciMaxSamples = 40
 
 // Stop reasons recorded in a benchmark's info["stop"].
 const (

@@ -136,6 +136,34 @@ func TestRulesFor(t *testing.T) {
 	if r := rulesFor(Options{Fast: true, MaxTime: 3 * time.Second}); r.MaxTime != 3*time.Second || r.MinGPU >= 500*time.Millisecond {
 		t.Errorf("fast rule with --max-time 3s: %+v", r)
 	}
+	if r := rulesFor(Options{Size: SizeCI}); r.MaxSamples != ciMaxSamples || r.MaxTime != 5*time.Second {
+		t.Errorf("ci rule %+v: want at most %d samples, 5 s", r, ciMaxSamples)
+	}
+	if r := rulesFor(Options{Size: SizeCI, Fast: true}); r.MaxSamples != ciMaxSamples {
+		t.Errorf("ci rule with --fast raised the sample cap: %+v", r)
+	}
+}
+
+// TestCIStopsOnSamples feeds the ci rule a launch-bound sequence: 10,000
+// launches of ~5 µs, 50 ms a sample, noisy enough (±3%) that the CV target
+// is never met. It must stop on the sample cap, not on the wall clock.
+func TestCIStopsOnSamples(t *testing.T) {
+	s := &sampler{rule: rulesFor(Options{Size: SizeCI})}
+	var elapsed time.Duration
+	for i := 0; ; i++ {
+		v := 50e3 * (1 + 0.03*float64(i%7-3)/3)
+		s.add(v, 50*time.Millisecond)
+		elapsed += 50 * time.Millisecond
+		if done, why := s.done(elapsed); done {
+			if why != stopMaxN && why != stopStable {
+				t.Errorf("stopped by %s after %d samples, %v; want the sample cap", why, len(s.samples), elapsed)
+			}
+			if elapsed > 3*time.Second {
+				t.Errorf("took %v of samples", elapsed)
+			}
+			return
+		}
+	}
 }
 
 func TestMedian(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 )
@@ -74,6 +75,7 @@ type actEntry struct {
 	Arg        string   `json:"arg"`
 	StepID     []string `json:"stepID"`
 	StepResult string   `json:"stepResult"`
+	ExecTime   int64    `json:"executionTime"` // nanoseconds
 	JobResult  string   `json:"jobResult"`
 	Raw        bool     `json:"raw_output"`
 }
@@ -83,7 +85,9 @@ type actResult struct {
 	jobResult string
 	outputs   map[string]string // the perfgate step's outputs, as the runner set them
 	log       string            // the steps' output
-	steps     map[string]string // step ID path → result
+	steps     map[string]string        // step ID path → result
+	times     map[string]time.Duration // step ID path → execution time
+	wall      time.Duration            // act's whole run
 }
 
 // git runs git in the scratch repository.
@@ -98,6 +102,23 @@ func (r *actRunner) git(t *testing.T, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// commitFiles writes files (by path in the repository) and commits them.
+func (r *actRunner) commitFiles(t *testing.T, msg string, files map[string]string) string {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(r.repo, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.git(t, "add", "-A")
+	r.git(t, "commit", "-q", "-m", msg)
+	return r.git(t, "rev-parse", "HEAD")
+}
+
 // commit writes the benchmark output the suites read (two suites, each one
 // benchmark of 20 samples with ±2% deterministic noise around base×factor)
 // and commits it.
@@ -110,19 +131,16 @@ func (r *actRunner) commit(t *testing.T, msg string, gemm, copy float64) string 
 		}
 		return s
 	}
+	files := map[string]string{}
 	for name, doc := range map[string]map[string][]float64{
 		"kernels.json": {"gemm/n=4096": samples(100*gemm, r.n)},
 		"io.json":      {"copy/bytes=1GiB": samples(50*copy, r.n+3)},
 	} {
 		b, _ := json.Marshal(doc)
-		if err := os.WriteFile(filepath.Join(r.repo, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[name] = string(b)
 	}
 	r.n++
-	r.git(t, "add", "-A")
-	r.git(t, "commit", "-q", "-m", msg)
-	return r.git(t, "rev-parse", "HEAD")
+	return r.commitFiles(t, msg, files)
 }
 
 // event writes the webhook payload: a testdata payload with this
@@ -171,8 +189,9 @@ func (r *actRunner) run(t *testing.T, event, payload string, extra ...string) ac
 	cmd.Dir = r.repo
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
 	err = cmd.Run()
-	res := actResult{outputs: map[string]string{}, steps: map[string]string{}}
+	res := actResult{outputs: map[string]string{}, steps: map[string]string{}, times: map[string]time.Duration{}, wall: time.Since(start)}
 	if ee, ok := err.(*exec.ExitError); ok {
 		res.code = ee.ExitCode()
 	} else if err != nil {
@@ -193,6 +212,7 @@ func (r *actRunner) run(t *testing.T, event, payload string, extra ...string) ac
 			res.outputs[e.Name] = e.Arg
 		case e.StepResult != "":
 			res.steps[strings.Join(e.StepID, "/")] = e.StepResult
+			res.times[strings.Join(e.StepID, "/")] = time.Duration(e.ExecTime)
 		case e.Raw:
 			log.WriteString(e.Msg)
 		}
@@ -209,9 +229,9 @@ func (r *actRunner) run(t *testing.T, event, payload string, extra ...string) ac
 }
 
 // newActRunner makes the scratch repository: the example workflow as a
-// user copies it, a .perfgate.yml with two command suites reading committed
-// benchmark output, and an origin remote naming the repository.
-func newActRunner(t *testing.T, act string) *actRunner {
+// user copies it, files (its .perfgate.yml and what that needs) and an
+// origin remote naming the repository.
+func newActRunner(t *testing.T, act string, files map[string]string) *actRunner {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -224,15 +244,7 @@ func newActRunner(t *testing.T, act string) *actRunner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]string{
-		".github/workflows/perfgate.yml": string(wf),
-		".perfgate.yml": `suites:
-  - name: kernels
-    command: {run: cat kernels.json, format: json-samples, unit: us, better: lower}
-  - name: io
-    command: {run: cat io.json, format: json-samples, unit: us, better: lower}
-`,
-	}
+	files[".github/workflows/perfgate.yml"] = string(wf)
 	for name, body := range files {
 		p := filepath.Join(r.repo, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -247,20 +259,41 @@ func newActRunner(t *testing.T, act string) *actRunner {
 	return r
 }
 
+// push runs the workflow for a push of sha to main.
+func (r *actRunner) push(t *testing.T, sha string, extra ...string) actResult {
+	t.Helper()
+	return r.run(t, "push", r.event(t, "push.json", func(p map[string]any) {
+		p["ref"], p["after"] = "refs/heads/main", sha
+		p["head_commit"] = map[string]any{"id": sha}
+	}), extra...)
+}
+
+// prEvent writes a pull_request payload for head sha on branch slower.
+func (r *actRunner) prEvent(t *testing.T, file, sha string) string {
+	t.Helper()
+	return r.event(t, file, func(p map[string]any) {
+		pr := p["pull_request"].(map[string]any)
+		pr["head"].(map[string]any)["sha"] = sha
+		pr["head"].(map[string]any)["ref"] = "slower"
+		pr["base"].(map[string]any)["ref"] = "main"
+	})
+}
+
 func TestActionUnderAct(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs act, which builds perfgate; skipped with -short")
 	}
 	act := actBinary(t)
-	r := newActRunner(t, act)
+	// Two command suites reading committed benchmark output.
+	r := newActRunner(t, act, map[string]string{".perfgate.yml": `suites:
+  - name: kernels
+    command: {run: cat kernels.json, format: json-samples, unit: us, better: lower}
+  - name: io
+    command: {run: cat io.json, format: json-samples, unit: us, better: lower}
+`})
 	fake := r.fake
 
-	push := func(t *testing.T, sha string) actResult {
-		return r.run(t, "push", r.event(t, "push.json", func(p map[string]any) {
-			p["ref"], p["after"] = "refs/heads/main", sha
-			p["head_commit"] = map[string]any{"id": sha}
-		}))
-	}
+	push := func(t *testing.T, sha string) actResult { return r.push(t, sha) }
 	t.Run("push to main records the baseline", func(t *testing.T) {
 		for i := range 2 {
 			sha := r.commit(t, fmt.Sprintf("main %d", i), 1, 1)
@@ -281,14 +314,7 @@ func TestActionUnderAct(t *testing.T) {
 	})
 
 	r.git(t, "checkout", "-q", "-b", "slower")
-	prEvent := func(t *testing.T, file, sha string) string {
-		return r.event(t, file, func(p map[string]any) {
-			pr := p["pull_request"].(map[string]any)
-			pr["head"].(map[string]any)["sha"] = sha
-			pr["head"].(map[string]any)["ref"] = "slower"
-			pr["base"].(map[string]any)["ref"] = "main"
-		})
-	}
+	prEvent := r.prEvent
 	var commentID int64
 	t.Run("pull_request with a regression fails with one comment", func(t *testing.T) {
 		sha := r.commit(t, "slower gemm", 1.25, 1)

@@ -37,10 +37,10 @@ func (f *runFlags) register(fs interface {
 	DurationVar(*time.Duration, string, time.Duration, string)
 	IntVar(*int, string, int, string)
 }, e *env) {
-	fs.StringVar(&f.suites, "suite", envDefault(e, "PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE)")
+	fs.StringVar(&f.suites, "suite", envDefault(e, "PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE; default: the suites of ./.perfgate.yml if it exists, else all of them at --size ci)")
 	fs.StringVar(&f.filter, "filter", "", "run only benchmarks whose suite/name matches this regular expression")
 	fs.StringVar(&f.ops, "op", "", "comma-separated operations to run (the first name segment: layernorm, cublas, add, …); with --filter, both must match")
-	fs.StringVar(&f.size, "size", envDefault(e, "PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE)")
+	fs.StringVar(&f.size, "size", envDefault(e, "PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE; ci without --suite)")
 	fs.StringVar(&f.dtypes, "dtype", "", "comma-separated element types to run: "+strings.Join(kernels.DTypes, ", ")+" (default: all)")
 	fs.StringVar(&f.out, "out", "", "write results v1 to this file (default: standard output); with --rounds, a directory (DIR/round-N.json) or a `pattern` with {round}")
 	fs.IntVar(&f.rounds, "rounds", 1, "run every suite in this many separate processes (rounds, in a rotated suite order); each round is one results file")
@@ -54,7 +54,7 @@ func (f *runFlags) register(fs interface {
 
 func runRun(ctx context.Context, args []string, e *env) error {
 	var f runFlags
-	fs := newFlagSet(e, "run", "--suite NAME[,NAME] [--filter REGEX] [--op NAME[,NAME]] [--size small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
+	fs := newFlagSet(e, "run", "[--suite NAME[,NAME]] [--filter REGEX] [--op NAME[,NAME]] [--size ci|small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
 	f.register(fs, e)
 	f.meta.register(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -62,6 +62,9 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	}
 	if fs.NArg() > 0 {
 		return usageError("run: unexpected argument %q (suites go in --suite)", fs.Arg(0))
+	}
+	if note := f.defaults(flagsGiven(fs), e); note != "" && !f.list {
+		fmt.Fprintln(e.Stderr, "perfgate: "+note)
 	}
 	o, err := f.options(e)
 	if err != nil {
@@ -126,6 +129,25 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	}
 	r.Env = runEnv
 	return writeRoundResults(e, paths, []*model.Results{{Schema: model.Schema, Run: r, Benchmarks: bs}})
+}
+
+// defaults fills in what perfgate run runs when neither --suite nor
+// --config names it: the suites of ./.perfgate.yml when there is one (not
+// for --list), else every built-in suite at size ci unless --size (or
+// PERFGATE_SIZE) names another. It returns a note saying which, or "".
+func (f *runFlags) defaults(given map[string]bool, e *env) string {
+	if f.suites != "" || f.config != "" {
+		return ""
+	}
+	if _, err := os.Stat(config.DefaultFile); err == nil && !f.list {
+		f.config = config.DefaultFile
+		return "no --suite: running the suites of " + config.DefaultFile
+	}
+	f.suites = strings.Join(kernels.SuiteNames(), ",")
+	if !given["size"] && e.Getenv("PERFGATE_SIZE") == "" {
+		f.size = kernels.SizeCI
+	}
+	return fmt.Sprintf("no --suite: running every built-in suite (%s) at size %s", f.suites, f.size)
 }
 
 // outPaths checks --rounds and returns the files --out names (roundPaths).

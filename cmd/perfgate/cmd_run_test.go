@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -52,9 +54,8 @@ func TestRunUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no suite", []string{"run"}, "-suite: name at least one suite"},
 		{"unknown suite", []string{"run", "--suite", "memory,nope"}, `-suite: unknown suite "nope"`},
-		{"bad size", []string{"run", "--suite", "memory", "--size", "huge"}, `-size: "huge" is not one of small, medium, large`},
+		{"bad size", []string{"run", "--suite", "memory", "--size", "huge"}, `-size: "huge" is not one of ci, small, medium, large`},
 		{"bad dtype", []string{"run", "--suite", "memory", "--dtype", "fp8"}, `-dtype: "fp8" is not one of fp32, fp16, bf16`},
 		{"bad filter", []string{"run", "--suite", "memory", "--filter", "("}, "-filter: error parsing regexp"},
 		{"negative max-time", []string{"run", "--suite", "memory", "--max-time", "-1s"}, "-max-time: -1s is negative"},
@@ -80,6 +81,7 @@ func TestRunWithoutCUDA(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"run", "--suite", "elementwise", "--commit", "abc"},
+		{"run", "--commit", "abc"}, // the default set
 		{"doctor"},
 	} {
 		code, _, errs := runCmd(t, args...)
@@ -148,5 +150,54 @@ func TestReportRunHealth(t *testing.T) {
 				t.Errorf("got %q, want %q", b.String(), tt.want)
 			}
 		})
+	}
+}
+
+// TestRunDefaultSelection: no --suite runs ./.perfgate.yml's suites when
+// there is one, else every built-in suite at size ci (unless a size is named).
+func TestRunDefaultSelection(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		env        map[string]string
+		config     bool
+		wantSuites string
+		wantSize   string
+		wantConfig string
+	}{
+		{"nothing named: all built-ins at ci", nil, nil, false, "memory,elementwise,microbatch,mixedops", "ci", ""},
+		{"a size named", []string{"--size", "small"}, nil, false, "memory,elementwise,microbatch,mixedops", "small", ""},
+		{"PERFGATE_SIZE", nil, map[string]string{"PERFGATE_SIZE": "large"}, false, "memory,elementwise,microbatch,mixedops", "large", ""},
+		{"a suite named keeps medium", []string{"--suite", "memory"}, nil, false, "memory", "medium", ""},
+		{".perfgate.yml present", nil, nil, true, "", "medium", ".perfgate.yml"},
+		{"--config wins", []string{"--config", "other.yml"}, nil, true, "", "medium", "other.yml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			if tt.config {
+				if err := os.WriteFile(".perfgate.yml", []byte("suites: []\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e := &env{Getenv: func(k string) string { return tt.env[k] }, Stdout: io.Discard, Stderr: io.Discard}
+			var f runFlags
+			fs := newFlagSet(e, "run", "")
+			f.register(fs, e)
+			if err := parseFlags(fs, tt.args); err != nil {
+				t.Fatal(err)
+			}
+			f.defaults(flagsGiven(fs), e)
+			if f.suites != tt.wantSuites || f.size != tt.wantSize || f.config != tt.wantConfig {
+				t.Errorf("suites %q size %q config %q; want %q %q %q", f.suites, f.size, f.config, tt.wantSuites, tt.wantSize, tt.wantConfig)
+			}
+		})
+	}
+}
+
+func TestRunListDefaultIsCI(t *testing.T) {
+	code, out, errs := runCmd(t, "run", "--list")
+	if code != 0 || !strings.Contains(out, "memcpy_dtod/bytes=128M/mode=cold") || strings.Contains(out, "n=64M") {
+		t.Errorf("exit %d (%s): perfgate run --list does not list the ci set:\n%s", code, errs, out)
 	}
 }
