@@ -41,6 +41,7 @@ func (s attnShape) bytes(dtype string) float64 {
 // attnShapes are the attention workloads by size preset: the launch-bound
 // matrix (1,1,128,64) … (32,8,256,64) and two compute-bound prefill shapes.
 var attnShapes = map[string][]attnShape{
+	SizeCI:     {{32, 8, 256, 64}},
 	SizeSmall:  {{1, 1, 128, 64}, {8, 4, 128, 64}},
 	SizeMedium: {{1, 1, 128, 64}, {8, 4, 128, 64}, {32, 8, 128, 64}, {32, 8, 256, 64}, {8, 16, 2048, 128}, {1, 32, 4096, 128}},
 	SizeLarge:  {{1, 1, 128, 64}, {8, 4, 128, 64}, {32, 8, 128, 64}, {32, 8, 256, 64}, {8, 16, 2048, 128}, {1, 32, 4096, 128}},

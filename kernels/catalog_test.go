@@ -262,7 +262,8 @@ func TestAddRefSpeedups(t *testing.T) {
 
 // TestCISize pins the ci preset's size: every suite, few benchmarks.
 func TestCISize(t *testing.T) {
-	want := map[string]int{"memory": 2 * 2, "elementwise": 7 * 3 * 2 * 2, "microbatch": 3 * 2, "mixedops": 2 * 2}
+	want := map[string]int{"memory": 2 * 2, "elementwise": 7 * 3 * 2 * 2, "microbatch": 3 * 2, "mixedops": 2 * 2,
+		"attention": 2 * 2 * 2 * 2, "decode": 2 * 3 * 2}
 	total := 0
 	for _, s := range ListFor(Options{Size: SizeCI}) {
 		if len(s.Benchmarks) != want[s.Name] {
@@ -270,8 +271,11 @@ func TestCISize(t *testing.T) {
 		}
 		total += len(s.Benchmarks)
 	}
-	if total != 98 {
-		t.Errorf("size ci: %d benchmarks in all, want 98", total)
+	if total != 126 {
+		t.Errorf("size ci: %d benchmarks in all, want 126", total)
+	}
+	if got := len(ListFor(Options{Size: SizeCI})); got != len(suites) {
+		t.Errorf("size ci lists %d suites, want all %d", got, len(suites))
 	}
 	for _, s := range ListFor(Options{Size: SizeCI, Filter: regexp.MustCompile("^memory/")}) {
 		if s.Name == "memory" && s.Benchmarks[0] != "memcpy_dtod/bytes=128M/mode=cold" {

@@ -23,6 +23,7 @@ var decodeModes = []string{"per_launch", "cuda_graph", "persistent"}
 // decodeLengths are the cache lengths by size preset: 128–512, where launch
 // overhead dominates, and 4K as a larger case.
 var decodeLengths = map[string][]int{
+	SizeCI:     {128},
 	SizeSmall:  {128, 512},
 	SizeMedium: {128, 256, 512, 4096},
 	SizeLarge:  {128, 256, 512, 4096},

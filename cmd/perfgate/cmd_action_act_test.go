@@ -83,8 +83,8 @@ type actEntry struct {
 type actResult struct {
 	code      int
 	jobResult string
-	outputs   map[string]string // the perfgate step's outputs, as the runner set them
-	log       string            // the steps' output
+	outputs   map[string]string        // the perfgate step's outputs, as the runner set them
+	log       string                   // the steps' output
 	steps     map[string]string        // step ID path → result
 	times     map[string]time.Duration // step ID path → execution time
 	wall      time.Duration            // act's whole run

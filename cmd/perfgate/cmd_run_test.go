@@ -165,9 +165,9 @@ func TestRunDefaultSelection(t *testing.T) {
 		wantSize   string
 		wantConfig string
 	}{
-		{"nothing named: all built-ins at ci", nil, nil, false, "memory,elementwise,microbatch,mixedops", "ci", ""},
-		{"a size named", []string{"--size", "small"}, nil, false, "memory,elementwise,microbatch,mixedops", "small", ""},
-		{"PERFGATE_SIZE", nil, map[string]string{"PERFGATE_SIZE": "large"}, false, "memory,elementwise,microbatch,mixedops", "large", ""},
+		{"nothing named: all built-ins at ci", nil, nil, false, strings.Join(kernels.SuiteNames(), ","), "ci", ""},
+		{"a size named", []string{"--size", "small"}, nil, false, strings.Join(kernels.SuiteNames(), ","), "small", ""},
+		{"PERFGATE_SIZE", nil, map[string]string{"PERFGATE_SIZE": "large"}, false, strings.Join(kernels.SuiteNames(), ","), "large", ""},
 		{"a suite named keeps medium", []string{"--suite", "memory"}, nil, false, "memory", "medium", ""},
 		{".perfgate.yml present", nil, nil, true, "", "medium", ".perfgate.yml"},
 		{"--config wins", []string{"--config", "other.yml"}, nil, true, "", "medium", "other.yml"},
