@@ -231,6 +231,23 @@ func (e *UnknownSuiteError) Error() string {
 	return fmt.Sprintf("unknown suite %q (built-in suites: %s)", e.Name, strings.Join(SuiteNames(), ", "))
 }
 
+// defaultSuites are the suites perfgate run runs when none is named: the
+// single-process GPU kernel suites. cmdpath (host command-path
+// microbenchmarks) and sharing (several processes, MPS) run only when named.
+var defaultSuites = []string{"memory", "elementwise", "microbatch", "mixedops", "attention", "decode"}
+
+// DefaultSuites returns the names of the built-in suites run when none is
+// named, in catalog order.
+func DefaultSuites() []string {
+	var out []string
+	for _, s := range suites {
+		if slices.Contains(defaultSuites, s.name) {
+			out = append(out, s.name)
+		}
+	}
+	return out
+}
+
 // SuiteNames returns the names of the built-in suites.
 func SuiteNames() []string {
 	names := make([]string, len(suites))

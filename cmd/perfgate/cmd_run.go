@@ -37,7 +37,7 @@ func (f *runFlags) register(fs interface {
 	DurationVar(*time.Duration, string, time.Duration, string)
 	IntVar(*int, string, int, string)
 }, e *env) {
-	fs.StringVar(&f.suites, "suite", envDefault(e, "PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE; default: the suites of ./.perfgate.yml if it exists, else all of them at --size ci)")
+	fs.StringVar(&f.suites, "suite", envDefault(e, "PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE; default: the suites of ./.perfgate.yml if it exists, else "+strings.Join(kernels.DefaultSuites(), ",")+" at --size ci)")
 	fs.StringVar(&f.filter, "filter", "", "run only benchmarks whose suite/name matches this regular expression")
 	fs.StringVar(&f.ops, "op", "", "comma-separated operations to run (the first name segment: layernorm, cublas, add, …); with --filter, both must match")
 	fs.StringVar(&f.size, "size", envDefault(e, "PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE; ci without --suite)")
@@ -133,8 +133,9 @@ func runRun(ctx context.Context, args []string, e *env) error {
 
 // defaults fills in what perfgate run runs when neither --suite nor
 // --config names it: the suites of ./.perfgate.yml when there is one (not
-// for --list), else every built-in suite at size ci unless --size (or
-// PERFGATE_SIZE) names another. It returns a note saying which, or "".
+// for --list), else the default built-in suites (kernels.DefaultSuites) at
+// size ci unless --size (or PERFGATE_SIZE) names another. It returns a note
+// saying which, or "".
 func (f *runFlags) defaults(given map[string]bool, e *env) string {
 	if f.suites != "" || f.config != "" {
 		return ""
@@ -143,11 +144,11 @@ func (f *runFlags) defaults(given map[string]bool, e *env) string {
 		f.config = config.DefaultFile
 		return "no --suite: running the suites of " + config.DefaultFile
 	}
-	f.suites = strings.Join(kernels.SuiteNames(), ",")
+	f.suites = strings.Join(kernels.DefaultSuites(), ",")
 	if !given["size"] && e.Getenv("PERFGATE_SIZE") == "" {
 		f.size = kernels.SizeCI
 	}
-	return fmt.Sprintf("no --suite: running every built-in suite (%s) at size %s", f.suites, f.size)
+	return fmt.Sprintf("no --suite: running the default built-in suites (%s) at size %s", f.suites, f.size)
 }
 
 // outPaths checks --rounds and returns the files --out names (roundPaths).

@@ -81,7 +81,7 @@ func TestRunWithoutCUDA(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"run", "--suite", "elementwise", "--commit", "abc"},
-		{"run", "--commit", "abc"}, // the default set
+		{"run", "--commit", "abc"}, // the default set: GPU suites only
 		{"doctor"},
 	} {
 		code, _, errs := runCmd(t, args...)
@@ -165,9 +165,9 @@ func TestRunDefaultSelection(t *testing.T) {
 		wantSize   string
 		wantConfig string
 	}{
-		{"nothing named: all built-ins at ci", nil, nil, false, strings.Join(kernels.SuiteNames(), ","), "ci", ""},
-		{"a size named", []string{"--size", "small"}, nil, false, strings.Join(kernels.SuiteNames(), ","), "small", ""},
-		{"PERFGATE_SIZE", nil, map[string]string{"PERFGATE_SIZE": "large"}, false, strings.Join(kernels.SuiteNames(), ","), "large", ""},
+		{"nothing named: all built-ins at ci", nil, nil, false, strings.Join(kernels.DefaultSuites(), ","), "ci", ""},
+		{"a size named", []string{"--size", "small"}, nil, false, strings.Join(kernels.DefaultSuites(), ","), "small", ""},
+		{"PERFGATE_SIZE", nil, map[string]string{"PERFGATE_SIZE": "large"}, false, strings.Join(kernels.DefaultSuites(), ","), "large", ""},
 		{"a suite named keeps medium", []string{"--suite", "memory"}, nil, false, "memory", "medium", ""},
 		{".perfgate.yml present", nil, nil, true, "", "medium", ".perfgate.yml"},
 		{"--config wins", []string{"--config", "other.yml"}, nil, true, "", "medium", "other.yml"},
