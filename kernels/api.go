@@ -44,7 +44,7 @@ const (
 )
 
 // Sizes lists the valid values of Options.Size.
-var Sizes = []string{SizeCI, SizeSmall, SizeMedium, SizeLarge}
+var Sizes = []string{SizeSmall, SizeMedium, SizeLarge, SizeCI}
 
 // DTypes lists the element types of the built-in suites.
 var DTypes = []string{"fp32", "fp16", "bf16"}

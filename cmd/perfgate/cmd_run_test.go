@@ -55,7 +55,7 @@ func TestRunUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown suite", []string{"run", "--suite", "memory,nope"}, `-suite: unknown suite "nope"`},
-		{"bad size", []string{"run", "--suite", "memory", "--size", "huge"}, `-size: "huge" is not one of ci, small, medium, large`},
+		{"bad size", []string{"run", "--suite", "memory", "--size", "huge"}, `-size: "huge" is not one of small, medium, large, ci`},
 		{"bad dtype", []string{"run", "--suite", "memory", "--dtype", "fp8"}, `-dtype: "fp8" is not one of fp32, fp16, bf16`},
 		{"bad filter", []string{"run", "--suite", "memory", "--filter", "("}, "-filter: error parsing regexp"},
 		{"negative max-time", []string{"run", "--suite", "memory", "--max-time", "-1s"}, "-max-time: -1s is negative"},

@@ -204,7 +204,7 @@ func (d *decoder) env(dst *[]string, n *yaml.Node, key string) error {
 func (d *decoder) builtin(b *Builtin, n *yaml.Node, key string) error {
 	err := d.fields(n, key, map[string]handler{
 		"suite":    d.str(&b.Suite),
-		"size":     d.oneOf(&b.Size, "ci", "small", "medium", "large"),
+		"size":     d.oneOf(&b.Size, "small", "medium", "large", "ci"),
 		"dtypes":   d.strList(&b.DTypes),
 		"filter":   d.regexp(&b.Filter),
 		"fast":     d.boolean(&b.Fast),
