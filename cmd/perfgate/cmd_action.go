@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,7 @@ type actionOptions struct {
 	baselineRuns                   int
 	baselineTestbed                string // the testbed label baselines come from ("" = the candidate's)
 	mode                           string // modeHistory or modeInterleaved
+	preRun                         string // the pre-run-checks policy: preRunWarn, preRunStrict, preRunOff
 	rounds                         int    // processes per suite (history mode) or A/B rounds (interleaved)
 	confirm                        bool   // re-run the regressions of a pull request before failing
 	failOnRegression               bool
@@ -169,6 +171,10 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 	}
 	if err := o.readModeInputs(gha); err != nil {
 		return nil, err
+	}
+	o.preRun = first(strings.TrimSpace(gha.GetInput("pre-run-checks")), preRunWarn)
+	if !slices.Contains(preRunPolicies, o.preRun) {
+		return nil, usageError("pre-run-checks: %q is not %s", o.preRun, strings.Join(preRunPolicies, ", "))
 	}
 	if err := o.readTimeouts(gha, e); err != nil {
 		return nil, err

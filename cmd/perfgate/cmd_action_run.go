@@ -33,6 +33,9 @@ type actionRun struct {
 	history report.Histories
 	ab      *abSession            // the interleaved mode's worktree, kept for the confirmation
 	conf    *confirm.Confirmation // what re-running the regressions showed (nil: not re-run)
+	// preRunNotes are the pre-run checks' warnings, shown in the report
+	// and the comment.
+	preRunNotes []string
 }
 
 func (a *actionRun) run(ctx context.Context) error {
@@ -99,6 +102,11 @@ func (a *actionRun) run(ctx context.Context) error {
 // interleaved mode, the head side of an A/B run here with the base side's
 // rounds.
 func (a *actionRun) measure(ctx context.Context) (base, runs []*model.Results, files []string, err error) {
+	if len(a.o.resultFiles) == 0 {
+		if err := a.preRun(ctx); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	if !a.interleaved() {
 		runs, files, err = loadActionResults(ctx, a.e, a.o, a.cfg)
 		return nil, runs, files, err
@@ -115,7 +123,7 @@ func (a *actionRun) measure(ctx context.Context) (base, runs []*model.Results, f
 func (a *actionRun) report(c *compare.Comparison, t action.Tally) error {
 	a.logSuites(c)
 	a.annotate(c)
-	md := a.redact(report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer(), History: a.history, Confirmation: a.conf}))
+	md := a.redact(report.WithPreRunNotes(report.Markdown(c, report.Options{Title: "perfgate", Footer: a.footer(), History: a.history, Confirmation: a.conf}), a.preRunNotes))
 	if err := os.WriteFile(a.o.reportPath, []byte(md), 0o644); err != nil {
 		return &model.InfraError{Op: "write the report " + a.o.reportPath, Err: err}
 	}
@@ -209,10 +217,11 @@ func describeChange(r *compare.Result) string {
 // tries both even if one fails, and returns what failed.
 func (a *actionRun) updateGitHub(ctx context.Context, gh *githubAPI, c *compare.Comparison, t action.Tally) error {
 	pointer := "The full report is in the job summary: " + a.plan.RunURL
-	body := a.redact(report.Markdown(c, report.Options{Confirmation: a.conf,
+	notes := len(report.WithPreRunNotes("", a.preRunNotes))
+	body := a.redact(report.WithPreRunNotes(report.Markdown(c, report.Options{Confirmation: a.conf,
 		Title: "perfgate", Footer: a.footer(), Overflow: pointer, History: a.history,
-		MaxBytes: action.MaxCommentChars - len(a.plan.Marker) - 1,
-	}))
+		MaxBytes: action.MaxCommentChars - len(a.plan.Marker) - 1 - notes,
+	}), a.preRunNotes))
 	body = action.FitComment(a.plan.Marker, body, pointer)
 	var errs []error
 	act, made, err := a.postComment(ctx, gh, body, t.Changed())

@@ -53,6 +53,7 @@ func TestActionBadInputs(t *testing.T) {
 		{"threshold infinite", "push", map[string]string{"threshold": "+Inf"}, `threshold: "+Inf" is not a number`},
 		{"fail-on-regression not a boolean", "push", map[string]string{"fail-on-regression": "yes"}, `fail-on-regression: "yes" is not true or false`},
 		{"record not a boolean", "push", map[string]string{"record": "1"}, "record:"},
+		{"pre-run-checks", "push", map[string]string{"pre-run-checks": "refuse"}, `pre-run-checks: "refuse" is not warn, strict, off`},
 		{"comment policy", "push", map[string]string{"comment": "sometimes"}, `comment: "sometimes" is not always, on-change or never`},
 		{"no results-file: the config is read", "push", map[string]string{"config": "missing.perfgate.yml"}, "missing.perfgate.yml"},
 		{"filter not a regular expression", "push", map[string]string{"filter": "gemm(", "results-file": results}, "filter: error parsing regexp"},

@@ -25,7 +25,7 @@ func init() {
 type runFlags struct {
 	suites, filter, ops, size, dtypes, out string
 	config, devices                        string
-	list, fast, skipPrepare                bool
+	list, fast, skipPrepare, strict        bool
 	rounds                                 int
 	maxTime                                time.Duration
 	meta                                   runMetaFlags
@@ -47,6 +47,7 @@ func (f *runFlags) register(fs interface {
 	fs.BoolVar(&f.skipPrepare, "skip-prepare", false, "with --config: do not run the prepare commands (perfgate sets it for the processes of --rounds, after preparing once)")
 	fs.StringVar(&f.config, "config", "", "run the suites this .perfgate.yml declares (--suite then selects among them by name)")
 	fs.StringVar(&f.devices, "devices", "", "run on several GPUs at once, one worker process per GPU, results merged: all, or indices such as 0,1")
+	fs.BoolVar(&f.strict, "strict", false, "run perfgate doctor's checks first: refuse (exit 3) when another process uses the GPU, clocks are held down, MIG is on or the GPU is hot; print its other warnings")
 	fs.BoolVar(&f.list, "list", false, "list suites and benchmarks (no GPU needed) and exit")
 	fs.BoolVar(&f.fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
 	fs.DurationVar(&f.maxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
@@ -94,6 +95,9 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	if err := checkSelection(names, o); err != nil {
 		return err
 	}
+	if err := f.preRun(ctx, e); err != nil {
+		return err
+	}
 	if f.devices != "" {
 		if f.rounds > 1 {
 			return usageError("-devices: not with --rounds (run the rounds on each GPU in turn)")
@@ -129,6 +133,16 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	}
 	r.Env = runEnv
 	return writeRoundResults(e, paths, []*model.Results{{Schema: model.Schema, Run: r, Benchmarks: bs}})
+}
+
+// preRun runs perfgate doctor's checks before measuring with --strict.
+func (f *runFlags) preRun(ctx context.Context, e *env) error {
+	if !f.strict {
+		return nil
+	}
+	w, err := preRunChecks(ctx, preRunStrict)
+	printPreRun(e.Stderr, w)
+	return err
 }
 
 // defaults fills in what perfgate run runs when neither --suite nor
@@ -215,6 +229,9 @@ func (f *runFlags) runConfig(ctx context.Context, e *env, paths []string) error 
 	}
 	cfg, err := config.Load(f.config)
 	if err != nil {
+		return err
+	}
+	if err := f.preRun(ctx, e); err != nil {
 		return err
 	}
 	o := suiteRunOptions{Fast: f.fast}
