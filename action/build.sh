@@ -4,7 +4,9 @@
 # found, and writes bin= and libdir= to $GITHUB_OUTPUT.
 #
 # Environment: PERFGATE_CUDA (auto|true|false), PERFGATE_CUDA_INCLUDE (folders,
-# comma- or newline-separated), GITHUB_ACTION_PATH, RUNNER_TEMP, GITHUB_OUTPUT.
+# comma- or newline-separated), PERFGATE_ACTION_REF and PERFGATE_ACTION_REPOSITORY
+# (the ref and repository the action is used at, for a release binary),
+# GITHUB_ACTION_PATH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_SERVER_URL.
 #
 # gorgonia.org/cu v0.9.6 compiles only against a CUDA 12.x cuda.h; nvrtc.h may
 # come from any toolkit (a CUDA-13 host: the 12.x cuda.h from one folder,
@@ -95,8 +97,56 @@ find_libs() {
   libdirs "${roots[@]}" "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda | awk '!seen[$0]++'
 }
 
+# try_release uses a prebuilt binary of the release the action is used at
+# (uses: perfgate/perfgate@vX or @vX.Y.Z, docs/action.md "Versions"): the
+# default binary for cuda: false or on a host without nvidia-smi, the CUDA 12
+# one for cuda: auto on a GPU host if it loads there. It checks the binary
+# against the release's SHA256SUMS and that it runs and reports that version.
+# cuda: true, any other ref (a branch, a SHA, uses: ./), PERFGATE_BUILD_FROM_SOURCE
+# or any failure builds from source.
+try_release() {
+  local ref="${PERFGATE_ACTION_REF:-}" repo="${PERFGATE_ACTION_REPOSITORY:-}" asset base want got v
+  if [ -n "${PERFGATE_BUILD_FROM_SOURCE:-}" ] || [ "${PERFGATE_CUDA:-auto}" = true ] || [ -z "$repo" ] ||
+     ! [[ "$ref" =~ ^v[0-9]+(\.[0-9]+\.[0-9]+)?$ ]] || [ "$(uname -sm)" != "Linux x86_64" ] || ! command -v curl >/dev/null; then
+    return 1
+  fi
+  asset=perfgate-linux-amd64
+  if [ "${PERFGATE_CUDA:-auto}" = auto ] && command -v nvidia-smi >/dev/null 2>&1; then
+    asset=perfgate-linux-amd64-cuda12
+  fi
+  base="${GITHUB_SERVER_URL:-https://github.com}/$repo/releases/download/$ref"
+  if ! curl -fsSL --connect-timeout 5 --max-time 60 -o "$out/SHA256SUMS" "$base/SHA256SUMS" ||
+     ! curl -fsSL --connect-timeout 5 --max-time 300 -o "$out/$asset" "$base/$asset"; then
+    echo "perfgate: no release binary $asset for $ref; building from source"
+    return 1
+  fi
+  want=$(awk -v a="$asset" '$2 == a || $2 == "*" a {print $1}' "$out/SHA256SUMS")
+  got=$(sha256sum "$out/$asset" | cut -d' ' -f1)
+  if [ -z "$want" ] || [ "$want" != "$got" ]; then
+    echo "::warning title=perfgate::the release binary $asset of $ref does not match its SHA256SUMS; building from source"
+    return 1
+  fi
+  chmod +x "$out/$asset"
+  if ! v=$("$out/$asset" version 2>/dev/null); then
+    echo "perfgate: the release binary $asset does not run here (a missing CUDA 12 library?); building from source"
+    return 1
+  fi
+  v=$(echo "$v" | awk '{print $2}')
+  if [ "$v" != "$ref" ] && [[ "$v" != "$ref".* ]]; then
+    echo "perfgate: the release binary $asset is $v, not $ref; building from source"
+    return 1
+  fi
+  mv "$out/$asset" "$out/perfgate"
+  echo "perfgate: using the release binary $asset of $ref ($v)"
+}
+
 out="$RUNNER_TEMP/perfgate-action"
 mkdir -p "$out"
+if try_release; then
+  echo "bin=$out/perfgate" >> "$GITHUB_OUTPUT"
+  echo "libdir=" >> "$GITHUB_OUTPUT"
+  exit 0
+fi
 tags=()
 libdir=""
 if [ "${PERFGATE_CUDA:-auto}" != false ]; then

@@ -183,6 +183,7 @@ func (r *actRunner) run(t *testing.T, event, payload string, extra ...string) ac
 		"--local-repository", "actions/upload-artifact@v4=" + filepath.Join(testdata, "upload-artifact"),
 		"--env", "GITHUB_API_URL=" + r.fake.URL, "--env", "PERFGATE_ACT_ARTIFACTS=" + r.artifacts,
 		"--env", "PERFGATE_ACT_GOROOT=" + runtime.GOROOT(), "--env", "RUNNER_NAME=act-runner-1",
+		"--env", "PERFGATE_BUILD_FROM_SOURCE=1", // test this checkout, never a published release
 		"-s", "GITHUB_TOKEN=" + e2eToken, "--var", "PERFGATE_STORE_DIR=" + r.store,
 	}
 	cmd := exec.Command(r.act, append(args, extra...)...)

@@ -214,3 +214,24 @@ func TestActionUsedLocally(t *testing.T) {
 		})
 	}
 }
+
+// TestExampleWorkflowStandalone lints examples/workflows/perfgate.yml as a
+// user's repository holds it: alone, without this repository's
+// .github/actionlint.yaml (its runner labels must need no configuration).
+func TestExampleWorkflowStandalone(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "workflows", "perfgate.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	wf := filepath.Join(dir, ".github", "workflows", "perfgate.yml")
+	if err := os.MkdirAll(filepath.Dir(wf), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(wf, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := lint(t, dir, wf); out != "" {
+		t.Errorf("actionlint on the example workflow alone:\n%s", out)
+	}
+}
