@@ -158,7 +158,9 @@ func (f *runFlags) defaults(given map[string]bool, e *env) string {
 		f.config = config.DefaultFile
 		return "no --suite: running the suites of " + config.DefaultFile
 	}
-	f.suites = strings.Join(kernels.DefaultSuites(), ",")
+	if !f.list { // --list lists every suite
+		f.suites = strings.Join(kernels.DefaultSuites(), ",")
+	}
 	if !given["size"] && e.Getenv("PERFGATE_SIZE") == "" {
 		f.size = kernels.SizeCI
 	}
