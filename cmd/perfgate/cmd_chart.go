@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -114,16 +113,7 @@ func runChartTrend(ctx context.Context, args []string, e *env) error {
 	if co.height == 0 {
 		co.height = 4
 	}
-	q, opt, err := tf.query(time.Now())
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, sf)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	series, err := st.Trend(ctx, q)
+	series, opt, err := tf.read(ctx, sf)
 	if err != nil {
 		return err
 	}

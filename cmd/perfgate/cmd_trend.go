@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"time"
 
 	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/trend"
@@ -41,16 +40,7 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 	if !slices.Contains([]string{"table", "csv", "json", "markdown", "latex"}, format) {
 		return usageError("--format: %q is not one of table, csv, json, markdown, latex", format)
 	}
-	q, opt, err := tf.query(time.Now())
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, sf)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	series, err := st.Trend(ctx, q)
+	series, opt, err := tf.read(ctx, sf)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"path"
 	"strings"
@@ -51,4 +52,20 @@ func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, err
 	q := model.TrendQuery{Repo: tf.repo, Suite: tf.suite, Pattern: tf.pattern, Since: since,
 		Branch: strings.TrimSpace(tf.branch), Testbed: tf.testbed}
 	return q, trend.Options{Threshold: tf.threshold / 100, MaxP: tf.maxP}, nil
+}
+
+// read queries the history store sf for the series the flags select, as of
+// now, and returns them with the step options.
+func (tf *trendFlags) read(ctx context.Context, sf storeFlags) ([]model.TrendSeries, trend.Options, error) {
+	q, opt, err := tf.query(time.Now())
+	if err != nil {
+		return nil, opt, err
+	}
+	st, err := openStore(ctx, sf)
+	if err != nil {
+		return nil, opt, err
+	}
+	defer st.Close()
+	series, err := st.Trend(ctx, q)
+	return series, opt, err
 }
