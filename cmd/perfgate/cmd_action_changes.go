@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/trend"
@@ -15,7 +15,7 @@ import (
 // reportChanges adds to the job summary the change points that the
 // baseline runs just recorded made appear on the baseline branch. It only
 // warns when the history cannot be read: the runs are stored by then.
-func (a *actionRun) reportChanges(ctx context.Context, src tracker.TrendSource, runs []*model.Results) {
+func (a *actionRun) reportChanges(ctx context.Context, src history.TrendSource, runs []*model.Results) {
 	server := strings.TrimSuffix(envDefault(a.e, "GITHUB_SERVER_URL", "https://github.com"), "/")
 	md, err := changesSummary(ctx, src, runs, a.plan.BaselineBranch, server+"/"+a.plan.Repo.String())
 	if err != nil {
@@ -31,7 +31,7 @@ func (a *actionRun) reportChanges(ctx context.Context, src tracker.TrendSource, 
 // changesSummary reads the branch history of every suite and testbed of
 // the baseline runs among runs and renders the steps they made appear
 // (trend.NewSteps), or "" when there are none.
-func changesSummary(ctx context.Context, src tracker.TrendSource, runs []*model.Results, branch, repoURL string) (string, error) {
+func changesSummary(ctx context.Context, src history.TrendSource, runs []*model.Results, branch, repoURL string) (string, error) {
 	type scope struct{ repo, suite, testbed string }
 	latest := map[string]bool{}
 	var scopes []scope

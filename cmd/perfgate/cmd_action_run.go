@@ -12,11 +12,11 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/perfgate/perfgate/tracker"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -258,7 +258,7 @@ func (a *actionRun) postComment(ctx context.Context, gh *githubAPI, body string,
 // record stores the runs the plan says to. In the check mode a run that
 // claims to be a baseline-branch run is not stored: a pull request must
 // never become a baseline.
-func (a *actionRun) record(ctx context.Context, st tracker.Store, files []string, runs []*model.Results, c *compare.Comparison) error {
+func (a *actionRun) record(ctx context.Context, st history.Store, files []string, runs []*model.Results, c *compare.Comparison) error {
 	if !a.plan.Record {
 		return nil
 	}

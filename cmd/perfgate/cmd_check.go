@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfgate/perfgate/tracker"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -190,7 +190,7 @@ func loadCandidates(files []string) ([]*model.Results, error) {
 // checkAgainst compares the candidates with the latest n comparable runs of
 // branch on the first candidate's testbed. No candidate run is ever its own
 // baseline.
-func checkAgainst(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch string, n int, opt compare.Options) (*compare.Comparison, error) {
+func checkAgainst(ctx context.Context, st history.BaselineSource, cands []*model.Results, branch string, n int, opt compare.Options) (*compare.Comparison, error) {
 	return checkAgainstOn(ctx, st, cands, branch, "", n, opt)
 }
 
@@ -199,7 +199,7 @@ func checkAgainst(ctx context.Context, st tracker.BaselineSource, cands []*model
 // changes: the GPU model, driver major and CUDA version must still match the
 // candidate's, so a baseline from another runner of the same kind is used
 // and one from other hardware is still incomparable.
-func checkAgainstOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n int, opt compare.Options) (*compare.Comparison, error) {
+func checkAgainstOn(ctx context.Context, st history.BaselineSource, cands []*model.Results, branch, testbed string, n int, opt compare.Options) (*compare.Comparison, error) {
 	b, err := baselineOn(ctx, st, cands, branch, testbed, n, opt.HistoryJobs)
 	if err != nil {
 		return nil, err
@@ -209,14 +209,14 @@ func checkAgainstOn(ctx context.Context, st tracker.BaselineSource, cands []*mod
 }
 
 // baselineOn is the baseline checkAgainstOn compares with: the runs of the
-// latest max(n, history) comparable jobs; the caller judges against the
+// latest max(n, historyJobs) comparable jobs; the caller judges against the
 // newest n (compare.Options.BaselineJobs) and the rest inform the spread.
-func baselineOn(ctx context.Context, st tracker.BaselineSource, cands []*model.Results, branch, testbed string, n, history int) (*model.Baseline, error) {
+func baselineOn(ctx context.Context, st history.BaselineSource, cands []*model.Results, branch, testbed string, n, historyJobs int) (*model.Baseline, error) {
 	first := &cands[0].Run
 	// The candidates' own jobs may be stored already (check --record, or the
 	// shards of a sharded job recorded one by one): ask for that many more
 	// jobs, then drop them.
-	jobs := max(n, history)
+	jobs := max(n, historyJobs)
 	q := model.BaselineQuery{Repo: first.Repo, Branch: branch, Testbed: model.FingerprintOf(first),
 		Runs: jobs + len(candidateJobs(cands)), Exclude: first.ID}
 	if testbed != "" {

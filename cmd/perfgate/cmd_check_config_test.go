@@ -13,7 +13,7 @@ import (
 // statistics settings are check's defaults, and that flags and PERFGATE_*
 // variables win over it.
 func TestCheckConfig(t *testing.T) {
-	store := history(t)
+	store := mainHistory(t)
 	dir := t.TempDir()
 	writeCfg := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -74,7 +74,7 @@ func TestCheckConfig(t *testing.T) {
 
 // TestCheckConfigErrors checks that a bad config file is exit 2 naming it.
 func TestCheckConfigErrors(t *testing.T) {
-	store := history(t)
+	store := mainHistory(t)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yml")
 	if err := os.WriteFile(bad, []byte("baseline:\n  runs: 0\n"), 0o644); err != nil {

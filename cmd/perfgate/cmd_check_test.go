@@ -40,8 +40,8 @@ func refIDs(rs []model.RunRef) string {
 	return strings.Join(ids, " ")
 }
 
-// history records main runs h0…h4 (all at median 100) into a new store.
-func history(t *testing.T) string {
+// mainHistory records main runs h0…h4 (all at median 100) into a new store.
+func mainHistory(t *testing.T) string {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "store")
 	var runs []*model.Results
@@ -56,7 +56,7 @@ func history(t *testing.T) string {
 }
 
 func TestCheckVerdicts(t *testing.T) {
-	store := history(t)
+	store := mainHistory(t)
 	cases := []struct {
 		name     string
 		cand     *model.Results
@@ -129,7 +129,7 @@ func TestCheckEmptyHistory(t *testing.T) {
 }
 
 func TestCheckRecord(t *testing.T) {
-	store := history(t)
+	store := mainHistory(t)
 	vars := map[string]string{"PERFGATE_STORE": store}
 	pr := writeRuns(t, t.TempDir(), histRun("pr-newest", 20, 50, asPR))[0]
 	if _, errOut, code := invoke(t, vars, "check", "--record", "--candidate", pr); code != exitOK {
@@ -157,7 +157,7 @@ func TestCheckRecord(t *testing.T) {
 }
 
 func TestCheckUsage(t *testing.T) {
-	store := history(t)
+	store := mainHistory(t)
 	dir := t.TempDir()
 	cand := writeRuns(t, dir, histRun("pr", 10, 100, asPR))[0]
 	other := writeRuns(t, dir, histRun("pr-a100", 10, 100, asPR, func(r *model.Results) { r.Run.Testbed = "gpu-a100-2" }))[0]

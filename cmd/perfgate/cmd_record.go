@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -81,7 +81,7 @@ func sameJSON(a, b *model.Results) bool {
 
 // recordAll records runs, one line each. It stops at the first failure,
 // saying how many runs were stored before it.
-func recordAll(ctx context.Context, w io.Writer, st tracker.Recorder, files []string, runs []*model.Results) error {
+func recordAll(ctx context.Context, w io.Writer, st history.Recorder, files []string, runs []*model.Results) error {
 	for i, r := range runs {
 		out, err := st.Record(ctx, r)
 		if err != nil {

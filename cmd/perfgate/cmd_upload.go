@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -53,7 +53,7 @@ func runUpload(ctx context.Context, args []string, e *env) error {
 // has it (recorded now or before). A bad or conflicting file stays, is
 // reported, and makes the exit code 2; a database failure stops the upload
 // with the remaining files in place (exit 3).
-func uploadFiles(ctx context.Context, e *env, st tracker.Recorder, files []string) error {
+func uploadFiles(ctx context.Context, e *env, st history.Recorder, files []string) error {
 	var bad []error
 	sent := 0
 	for _, f := range files {

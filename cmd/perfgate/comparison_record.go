@@ -6,8 +6,8 @@ import (
 	"math"
 
 	"github.com/perfgate/perfgate/db"
-	"github.com/perfgate/perfgate/tracker"
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -21,7 +21,7 @@ var _ comparisonRecorder = (*db.Store)(nil)
 
 // saveComparison stores c when st keeps comparisons. The verdict is already
 // decided, so a failure here is a warning, not a reason to fail the check.
-func saveComparison(ctx context.Context, e *env, st tracker.Store, c *compare.Comparison) {
+func saveComparison(ctx context.Context, e *env, st history.Store, c *compare.Comparison) {
 	cr, ok := st.(comparisonRecorder)
 	if !ok {
 		return

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -44,14 +44,14 @@ func parseDuration(name, s string) (time.Duration, error) {
 // path without a reset) fails the call instead of hanging the command.
 type deadlineStore struct {
 	st interface {
-		tracker.Store
+		history.Store
 		comparisonRecorder
 	}
 	timeout time.Duration
 }
 
 var (
-	_ tracker.Store      = (*deadlineStore)(nil)
+	_ history.Store      = (*deadlineStore)(nil)
 	_ comparisonRecorder = (*deadlineStore)(nil)
 )
 

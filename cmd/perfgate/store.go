@@ -7,7 +7,7 @@ import (
 
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/filestore"
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -33,7 +33,7 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *env) {
 }
 
 // openStore opens the store the flags name. The caller closes it.
-func openStore(ctx context.Context, sf storeFlags) (tracker.Store, error) {
+func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 	if sf.dbURL != "" {
 		return openDB(ctx, sf)
 	}
@@ -44,7 +44,7 @@ func openStore(ctx context.Context, sf storeFlags) (tracker.Store, error) {
 // malformed URL is a usage error naming --db; an unreachable server or a
 // schema to migrate is an infrastructure failure (exit 3), which record and
 // check answer by spooling (spool.go).
-func openDB(ctx context.Context, sf storeFlags) (tracker.Store, error) {
+func openDB(ctx context.Context, sf storeFlags) (history.Store, error) {
 	timeout := sf.timeout
 	if sf.timeoutText != "" {
 		var err error
@@ -66,7 +66,7 @@ func openDB(ctx context.Context, sf storeFlags) (tracker.Store, error) {
 }
 
 // openDir opens the embedded directory store.
-func openDir(sf storeFlags) (tracker.Store, error) {
+func openDir(sf storeFlags) (history.Store, error) {
 	if sf.dir == "" {
 		return nil, usageError("--store: empty directory name")
 	}

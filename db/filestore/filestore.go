@@ -1,5 +1,5 @@
 // Package filestore is perfgate's embedded history store: a directory
-// (by default .perfgate/) that needs no server. It implements tracker.Store
+// (by default .perfgate/) that needs no server. It implements history.Store
 // and passes the same contract tests (tracker/storetest) as the Postgres store.
 //
 // Layout:
@@ -36,7 +36,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -56,7 +56,7 @@ type Store struct {
 	}
 }
 
-var _ tracker.Store = (*Store)(nil)
+var _ history.Store = (*Store)(nil)
 
 // Open returns the store in dir. Nothing is created until the first run is
 // recorded, so reading a store that does not exist yet finds empty history.

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -26,7 +26,7 @@ var baselineTests = []contractTest{
 
 // testBaselineSkipsFailed: a newer main run whose every benchmark failed is
 // stored but passed over; one with some failures still counts.
-func testBaselineSkipsFailed(t *testing.T, s tracker.Store) {
+func testBaselineSkipsFailed(t *testing.T, s history.Store) {
 	failed := model.Benchmark{Suite: "elementwise", Name: "add/fp32/n=16777216", Unit: "ns", Better: model.Lower,
 		Error: "CUDA_ERROR_LAUNCH_FAILED"}
 	partial := withBenchmarks(failed, bench("memory", "copy/n=268435456", 2000, 2010, 1990))
@@ -48,13 +48,13 @@ func assertIDs(t *testing.T, what string, got []string, want ...string) {
 	}
 }
 
-func testBaselineEmpty(t *testing.T, s tracker.Store) {
+func testBaselineEmpty(t *testing.T, s history.Store) {
 	b := baseline(t, s, mainQuery(3))
 	assertIDs(t, "used", usedIDs(t, b))
 	assertIDs(t, "incomparable", incomparableIDs(t, b))
 }
 
-func testBaselineLatestK(t *testing.T, s tracker.Store) {
+func testBaselineLatestK(t *testing.T, s history.Store) {
 	// Recorded out of order: selection is by started_at, not insertion.
 	for _, h := range []int{2, 0, 4, 1, 3} {
 		record(t, s, mkRun(runID(h), h))
@@ -69,12 +69,12 @@ func testBaselineLatestK(t *testing.T, s tracker.Store) {
 
 func runID(h int) string { return "r" + string(rune('0'+h)) }
 
-func testBaselineKLarger(t *testing.T, s tracker.Store) {
+func testBaselineKLarger(t *testing.T, s history.Store) {
 	record(t, s, mkRun("r0", 0), mkRun("r1", 1))
 	assertIDs(t, "used", usedIDs(t, baseline(t, s, mainQuery(10))), "r1", "r0")
 }
 
-func testBaselineBranchOnly(t *testing.T, s tracker.Store) {
+func testBaselineBranchOnly(t *testing.T, s history.Store) {
 	record(t, s,
 		mkRun("push-0", 0),
 		mkRun("dispatch-2", 2, func(r *model.Results) { r.Run.Event = model.EventWorkflowDispatch }),
@@ -95,7 +95,7 @@ func testBaselineBranchOnly(t *testing.T, s tracker.Store) {
 	assertIDs(t, "used for feature branch", usedIDs(t, baseline(t, s, q)), "feature-push")
 }
 
-func testBaselineRepo(t *testing.T, s tracker.Store) {
+func testBaselineRepo(t *testing.T, s history.Store) {
 	record(t, s, mkRun("mine", 0), mkRun("theirs-1", 1, inRepo("other/fork")), mkRun("theirs-2", 2, inRepo("other/fork")))
 	assertIDs(t, "used", usedIDs(t, baseline(t, s, mainQuery(5))), "mine")
 	q := mainQuery(5)
@@ -103,7 +103,7 @@ func testBaselineRepo(t *testing.T, s tracker.Store) {
 	assertIDs(t, "used with any repo", usedIDs(t, baseline(t, s, q)), "theirs-2", "theirs-1", "mine")
 }
 
-func testBaselineExclude(t *testing.T, s tracker.Store) {
+func testBaselineExclude(t *testing.T, s history.Store) {
 	record(t, s, mkRun("r0", 0), mkRun("r1", 1), mkRun("candidate", 2))
 	q := mainQuery(2)
 	q.Exclude = "candidate"
@@ -122,7 +122,7 @@ var incomparableVariants = []struct {
 	{"other CUDA", withEnv(model.EnvCUDA, "12.8")},
 }
 
-func testBaselineIncomparable(t *testing.T, s tracker.Store) {
+func testBaselineIncomparable(t *testing.T, s history.Store) {
 	// Two comparable runs, then two newer runs after the runner changed.
 	// Runs on the same testbed label that were passed over are reported
 	// (the report says why fewer or older runs were used); runs on other
@@ -147,7 +147,7 @@ func testBaselineIncomparable(t *testing.T, s tracker.Store) {
 	assertIDs(t, "incomparable", incomparableIDs(t, b), "upgraded-7", "old-driver-1")
 }
 
-func testBaselineNothingComparable(t *testing.T, s tracker.Store) {
+func testBaselineNothingComparable(t *testing.T, s history.Store) {
 	for i, v := range incomparableVariants {
 		t.Run(v.name, func(t *testing.T) {
 			id := "x-" + v.name
@@ -174,7 +174,7 @@ func testBaselineNothingComparable(t *testing.T, s tracker.Store) {
 	}
 }
 
-func testBaselineIncomparableCap(t *testing.T, s tracker.Store) {
+func testBaselineIncomparableCap(t *testing.T, s history.Store) {
 	for h := range 5 {
 		record(t, s, mkRun(runID(h), h, withEnv(model.EnvGPU, "NVIDIA A100-SXM4-80GB")))
 	}
@@ -183,7 +183,7 @@ func testBaselineIncomparableCap(t *testing.T, s tracker.Store) {
 	assertIDs(t, "incomparable", incomparableIDs(t, b), "r4", "r3", "r2")
 }
 
-func testBaselineComparable(t *testing.T, s tracker.Store) {
+func testBaselineComparable(t *testing.T, s history.Store) {
 	record(t, s,
 		mkRun("same", 0),
 		mkRun("driver-minor", 1, withEnv(model.EnvDriver, "580.65.06")),

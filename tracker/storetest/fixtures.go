@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -151,7 +151,7 @@ func assertSameResults(t *testing.T, got, want *model.Results) {
 }
 
 // record records runs, failing the test unless each is newly recorded.
-func record(t *testing.T, s tracker.Store, runs ...*model.Results) {
+func record(t *testing.T, s history.Store, runs ...*model.Results) {
 	t.Helper()
 	for _, r := range runs {
 		out, err := s.Record(context.Background(), r)
@@ -165,7 +165,7 @@ func record(t *testing.T, s tracker.Store, runs ...*model.Results) {
 }
 
 // baseline runs a baseline query, failing the test on error.
-func baseline(t *testing.T, s tracker.Store, q model.BaselineQuery) *model.Baseline {
+func baseline(t *testing.T, s history.Store, q model.BaselineQuery) *model.Baseline {
 	t.Helper()
 	b, err := s.Baseline(context.Background(), q)
 	if err != nil {
@@ -214,7 +214,7 @@ func incomparableIDs(t *testing.T, b *model.Baseline) []string {
 
 // storedIDs lists every stored run that has at least one benchmark with
 // samples, read through an unfiltered trend query.
-func storedIDs(t *testing.T, s tracker.Store) []string {
+func storedIDs(t *testing.T, s history.Store) []string {
 	t.Helper()
 	series, err := s.Trend(context.Background(), model.TrendQuery{})
 	if err != nil {

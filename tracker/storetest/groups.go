@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -14,7 +14,7 @@ import (
 
 // testBaselineShardedJobs: three 4-shard jobs, shards recorded out of
 // order; K = 2 takes all eight shards of the two newest jobs.
-func testBaselineShardedJobs(t *testing.T, s tracker.Store) {
+func testBaselineShardedJobs(t *testing.T, s history.Store) {
 	recorded := map[string]*model.Results{}
 	for _, job := range []struct {
 		name string
@@ -50,7 +50,7 @@ func testBaselineShardedJobs(t *testing.T, s tracker.Store) {
 // mixedHistory records single runs and sharded jobs whose shards straddle
 // single runs in time, with one shard on an upgraded driver and a job of
 // the same group name in another repository.
-func mixedHistory(t *testing.T, s tracker.Store) {
+func mixedHistory(t *testing.T, s history.Store) {
 	upgraded := withEnv(model.EnvDriver, "590.10.02")
 	record(t, s,
 		mkRun("r0", 0),
@@ -62,7 +62,7 @@ func mixedHistory(t *testing.T, s tracker.Store) {
 	)
 }
 
-func testBaselineGroupedAndUngrouped(t *testing.T, s tracker.Store) {
+func testBaselineGroupedAndUngrouped(t *testing.T, s history.Store) {
 	mixedHistory(t, s)
 	cases := []struct {
 		name         string
@@ -95,7 +95,7 @@ func testBaselineGroupedAndUngrouped(t *testing.T, s tracker.Store) {
 // testPruneKeepsWholeGroups: keeping the latest 2 baseline jobs keeps every
 // shard of them, never half a job; a pull-request run that carries the
 // group is no baseline shard and goes.
-func testPruneKeepsWholeGroups(t *testing.T, s tracker.Store) {
+func testPruneKeepsWholeGroups(t *testing.T, s history.Store) {
 	deleted := []*model.Results{shard("a", 0, 0), shard("a", 1, 1), shard("a", 2, 2), shard("b", 9, 9, pullRequest(5))}
 	kept := []*model.Results{shard("b", 0, 3), shard("b", 1, 4), mkRun("r5", 5)}
 	record(t, s, append(slices.Clone(deleted), kept...)...)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -23,7 +23,7 @@ var pruneTests = []contractTest{
 }
 
 // prune runs a prune, failing the test on error.
-func prune(t *testing.T, s tracker.Store, q model.PruneQuery) model.PruneResult {
+func prune(t *testing.T, s history.Store, q model.PruneQuery) model.PruneResult {
 	t.Helper()
 	res, err := s.Prune(context.Background(), q)
 	if err != nil {
@@ -53,14 +53,14 @@ func ids(runs ...*model.Results) []string {
 	return sorted(out...)
 }
 
-func testPruneEmpty(t *testing.T, s tracker.Store) {
+func testPruneEmpty(t *testing.T, s history.Store) {
 	res := prune(t, s, model.PruneQuery{OlderThan: at(1000), BaselineBranch: "main", KeepBaseline: 3})
 	if res != (model.PruneResult{}) {
 		t.Errorf("prune of an empty store = %+v, want zero", res)
 	}
 }
 
-func testPruneOlderThan(t *testing.T, s tracker.Store) {
+func testPruneOlderThan(t *testing.T, s history.Store) {
 	failed := model.Benchmark{Suite: "mixedops", Name: "softmax/fp32/n=4096", Unit: "ns", Better: model.Lower, Error: "timeout"}
 	old := []*model.Results{
 		mkRun("m0", 0), mkRun("m1", 1),
@@ -84,7 +84,7 @@ func testPruneOlderThan(t *testing.T, s tracker.Store) {
 // oldHistory records, all older than at(100): five main runs on each of two
 // testbeds, pull-request runs on main, and feature-branch runs. It returns
 // the runs a prune keeping 2 baseline runs per testbed must keep.
-func oldHistory(t *testing.T, s tracker.Store) (kept, deleted []*model.Results) {
+func oldHistory(t *testing.T, s history.Store) (kept, deleted []*model.Results) {
 	for h := range 5 {
 		h100 := mkRun(fmt.Sprintf("h100-%d", h), h)
 		a100 := mkRun(fmt.Sprintf("a100-%d", h), h, onTestbed("gpu-a100-2"), withEnv(model.EnvGPU, "NVIDIA A100-SXM4-80GB"))
@@ -105,7 +105,7 @@ func oldHistory(t *testing.T, s tracker.Store) (kept, deleted []*model.Results) 
 	return kept, append(deleted, others...)
 }
 
-func testPruneKeepPerTestbed(t *testing.T, s tracker.Store) {
+func testPruneKeepPerTestbed(t *testing.T, s history.Store) {
 	kept, deleted := oldHistory(t, s)
 	res := prune(t, s, model.PruneQuery{OlderThan: at(100), BaselineBranch: "main", KeepBaseline: 2})
 	if want := (model.PruneResult{Runs: len(deleted), Samples: samples(deleted...)}); res != want {
@@ -114,7 +114,7 @@ func testPruneKeepPerTestbed(t *testing.T, s tracker.Store) {
 	assertIDs(t, "stored after prune", storedIDs(t, s), ids(kept...)...)
 }
 
-func testPruneKeepPerConfig(t *testing.T, s tracker.Store) {
+func testPruneKeepPerConfig(t *testing.T, s history.Store) {
 	// The runner's driver was upgraded at hour 3, and another repository
 	// shares the store: each configuration keeps its own latest runs, so a
 	// rollback or the other repository still has a baseline.
@@ -145,7 +145,7 @@ func testPruneKeepPerConfig(t *testing.T, s tracker.Store) {
 	assertIDs(t, "stored after prune", storedIDs(t, s), ids(kept...)...)
 }
 
-func testPruneKeepCountsRecent(t *testing.T, s tracker.Store) {
+func testPruneKeepCountsRecent(t *testing.T, s history.Store) {
 	// The latest 3 baseline runs are m2, m3, m4: only m2 is old enough to
 	// delete, and it is protected.
 	runs := []*model.Results{mkRun("m0", 0), mkRun("m1", 1), mkRun("m2", 2), mkRun("m3", 3), mkRun("m4", 4)}
@@ -160,7 +160,7 @@ func testPruneKeepCountsRecent(t *testing.T, s tracker.Store) {
 // testPruneFailedNotKept: the runs a prune keeps are the latest successful
 // baseline runs, the ones a baseline query would use; newer main runs whose
 // every benchmark failed are not baselines and must not take their place.
-func testPruneFailedNotKept(t *testing.T, s tracker.Store) {
+func testPruneFailedNotKept(t *testing.T, s history.Store) {
 	failed := withBenchmarks(model.Benchmark{Suite: "elementwise", Name: "add/fp32/n=16777216", Unit: "ns",
 		Better: model.Lower, Error: "CUDA_ERROR_LAUNCH_FAILED"})
 	ok := []*model.Results{mkRun("m0", 0), mkRun("m1", 1), mkRun("m2", 2)}
@@ -174,7 +174,7 @@ func testPruneFailedNotKept(t *testing.T, s tracker.Store) {
 	assertIDs(t, "baseline after prune", usedIDs(t, baseline(t, s, mainQuery(2))), "m2", "m1")
 }
 
-func testPruneDryRun(t *testing.T, s tracker.Store) {
+func testPruneDryRun(t *testing.T, s history.Store) {
 	kept, deleted := oldHistory(t, s)
 	before := storedIDs(t, s)
 	q := model.PruneQuery{OlderThan: at(100), BaselineBranch: "main", KeepBaseline: 2, DryRun: true}

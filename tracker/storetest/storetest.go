@@ -1,8 +1,8 @@
-// Package storetest holds the contract every tracker.Store must satisfy: the
+// Package storetest holds the contract every history.Store must satisfy: the
 // embedded directory store and the Postgres store run the same tests, so
 // baselines, trends and pruning mean the same thing whichever one is in use.
 //
-// The tests see a store only through tracker.Store: no file paths, no SQL.
+// The tests see a store only through history.Store: no file paths, no SQL.
 // Beyond the doc comments of tracker and tracker/model, the contract pins:
 //   - Stored runs come back with the same content (maps and slices compared
 //     with nil equal to empty; benchmarks in any order; times by Equal).
@@ -29,13 +29,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // Run runs the contract against stores made by open. Each subtest gets a
 // fresh, empty store from open and closes it when the subtest ends.
-func Run(t *testing.T, open func(t *testing.T) tracker.Store) {
+func Run(t *testing.T, open func(t *testing.T) history.Store) {
 	groups := []struct {
 		name  string
 		tests []contractTest
@@ -65,7 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) tracker.Store) {
 // A contractTest is one named case of the contract.
 type contractTest struct {
 	name string
-	fn   func(t *testing.T, s tracker.Store)
+	fn   func(t *testing.T, s history.Store)
 }
 
 var recordTests = []contractTest{
@@ -79,7 +79,7 @@ var recordTests = []contractTest{
 	{"ConcurrentDistinctRuns", testConcurrentDistinctRuns},
 }
 
-func testRoundTrip(t *testing.T, s tracker.Store) {
+func testRoundTrip(t *testing.T, s history.Store) {
 	want := richRun("run-rich", 0)
 	record(t, s, want)
 	b := baseline(t, s, mainQuery(1))
@@ -92,7 +92,7 @@ func testRoundTrip(t *testing.T, s tracker.Store) {
 	}
 }
 
-func testErrorWithoutSamples(t *testing.T, s tracker.Store) {
+func testErrorWithoutSamples(t *testing.T, s history.Store) {
 	failed := model.Benchmark{Suite: "elementwise", Name: "gelu/fp16/n=1048576", Unit: "ns",
 		Better: model.Lower, Error: "CUDA_ERROR_ILLEGAL_ADDRESS"}
 	want := mkRun("run-err", 0, withBenchmarks(failed, bench("memory", "copy/n=1024", 5, 6, 7)))
@@ -104,7 +104,7 @@ func testErrorWithoutSamples(t *testing.T, s tracker.Store) {
 	assertSameResults(t, b.Runs[0], want)
 }
 
-func testDuplicate(t *testing.T, s tracker.Store) {
+func testDuplicate(t *testing.T, s history.Store) {
 	want := richRun("run-1", 0)
 	record(t, s, want)
 	for i := 0; i < 2; i++ {
@@ -123,7 +123,7 @@ func testDuplicate(t *testing.T, s tracker.Store) {
 	assertSameResults(t, b.Runs[0], want)
 }
 
-func testConflict(t *testing.T, s tracker.Store) {
+func testConflict(t *testing.T, s history.Store) {
 	orig := richRun("run-1", 0)
 	record(t, s, orig)
 	cases := []struct {
@@ -166,7 +166,7 @@ func testConflict(t *testing.T, s tracker.Store) {
 // were written in does not matter, so the same run re-encoded in UTC is a
 // duplicate) and to at least microsecond precision, as producers write
 // time.Now() with nanoseconds.
-func testStartedAt(t *testing.T, s tracker.Store) {
+func testStartedAt(t *testing.T, s history.Store) {
 	cet := time.FixedZone("CET", 3600)
 	orig := mkRun("run-tz", 0, func(r *model.Results) {
 		r.Run.StartedAt = time.Date(2026, 3, 1, 10, 0, 0, 123456789, cet)
@@ -190,7 +190,7 @@ func testStartedAt(t *testing.T, s tracker.Store) {
 // testReordered: the same run with its benchmarks in another order and
 // empty maps written out is the same content (model.Results.Canonical), in
 // every store.
-func testReordered(t *testing.T, s tracker.Store) {
+func testReordered(t *testing.T, s history.Store) {
 	orig := richRun("run-order", 0)
 	record(t, s, orig)
 	re := clone(t, orig)
@@ -206,7 +206,7 @@ func testReordered(t *testing.T, s tracker.Store) {
 	}
 }
 
-func testConcurrentSameRun(t *testing.T, s tracker.Store) {
+func testConcurrentSameRun(t *testing.T, s history.Store) {
 	const writers = 8
 	r := richRun("run-race", 0)
 	outs := make([]model.RecordOutcome, writers)
@@ -236,7 +236,7 @@ func testConcurrentSameRun(t *testing.T, s tracker.Store) {
 	assertSameResults(t, b.Runs[0], r)
 }
 
-func testConcurrentDistinctRuns(t *testing.T, s tracker.Store) {
+func testConcurrentDistinctRuns(t *testing.T, s history.Store) {
 	const writers = 8
 	errs := make([]error, writers)
 	var wg sync.WaitGroup

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/tracker"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -20,7 +20,7 @@ var trendTests = []contractTest{
 }
 
 // trend runs a trend query, failing the test on error.
-func trend(t *testing.T, s tracker.Store, q model.TrendQuery) []model.TrendSeries {
+func trend(t *testing.T, s history.Store, q model.TrendQuery) []model.TrendSeries {
 	t.Helper()
 	series, err := s.Trend(context.Background(), q)
 	if err != nil {
@@ -41,13 +41,13 @@ func pointIDs(series []model.TrendSeries) map[string][]string {
 	return m
 }
 
-func testTrendEmpty(t *testing.T, s tracker.Store) {
+func testTrendEmpty(t *testing.T, s history.Store) {
 	if series := trend(t, s, model.TrendQuery{}); len(series) != 0 {
 		t.Errorf("empty store: %d series, want none", len(series))
 	}
 }
 
-func testTrendPoints(t *testing.T, s tracker.Store) {
+func testTrendPoints(t *testing.T, s history.Store) {
 	const add, mixed = "add/fp32/n=16777216", "softmax/fp32/n=4096"
 	failed := model.Benchmark{Suite: "mixedops", Name: mixed, Unit: "ns", Better: model.Lower, Error: "timeout"}
 	tp := func(samples ...float64) model.Benchmark {
@@ -94,7 +94,7 @@ func testTrendPoints(t *testing.T, s tracker.Store) {
 	}
 }
 
-func testTrendFilters(t *testing.T, s tracker.Store) {
+func testTrendFilters(t *testing.T, s history.Store) {
 	const (
 		add  = "elementwise/add/fp32/n=16777216"
 		gelu = "elementwise/gelu/fp16/n=1048576"
@@ -149,7 +149,7 @@ func testTrendFilters(t *testing.T, s tracker.Store) {
 // testTrendUnitChange: a benchmark whose unit changed (a producer moved from
 // ns to us, or from ns/op to GB/s) is two series, one per unit, sorted by
 // unit: one series across the change would show a false step.
-func testTrendUnitChange(t *testing.T, s tracker.Store) {
+func testTrendUnitChange(t *testing.T, s history.Store) {
 	const add, cp = "add/fp32/n=16777216", "copy/n=268435456"
 	perOp := func(samples ...float64) model.Benchmark {
 		return model.Benchmark{Suite: "memory", Name: cp, Unit: "ns/op", Better: model.Lower, Samples: samples}

@@ -3,4 +3,4 @@
 // rendering (report), configuration and GitHub Action glue. Nothing under
 // tracker imports pgx, go-github or gorgonia.org/cu: those sit behind the
 // interfaces declared here and in the subpackages that use them.
-package tracker
+package history
