@@ -29,14 +29,14 @@ type ingestOptions struct {
 }
 
 func runIngest(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "ingest", "--format FORMAT [--out results.json] FILE...")
+	fs := newFlagSet(e, "ingest", "--format FORMAT [--out results.json] FILE... (FILE - reads standard input)")
 	var o ingestOptions
 	fs.StringVar(&o.format, "format", envDefault(e, "PERFGATE_INGEST_FORMAT", ""), "input `format`: "+strings.Join(ingest.Formats, ", ")+" (env PERFGATE_INGEST_FORMAT)")
 	fs.StringVar(&o.suite, "suite", "", "suite name of the benchmarks (default: the format's name)")
 	fs.StringVar(&o.unit, "unit", "", "unit of json-samples input that does not name one, e.g. ms")
 	fs.StringVar(&o.better, "better", "", "direction of json-samples input that does not say: lower or higher (default: higher for …/s units, else lower)")
-	fs.StringVar(&o.metric, "metric", "", "for -format gotest: the `unit` whose values are the samples (default ns/op), e.g. a b.ReportMetric unit")
-	fs.StringVar(&o.baseline, "criterion-baseline", "", "for -format criterion: read the baseline `NAME` that criterion --save-baseline NAME saved (base: the run before the latest) instead of new/")
+	fs.StringVar(&o.metric, "metric", "", "for --format gotest: the `unit` whose values are the samples (default ns/op), e.g. a b.ReportMetric unit")
+	fs.StringVar(&o.baseline, "criterion-baseline", "", "for --format criterion: read the baseline `NAME` that criterion --save-baseline NAME saved (base: the run before the latest) instead of new/")
 	fs.StringVar(&o.out, "out", "", "write the results document to this `file` (atomically; default: standard output)")
 	o.meta.register(fs, e)
 	if err := parseFlags(fs, args); err != nil {
@@ -47,7 +47,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	bs, err := ingest.ParseFiles(o.format, o.files, ingest.Options{Suite: o.suite, Unit: o.unit, Better: model.Better(o.better), Metric: o.metric,
-		CriterionBaseline: o.baseline})
+		CriterionBaseline: o.baseline, Stdin: e.Stdin})
 	if err != nil {
 		return err
 	}
@@ -72,19 +72,19 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 func (o *ingestOptions) validate() error {
 	switch {
 	case o.format == "":
-		return usageError("-format: required, one of %s", strings.Join(ingest.Formats, ", "))
+		return usageError("--format: required, one of %s", strings.Join(ingest.Formats, ", "))
 	case !slices.Contains(ingest.Formats, o.format):
-		return usageError("-format: %q is not one of %s", o.format, strings.Join(ingest.Formats, ", "))
+		return usageError("--format: %q is not one of %s", o.format, strings.Join(ingest.Formats, ", "))
 	case len(o.files) == 0:
 		return usageError("no input files (usage: perfgate ingest --format %s FILE...)", o.format)
 	case o.better != "" && o.better != string(model.Lower) && o.better != string(model.Higher):
-		return usageError("-better: must be lower or higher, got %q", o.better)
+		return usageError("--better: must be lower or higher, got %q", o.better)
 	case o.metric != "" && o.format != ingest.GoTest:
-		return usageError("-metric applies to -format gotest only")
+		return usageError("--metric applies to --format gotest only")
 	case o.baseline != "" && o.format != ingest.Criterion:
-		return usageError("-criterion-baseline applies to -format criterion only")
+		return usageError("--criterion-baseline applies to --format criterion only")
 	case (o.unit != "" || o.better != "") && o.format != ingest.JSONSamples:
-		return usageError("-unit and -better apply to -format json-samples only (%s says its own units)", o.format)
+		return usageError("--unit and --better apply to --format json-samples only (%s says its own units)", o.format)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cliflag"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -26,6 +27,7 @@ func main() {
 // env is what a command may touch of the outside world. Commands read
 // environment variables through Getenv so tests can run them in-process.
 type env struct {
+	Stdin  io.Reader // nil: a command that reads "-" says it cannot
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
@@ -51,7 +53,7 @@ func register(c *command) {
 // run is the whole program: it dispatches to a command and turns the error it
 // returns into an exit code. It is what the tests call.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	e := &env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	e := &env{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
 	return runEnv(ctx, args, e)
 }
 
@@ -73,9 +75,8 @@ func runEnv(ctx context.Context, args []string, e *env) int {
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(e.Stderr, "perfgate: unknown command %q\n\n", args[0])
-		usage(e.Stderr)
-		return 2
+		fmt.Fprintf(e.Stderr, "perfgate: unknown command %q%s\nRun 'perfgate help' for the list of commands.\n", args[0], didYouMean(args[0]))
+		return exitBadInput
 	}
 	return exitCode(c.Run(ctx, args[1:], e), e)
 }
@@ -91,6 +92,18 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
 	}
 	fmt.Fprint(w, "\nRun 'perfgate <command> --help' for a command's flags.\n")
+}
+
+// didYouMean is " (did you mean "X"?)" for the command nearest to name, or "".
+func didYouMean(name string) string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	if s := cliflag.Suggest(name, names); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
 }
 
 // Exit codes (see doc.go).
@@ -156,43 +169,34 @@ func newFlagSet(e *env, name, usageLine string) *flag.FlagSet {
 	fs.SetOutput(e.Stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(e.Stderr, "usage: perfgate %s %s\n\nflags:\n", name, usageLine)
-		fs.PrintDefaults()
+		cliflag.PrintDefaults(e.Stderr, fs)
 	}
 	return fs
 }
 
-// parseFlags parses args into fs, mapping -h to errHelp and any other parse
-// error to a usage error (exit 2).
+// parseFlags parses args into fs: flags may come before, between and after
+// the arguments ("ingest --format gotest bench.txt --out r.json"), "--" ends
+// them, and fs.Args() holds the rest. -h prints the usage (errHelp); a bad
+// flag is one line with a hint, not the whole usage (exit 2).
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return &exitError{code: exitBadInput} // the flag package already printed the problem and usage
+	err := cliflag.Parse(fs, args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, cliflag.ErrHelp):
+		fs.Usage()
+		return errHelp
 	}
-	return nil
+	return usageError("%s: %w\nRun '%s --help' for its flags.", strings.TrimPrefix(fs.Name(), "perfgate "), err, fs.Name())
 }
 
 // parseFlagsAndFiles parses args into fs and returns the arguments that are
-// not flags: files may come before, between and after the flags, as users
-// type them ("check --candidate pr/*.json --threshold 5").
+// not flags ("check --candidate pr/*.json --threshold 5").
 func parseFlagsAndFiles(fs *flag.FlagSet, args []string) ([]string, error) {
-	var files []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		i := 0
-		for i < len(rest) && (rest[i] == "-" || !strings.HasPrefix(rest[i], "-")) {
-			i++
-		}
-		files = append(files, rest[:i]...)
-		if i == len(rest) {
-			return files, nil
-		}
-		args = rest[i:]
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
 	}
+	return fs.Args(), nil
 }
 
 // envDefault returns the value of the environment variable key, or def.

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -27,7 +28,20 @@ func ParseFiles(format string, paths []string, o Options) ([]model.Benchmark, er
 	return out, nil
 }
 
+// StdinName labels errors in input read from standard input ("-").
+const StdinName = "standard input"
+
 func parseFile(format, p string, o Options) ([]model.Benchmark, error) {
+	if p == "-" {
+		if format == Criterion || o.Stdin == nil {
+			return nil, &model.InputError{File: StdinName, Msg: fmt.Sprintf("%s input cannot come from standard input (\"-\"); name a file", format)}
+		}
+		data, err := io.ReadAll(o.Stdin)
+		if err != nil {
+			return nil, &model.InputError{File: StdinName, Msg: "cannot read", Err: err}
+		}
+		return parse(format, StdinName, data, nil, o)
+	}
 	if format == Criterion {
 		st, err := os.Stat(p)
 		if err != nil {

@@ -13,6 +13,7 @@ package ingest
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -52,6 +53,8 @@ type Options struct {
 	// beside new/ that --save-baseline NAME wrote ("base" is the run before
 	// the latest). "" reads new/, the latest run.
 	CriterionBaseline string
+	// Stdin is what ParseFiles reads for the path "-" (nil: "-" is an error).
+	Stdin io.Reader
 }
 
 func (o Options) suite(format string) string {

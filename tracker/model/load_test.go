@@ -81,6 +81,9 @@ var invalidCases = []struct {
 		raw: strings.Replace(mustRead("testdata/valid.json"), "51234.5", "1e999", 1)},
 	{name: "syntax error", path: "line 3, column 3", msg: "invalid JSON",
 		raw: "{\n  \"schema\": \"perfgate.results/v1\",\n  run: {}\n}"},
+	// go test -bench output given to record/check: the message names the fix.
+	{name: "another tool's output", path: "line 1", msg: "convert another tool's output with 'perfgate ingest --format FORMAT FILE'",
+		raw: "goos: linux\nBenchmarkAdd-8   1000   11.5 ns/op\nPASS\n"},
 }
 
 func mustRead(path string) string {
