@@ -63,8 +63,8 @@ func TestIngestBadInputWritesNothing(t *testing.T) {
 		{[]string{"--format", "junit", good}, "-format: \"junit\" is not one of"},
 		{[]string{good}, "-format: required"},
 		{[]string{"--format", "gbench"}, "no input files"},
-		{[]string{"--format", "gbench", "--unit", "ms", good}, "-unit and -better apply to -format json-samples only"},
-		{[]string{"--format", "gbench", "--metric", "x", good}, "-metric applies to -format gotest only"},
+		{[]string{"--format", "gbench", "--unit", "ms", good}, "--unit and --better apply to --format json-samples only"},
+		{[]string{"--format", "gbench", "--metric", "x", good}, "--metric applies to --format gotest only"},
 		{[]string{"--format", "json-samples", "--better", "up", good}, "-better: must be lower or higher"},
 		{[]string{"--format", "criterion", good}, "criterion output is a directory"},
 	}
@@ -102,7 +102,7 @@ func TestIngestCriterionBaseline(t *testing.T) {
 	}{
 		{"base", []string{"--format", "criterion", "--criterion-baseline", "base", dir}, 0, `"name": "fib/recursive/20"`},
 		{"missing", []string{"--format", "criterion", "--criterion-baseline", "main", dir}, 2, "baselines present: base, new"},
-		{"not criterion", []string{"--format", "gotest", "--criterion-baseline", "base", dir}, 2, "-criterion-baseline applies to -format criterion only"},
+		{"not criterion", []string{"--format", "gotest", "--criterion-baseline", "base", dir}, 2, "--criterion-baseline applies to --format criterion only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
