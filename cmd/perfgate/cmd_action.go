@@ -21,6 +21,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 func init() {
@@ -78,7 +79,7 @@ func runAction(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadActionConfig(o)
+	cfg, err := loadActionConfig(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -125,7 +126,7 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 		eventPath: e.Getenv("GITHUB_EVENT_PATH"), apiURL: e.Getenv("GITHUB_API_URL"),
 	}
 	o.resultFiles = splitList(gha.GetInput("results-file"))
-	o.spoolDir = defaultSpoolDir
+	o.spoolDir = spool.DefaultDir
 	if o.storeDir == "" {
 		o.storeDir = filestore.DefaultDir
 	}

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
 	"regexp"
 	"time"
 
@@ -15,11 +12,11 @@ import (
 // loadActionConfig reads the config input (default .perfgate.yml). With
 // results-file and no config input, a missing .perfgate.yml is no error:
 // the action then judges with its inputs alone.
-func loadActionConfig(o *actionOptions) (*config.Config, error) {
+func loadActionConfig(ctx context.Context, o *actionOptions) (*config.Config, error) {
 	path := o.config
 	if path == "" {
-		path = config.DefaultFile
-		if _, err := os.Stat(path); len(o.resultFiles) > 0 && errors.Is(err, fs.ErrNotExist) {
+		var found bool
+		if path, found = config.Find(ctx, ""); !found && len(o.resultFiles) > 0 {
 			return nil, nil
 		}
 	}

@@ -54,9 +54,17 @@ func (a *actionRun) run(ctx context.Context) error {
 		}
 	}
 	sf := storeFlags{dir: a.o.storeDir, dbURL: a.o.dbURL, spool: a.o.spoolDir, timeout: a.o.dbTimeout}
+	// Runs are spooled only when the plan records them: what was not to be
+	// stored is not stored later either.
+	spoolRuns := func(err error) error {
+		if !a.plan.Record {
+			return err
+		}
+		return spoolOnFailure(a.e, sf, runs, err)
+	}
 	st, err := openStore(ctx, sf)
 	if err != nil {
-		return spoolOnFailure(a.e, sf, runs, err)
+		return spoolRuns(err)
 	}
 	defer st.Close()
 	var c *compare.Comparison
@@ -68,7 +76,7 @@ func (a *actionRun) run(ctx context.Context) error {
 		c, err = compare.CompareBaseline(b, runs, a.o.compare)
 	}
 	if err != nil {
-		return spoolOnFailure(a.e, sf, runs, err)
+		return spoolRuns(err)
 	}
 	if a.confirming(c) {
 		var extra []*model.Results
@@ -89,7 +97,7 @@ func (a *actionRun) run(ctx context.Context) error {
 		ghErr = a.updateGitHub(ctx, gh, c, tally)
 	}
 	if err := a.record(ctx, st, files, runs, c); err != nil {
-		return spoolOnFailure(a.e, sf, runs, err)
+		return spoolRuns(err)
 	}
 	if a.plan.Mode == action.ModeBaseline && a.plan.Record {
 		a.reportChanges(ctx, st, runs)

@@ -105,14 +105,22 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	if opt, err = cf.applyConfig(ctx, fs, e, opt, cands); err != nil {
 		return err
 	}
+	// Only a check asked to store the candidates spools them when the
+	// database fails: without --record nothing is stored, spool included.
+	spoolIfRecording := func(err error) error {
+		if !cf.record {
+			return err
+		}
+		return spoolOnFailure(e, sf, cands, err)
+	}
 	st, err := openStore(ctx, sf)
 	if err != nil {
-		return spoolOnFailure(e, sf, cands, err)
+		return spoolIfRecording(err)
 	}
 	defer st.Close()
 	b, err := baselineOn(ctx, st, cands, cf.branch, cf.testbed, cf.runs, opt.HistoryJobs)
 	if err != nil {
-		return spoolOnFailure(e, sf, cands, err)
+		return spoolIfRecording(err)
 	}
 	opt.BaselineJobs = cf.runs
 	c, err := compare.CompareBaseline(b, cands, opt)

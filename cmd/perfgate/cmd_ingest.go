@@ -55,6 +55,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	o.meta.printMeta(e, &run)
 	r := &model.Results{Schema: model.Schema, Run: run, Benchmarks: bs}
 	if err := checkBuiltResults(r); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -103,8 +104,8 @@ func recordAll(ctx context.Context, w io.Writer, st history.Recorder, files []st
 
 // describeRun says which run this is, and whether it can be a baseline.
 func describeRun(r *model.Run) string {
-	s := fmt.Sprintf("run %s (%s@%s, %s, testbed %s, %s)", r.ID, r.Branch, shortSHA(r.Commit), r.Event,
-		r.Testbed, r.StartedAt.UTC().Format("2006-01-02 15:04Z"))
+	s := fmt.Sprintf("run %s (repo %s, branch %s, sha %s, %s, testbed %s, started_at %s)", r.ID, r.Repo, r.Branch, shortSHA(r.Commit), r.Event,
+		r.Testbed, r.StartedAt.UTC().Format(time.RFC3339))
 	switch {
 	case r.PR != 0:
 		s += fmt.Sprintf(" — pull request #%d: kept for the record, never a baseline", r.PR)

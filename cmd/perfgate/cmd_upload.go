@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 func init() {
@@ -33,7 +34,7 @@ func runUpload(ctx context.Context, args []string, e *env) error {
 	case sf.dbURL == "":
 		return usageError("--db: upload sends spooled runs to a database: name it with --db or PERFGATE_DATABASE_URL")
 	}
-	files, err := spooledFiles(sf.spool)
+	files, err := spool.Files(sf.spool)
 	if err != nil {
 		return &exitError{code: exitInfra, err: fmt.Errorf("--spool %s: %w", sf.spool, err)}
 	}
@@ -75,7 +76,7 @@ func uploadFiles(ctx context.Context, e *env, st history.Recorder, files []strin
 			fmt.Fprintf(e.Stdout, "%s: %s %s\n", f, what, describeRun(&r.Run))
 			continue
 		}
-		if isDBFailure(err) {
+		if spool.Spools(err) {
 			return fmt.Errorf("%s: %w (%d of %d spooled run(s) sent; the rest stay spooled)", f, err, sent, len(files))
 		}
 		bad = append(bad, fmt.Errorf("%s: %w (left in the spool)", f, err))

@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -115,20 +111,11 @@ func explicitSettings(fset *flag.FlagSet, e *env, envs map[string]string) map[st
 	return set
 }
 
-// loadOptionalConfig loads path, or, when path is empty, .perfgate.yml at
-// the root of the git repository holding the working directory if there is
-// one (else in the working directory). No file there is no error: nil.
+// loadOptionalConfig loads path, or, when path is empty, the
+// .perfgate.yml config.Find finds, if any (nil: none).
 func loadOptionalConfig(ctx context.Context, path string) (*config.Config, error) {
 	if path != "" {
 		return config.Load(path)
 	}
-	root := git(ctx, "rev-parse", "--show-toplevel")
-	if root == "" {
-		root = "."
-	}
-	path = filepath.Join(root, config.DefaultFile)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return config.Load(path)
+	return config.LoadFound(ctx, "")
 }

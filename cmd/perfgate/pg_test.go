@@ -14,6 +14,7 @@ import (
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 // The commands over a real Postgres (PERFGATE_TEST_DATABASE_URL; see
@@ -23,15 +24,16 @@ import (
 func TestPostgresCommands(t *testing.T) {
 	url := dbtest.FreshDatabase(t)
 	dir := t.TempDir()
-	spool := filepath.Join(dir, "spool")
-	vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spool}
+	spoolDir := filepath.Join(dir, "spool")
+	vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spoolDir}
 	main := writeRuns(t, dir, histRun("m1", 1, 100), histRun("m2", 2, 101), histRun("m3", 3, 100))
 	pr := writeRuns(t, dir, histRun("pr", 4, 130, asPR))[0]
 
-	// Not migrated yet: record refuses, spools, exits 3 and says what to do.
+	// Not migrated yet: a schema error, not an outage: record refuses,
+	// exits 3 and says to migrate; nothing is spooled (issue 11, defect 9).
 	_, errOut, code := invoke(t, vars, append([]string{"record"}, main...)...)
-	if code != exitInfra || !strings.Contains(errOut, "perfgate migrate") || !strings.Contains(errOut, "3 run(s) wait in "+spool) {
-		t.Fatalf("record before migrate: exit %d, stderr %q; want 3, the migrate hint and 3 spooled runs", code, errOut)
+	if left, _ := spool.Files(spoolDir); code != exitInfra || !strings.Contains(errOut, "perfgate migrate") || strings.Contains(errOut, "wait in") || len(left) != 0 {
+		t.Fatalf("record before migrate: exit %d, stderr %q, spooled %v; want 3, the migrate hint and nothing spooled", code, errOut, left)
 	}
 	out, errOut, code := invoke(t, vars, "migrate")
 	if code != 0 || !strings.Contains(out, "schema migrated from version 0 to 1") {
@@ -40,15 +42,8 @@ func TestPostgresCommands(t *testing.T) {
 	if out, _, code := invoke(t, vars, "migrate"); code != 0 || !strings.Contains(out, "already at version 1") {
 		t.Errorf("migrate again: exit %d, %q; want a no-op", code, out)
 	}
-	out, errOut, code = invoke(t, vars, "upload")
-	if code != 0 || strings.Count(out, ": uploaded run") != 3 {
-		t.Fatalf("upload: exit %d, %q %q; want 3 runs uploaded", code, out, errOut)
-	}
-	if files, _ := spooledFiles(spool); len(files) != 0 {
-		t.Errorf("spool still holds %v after upload", files)
-	}
-	if out, _, code := invoke(t, vars, append([]string{"record"}, main...)...); code != 0 || strings.Count(out, "already recorded") != 3 {
-		t.Errorf("record after upload: exit %d, %q; want 3 already recorded", code, out)
+	if out, errOut, code := invoke(t, vars, append([]string{"record"}, main...)...); code != 0 || strings.Count(out, ": recorded run") != 3 {
+		t.Fatalf("record after migrate: exit %d, %q %q; want 3 runs recorded", code, out, errOut)
 	}
 
 	out, errOut, code = invoke(t, vars, "check", "--candidate", pr, "--record", "--format", "json")
@@ -105,8 +100,8 @@ func assertStoredComparison(t *testing.T, url, candidate string, baseline []stri
 
 func TestSpoolWhileUnreachable(t *testing.T) {
 	dir := t.TempDir()
-	spool := filepath.Join(dir, "spool")
-	down := map[string]string{"PERFGATE_DATABASE_URL": unreachableURL(t), "PERFGATE_SPOOL": spool}
+	spoolDir := filepath.Join(dir, "spool")
+	down := map[string]string{"PERFGATE_DATABASE_URL": unreachableURL(t), "PERFGATE_SPOOL": spoolDir}
 	files := writeRuns(t, dir, histRun("m1", 1, 100), histRun("m2", 2, 100))
 	pr := writeRuns(t, dir, histRun("pr", 3, 100, asPR))[0]
 
@@ -114,12 +109,19 @@ func TestSpoolWhileUnreachable(t *testing.T) {
 	if code != exitInfra || !strings.Contains(errOut, "connect to database") || !strings.Contains(errOut, "2 run(s) wait in") {
 		t.Fatalf("record while down: exit %d, stderr %q; want 3 and two spooled runs", code, errOut)
 	}
+	// check without --record was not asked to store anything: it fails
+	// (exit 3) and spools nothing (issue 11, defect 9); with --record the
+	// candidate waits in the spool.
 	_, errOut, code = invoke(t, down, "check", "--candidate", pr)
+	if left, _ := spool.Files(spoolDir); code != exitInfra || strings.Contains(errOut, "wait in") || len(left) != 2 {
+		t.Fatalf("check while down: exit %d, stderr %q, %d spooled; want 3 and nothing more spooled", code, errOut, len(left))
+	}
+	_, errOut, code = invoke(t, down, "check", "--candidate", pr, "--record")
 	if code != exitInfra || !strings.Contains(errOut, "1 run(s) wait in") {
-		t.Fatalf("check while down: exit %d, stderr %q; want 3 and the candidate spooled", code, errOut)
+		t.Fatalf("check --record while down: exit %d, stderr %q; want 3 and the candidate spooled", code, errOut)
 	}
 	_, errOut, code = invoke(t, down, "upload")
-	if left, _ := spooledFiles(spool); code != exitInfra || len(left) != 3 {
+	if left, _ := spool.Files(spoolDir); code != exitInfra || len(left) != 3 {
 		t.Fatalf("upload while still down: exit %d (%q), %d files left; want 3 and all 3 kept", code, errOut, len(left))
 	}
 
@@ -127,7 +129,7 @@ func TestSpoolWhileUnreachable(t *testing.T) {
 	if _, err := db.Migrate(context.Background(), url, nil); err != nil {
 		t.Fatal(err)
 	}
-	up := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spool}
+	up := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spoolDir}
 	if out, errOut, code := invoke(t, up, "upload"); code != 0 || strings.Count(out, "uploaded run") != 3 {
 		t.Fatalf("upload: exit %d, %q %q; want 3 uploaded", code, out, errOut)
 	}
@@ -140,24 +142,24 @@ func TestSpoolWhileUnreachable(t *testing.T) {
 		t.Errorf("upload of a run sent before: exit %d, %q; want 'already in the database'", code, out)
 	}
 	// A spooled run that conflicts with the database stays, with exit 2.
-	if _, err := spoolRuns(spool, []*model.Results{histRun("m2", 2, 150)}); err != nil {
+	if _, err := spool.Write(spoolDir, []*model.Results{histRun("m2", 2, 150)}); err != nil {
 		t.Fatal(err)
 	}
 	_, errOut, code = invoke(t, up, "upload")
-	if left, _ := spooledFiles(spool); code != exitBadInput || !strings.Contains(errOut, "already recorded with different content") || len(left) != 1 {
+	if left, _ := spool.Files(spoolDir); code != exitBadInput || !strings.Contains(errOut, "already recorded with different content") || len(left) != 1 {
 		t.Errorf("upload of a conflicting run: exit %d, %q, %d left; want 2, the conflict, the file kept", code, errOut, len(left))
 	}
 	// An unreadable spooled file stays too, named once, and the good runs
 	// beside it are still sent.
-	corrupt := filepath.Join(spool, "corrupt.json")
+	corrupt := filepath.Join(spoolDir, "corrupt.json")
 	if err := os.WriteFile(corrupt, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := spoolRuns(spool, []*model.Results{histRun("m3", 4, 100)}); err != nil {
+	if _, err := spool.Write(spoolDir, []*model.Results{histRun("m3", 4, 100)}); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := invoke(t, up, "upload")
-	left, _ := spooledFiles(spool)
+	left, _ := spool.Files(spoolDir)
 	if code != exitBadInput || strings.Count(errOut, corrupt) != 1 || len(left) != 2 || !strings.Contains(out, "uploaded run m3") {
 		t.Errorf("upload with a corrupt file: exit %d, stdout %q, stderr %q, %d left; want 2, the file named once, m3 sent, 2 kept",
 			code, out, errOut, len(left))
@@ -204,7 +206,7 @@ func TestPostgresUsageErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat(defaultSpoolDir); err == nil {
+	if _, err := os.Stat(spool.DefaultDir); err == nil {
 		t.Errorf("a usage error left a spool directory behind")
 	}
 }
@@ -250,10 +252,10 @@ func TestSpoolWhenRecordFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	spool := filepath.Join(dir, "spool")
+	spoolDir := filepath.Join(dir, "spool")
 	files := writeRuns(t, dir, histRun("m1", 1, 100))
-	_, errOut, code := invoke(t, map[string]string{"PERFGATE_DATABASE_URL": url}, "record", "--spool", spool, files[0])
-	if left, _ := spooledFiles(spool); code != exitInfra || len(left) != 1 || !strings.Contains(errOut, "record run m1") {
+	_, errOut, code := invoke(t, map[string]string{"PERFGATE_DATABASE_URL": url}, "record", "--spool", spoolDir, files[0])
+	if left, _ := spool.Files(spoolDir); code != exitInfra || len(left) != 1 || !strings.Contains(errOut, "record run m1") {
 		t.Fatalf("record into a broken database: exit %d, stderr %q, spooled %v; want 3 and the run spooled", code, errOut, left)
 	}
 	var runs int

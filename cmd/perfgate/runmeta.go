@@ -4,85 +4,73 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
-	"os/exec"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/runmeta"
 )
 
 // runMetaFlags are the flags of every command that produces a results
-// document (run, ingest, ab). Empty values are filled from the GitHub Actions
-// environment (GITHUB_*), then from git, then from defaults.
+// document (run, ingest, ab). Empty values are filled by runmeta.Resolve:
+// from the GitHub Actions environment (GITHUB_*), then from git, then from
+// defaults.
 type runMetaFlags struct {
 	id, repo, commit, branch, event, testbed, group string
+	startedAt                                       string // --started-at, RFC 3339
 	pr                                              int
+	// sources says where the guessed values of the last resolve came from.
+	sources runmeta.Sources
 }
 
 func (m *runMetaFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&m.id, "run-id", "", "run ID (default: a new UUID)")
 	fs.StringVar(&m.repo, "repo", "", "repository owner/name (default: $GITHUB_REPOSITORY, else from the git remote)")
 	fs.StringVar(&m.commit, "commit", "", "commit SHA (default: $GITHUB_SHA, else git HEAD)")
-	fs.StringVar(&m.branch, "branch", "", "branch (default: $GITHUB_HEAD_REF/$GITHUB_REF_NAME, else the git branch)")
+	fs.StringVar(&m.branch, "branch", "", "branch (default: $GITHUB_HEAD_REF/$GITHUB_REF_NAME, else the git branch when the commit is the checkout's HEAD, else local)")
 	fs.StringVar(&m.event, "event", "", "event: "+strings.Join(model.Events, ", ")+" (default: $GITHUB_EVENT_NAME, else local)")
 	fs.IntVar(&m.pr, "pr", 0, "pull request number (default: none)")
 	fs.StringVar(&m.testbed, "testbed", envDefault(e, "PERFGATE_TESTBED", ""), "testbed name, e.g. the runner label (env PERFGATE_TESTBED; default: $RUNNER_NAME, else the host name)")
 	fs.StringVar(&m.group, "group", "", "run group tying the shards of one job together")
+	fs.StringVar(&m.startedAt, "started-at", "", "when the run started, RFC 3339 (e.g. 2025-03-01T12:00:00Z), for backfilled history (default: now)")
 }
 
-// resolve fills the run block of a results document, checking each value.
+// resolve fills the run block of a results document, checking each value
+// (runmeta.Resolve).
 func (m *runMetaFlags) resolve(ctx context.Context, e *env, now time.Time) (model.Run, error) {
-	r := model.Run{
-		ID:        first(m.id, uuid.NewString()),
-		Repo:      first(m.repo, defaultRepo(ctx, e)),
-		Commit:    first(m.commit, e.Getenv("GITHUB_SHA"), git(ctx, "rev-parse", "HEAD")),
-		Branch:    first(m.branch, e.Getenv("GITHUB_HEAD_REF"), e.Getenv("GITHUB_REF_NAME"), git(ctx, "rev-parse", "--abbrev-ref", "HEAD"), "local"),
-		Event:     first(m.event, e.Getenv("GITHUB_EVENT_NAME"), model.EventLocal),
-		PR:        m.pr,
-		Testbed:   first(m.testbed, defaultTestbed(e)),
-		Group:     m.group,
-		StartedAt: now.UTC(),
+	g := runmeta.Given{ID: m.id, Repo: m.repo, Commit: m.commit, Branch: m.branch, Event: m.event,
+		Testbed: m.testbed, Group: m.group, PR: m.pr}
+	if m.startedAt != "" {
+		t, err := runmeta.ParseStartedAt(m.startedAt)
+		if err != nil {
+			return model.Run{}, err
+		}
+		g.StartedAt = t
 	}
-	if r.Commit == "" {
-		return r, usageError("-commit: not set and not in a git checkout (and $GITHUB_SHA is unset)")
-	}
-	if !slices.Contains(model.Events, r.Event) {
-		return r, usageError("-event: %q is not one of %s", r.Event, strings.Join(model.Events, ", "))
-	}
-	if r.PR < 0 {
-		return r, usageError("-pr: must be positive, got %d", r.PR)
-	}
-	if r.PR == 0 && r.Event == model.EventPullRequest {
-		r.PR = prFromRef(e.Getenv("GITHUB_REF"))
-	}
-	return r, nil
+	r, src, err := runmeta.Resolve(ctx, g, e.Getenv, now)
+	m.sources = src
+	return r, err
 }
 
-// defaultRepo is the repository of a run no flag names: $GITHUB_REPOSITORY,
-// else the git remote's owner/name.
-func defaultRepo(ctx context.Context, e *env) string {
-	return first(e.Getenv("GITHUB_REPOSITORY"), gitRepo(ctx), "local/unknown")
+// printMeta says on stderr which metadata a run block got and where the
+// guesses came from, so a wrong branch or time is seen before it is stored.
+func (m *runMetaFlags) printMeta(e *env, r *model.Run) {
+	fmt.Fprintf(e.Stderr, "perfgate: run metadata: %s\n", runmeta.Describe(r, m.sources))
 }
 
-// defaultTestbed is the testbed of a run no flag names: $RUNNER_NAME, else
-// the host name.
-func defaultTestbed(e *env) string {
-	return first(e.Getenv("RUNNER_NAME"), hostname())
-}
+// defaultRepo is the repository of a run no flag names (runmeta.DefaultRepo).
+func defaultRepo(ctx context.Context, e *env) string { return runmeta.DefaultRepo(ctx, e.Getenv) }
 
-// prFromRef extracts N from refs/pull/N/merge.
-func prFromRef(ref string) int {
-	parts := strings.Split(ref, "/")
-	if len(parts) == 4 && parts[0] == "refs" && parts[1] == "pull" {
-		n, _ := strconv.Atoi(parts[2])
-		return n
+// defaultTestbed is the testbed of a run no flag names (runmeta.DefaultTestbed).
+func defaultTestbed(e *env) string { return runmeta.DefaultTestbed(e.Getenv) }
+
+// git runs git (runmeta.Git) and returns its output, or "" when it fails.
+func git(ctx context.Context, args ...string) string {
+	out, err := runmeta.Git(ctx, "", args...)
+	if err != nil {
+		return ""
 	}
-	return 0
+	return out
 }
 
 func first(vals ...string) string {
@@ -92,34 +80,4 @@ func first(vals ...string) string {
 		}
 	}
 	return ""
-}
-
-func git(ctx context.Context, args ...string) string {
-	out, err := exec.CommandContext(ctx, "git", args...).Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// gitRepo derives owner/name from the origin remote URL, if there is one.
-func gitRepo(ctx context.Context) string {
-	u := strings.TrimSuffix(git(ctx, "remote", "get-url", "origin"), ".git")
-	if u == "" {
-		return ""
-	}
-	u = strings.ReplaceAll(u, ":", "/")
-	parts := strings.Split(u, "/")
-	if len(parts) < 2 {
-		return ""
-	}
-	return fmt.Sprintf("%s/%s", parts[len(parts)-2], parts[len(parts)-1])
-}
-
-func hostname() string {
-	h, err := os.Hostname()
-	if err != nil {
-		return "unknown"
-	}
-	return h
 }

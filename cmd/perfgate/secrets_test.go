@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 // TestSecretsNeverPrinted runs every command that takes a database URL,
@@ -27,11 +28,11 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	pr := writeRuns(t, dir, histRun("pr", 2, 100, asPR))[0]
 	for name, url := range urls {
 		t.Run(name, func(t *testing.T) {
-			spool := filepath.Join(t.TempDir(), "spool")
-			if _, err := spoolRuns(spool, []*model.Results{histRun("s1", 3, 100)}); err != nil {
+			spoolDir := filepath.Join(t.TempDir(), "spool")
+			if _, err := spool.Write(spoolDir, []*model.Results{histRun("s1", 3, 100)}); err != nil {
 				t.Fatal(err)
 			}
-			vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spool}
+			vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spoolDir}
 			for _, args := range [][]string{{"migrate"}, {"record", run}, {"check", "--candidate", pr}, {"upload"},
 				{"trend", "--benchmark", "*"}, {"prune", "--older-than", "1d"}} {
 				out, errOut, code := invoke(t, vars, args...)
@@ -41,7 +42,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 				assertNoSecret(t, args[0], out+errOut)
 			}
 			avars := actionVars(t, "push", "push.json", "refs/heads/master", map[string]string{"results-file": run, "database-url": url})
-			avars["PERFGATE_SPOOL"] = spool
+			avars["PERFGATE_SPOOL"] = spoolDir
 			code, out, errOut := runActionInProcess(t, avars)
 			if code != exitInfra && code != exitBadInput {
 				t.Errorf("action: exit %d, want 2 or 3", code)

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
+	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 // TestStalledDatabase stops (SIGSTOP) the Postgres backend serving record
@@ -37,12 +38,12 @@ func TestStalledDatabase(t *testing.T) {
 		args        []string
 	}{
 		{"record", "samples", []string{"record", writeRuns(t, dir, histRun("m2", 3, 100))[0]}},
-		{"check", "runs", []string{"check", "--candidate", pr}},
+		{"check --record", "runs", []string{"check", "--candidate", pr, "--record"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			spool := filepath.Join(t.TempDir(), "spool")
-			vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spool, "PERFGATE_DB_TIMEOUT": "2s"}
+			spoolDir := filepath.Join(t.TempDir(), "spool")
+			vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spoolDir, "PERFGATE_DB_TIMEOUT": "2s"}
 			done := make(chan [2]string, 1)
 			stopBackendWhileWaiting(t, url, tt.table, func() {
 				go func() {
@@ -52,7 +53,7 @@ func TestStalledDatabase(t *testing.T) {
 			})
 			select {
 			case got := <-done:
-				left, _ := spooledFiles(spool)
+				left, _ := spool.Files(spoolDir)
 				if got[0] != "3" || len(left) != 1 || !strings.Contains(got[1], "did not answer within 2s") {
 					t.Errorf("exit %s, stderr %q, spooled %v; want 3, the deadline named, the run spooled", got[0], got[1], left)
 				}

@@ -11,6 +11,7 @@ import (
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 // TestUploadOddRuns spools runs with odd ids (a leading '.', which once
@@ -25,7 +26,7 @@ func TestUploadOddRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	spool := filepath.Join(dir, "spool")
+	spoolDir := filepath.Join(dir, "spool")
 	longName := histRun("a-long-name", 1, 100)
 	var name strings.Builder // incompressible, so no TOAST compression brings it under the index's limit
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -38,10 +39,10 @@ func TestUploadOddRuns(t *testing.T) {
 	nulEnv.Run.Env["note"] = "x\x00y"
 	good := []*model.Results{histRun(".hidden", 4, 100), histRun("..", 5, 100), histRun("zz-good", 6, 100)}
 	bad := []*model.Results{longName, nulID, nulEnv}
-	if _, err := spoolRuns(spool, append(append([]*model.Results{}, bad...), good...)); err != nil {
+	if _, err := spool.Write(spoolDir, append(append([]*model.Results{}, bad...), good...)); err != nil {
 		t.Fatal(err)
 	}
-	up := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spool}
+	up := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": spoolDir}
 	out, errOut, code := invoke(t, up, "upload")
 	for _, r := range good {
 		if !strings.Contains(out, "uploaded run "+r.Run.ID) {
@@ -51,8 +52,8 @@ func TestUploadOddRuns(t *testing.T) {
 	if code != exitBadInput || strings.Count(errOut, "left in the spool") != len(bad) || !strings.Contains(errOut, "the database rejected it") {
 		t.Errorf("upload: exit %d, stderr %q; want 2 and the %d bad runs named", code, errOut, len(bad))
 	}
-	if left, _ := spooledFiles(spool); len(left) != len(bad) {
-		t.Errorf("%d files left in the spool, want the %d bad runs", len(left), len(bad))
+	if left, _ := spool.Files(spoolDir); len(left) != len(bad) {
+		t.Errorf("%d files left in the spoolDir, want the %d bad runs", len(left), len(bad))
 	}
 	for i, r := range bad {
 		p := filepath.Join(t.TempDir(), fmt.Sprintf("bad%d.json", i))
@@ -62,7 +63,7 @@ func TestUploadOddRuns(t *testing.T) {
 		vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": filepath.Join(dir, "spool2")}
 		for _, args := range [][]string{{"record", p}, {"check", "--candidate", p, "--record"}} {
 			_, errOut, code := invoke(t, vars, args...)
-			if left, _ := spooledFiles(vars["PERFGATE_SPOOL"]); code != exitBadInput || len(left) != 0 {
+			if left, _ := spool.Files(vars["PERFGATE_SPOOL"]); code != exitBadInput || len(left) != 0 {
 				t.Errorf("%s of %q: exit %d (%s), %d spooled; want 2 and nothing spooled", args[0], r.Run.ID[:6], code, errOut, len(left))
 			}
 		}

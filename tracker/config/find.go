@@ -1,0 +1,35 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/perfgate/perfgate/tracker/runmeta"
+)
+
+// Find returns the configuration file that applies in dir ("" = the
+// working directory): DefaultFile at the root of the git checkout holding
+// dir, else DefaultFile in dir. found is false when no file is there; path
+// is then where it was looked for, for messages. It is the one place that
+// decides where .perfgate.yml is.
+func Find(ctx context.Context, dir string) (path string, found bool) {
+	root := runmeta.RepoRoot(ctx, dir)
+	if root == "" {
+		root = dir
+	}
+	path = filepath.Join(root, DefaultFile)
+	_, err := os.Stat(path)
+	return path, !errors.Is(err, fs.ErrNotExist)
+}
+
+// LoadFound loads the file Find returns, or returns nil when there is none.
+func LoadFound(ctx context.Context, dir string) (*Config, error) {
+	path, found := Find(ctx, dir)
+	if !found {
+		return nil, nil
+	}
+	return Load(path)
+}
