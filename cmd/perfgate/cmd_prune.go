@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -16,15 +18,25 @@ func init() {
 	})
 }
 
+// pruneOptions are the parsed flags of perfgate prune.
+type pruneOptions struct {
+	q         model.PruneQuery
+	yes       bool
+	maxDelete int // without yes, refuse to delete more runs than this
+}
+
 func runPrune(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "prune", "--older-than 365d [--dry-run] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
+	fs := newFlagSet(e, "prune", "--older-than 365d|12w|6mo|1y [--dry-run] [--yes] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
-	olderThan := fs.String("older-than", "", "delete runs that started longer ago than this `age` (90d, 2w, 36h)")
+	olderThan := fs.String("older-than", "", "delete runs that started longer ago than this `age`: 90d, 12w, 6mo, 1y or 36h (m is refused: minutes or months?)")
 	dryRun := fs.Bool("dry-run", false, "count what would be deleted, delete nothing")
 	branch := fs.String("baseline-branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
 		"the baseline branch: its runs go last (env PERFGATE_BASELINE_BRANCH)")
 	keep := fs.Int("keep", 3, "never delete the latest `K` baseline runs of each repo and testbed configuration")
+	var o pruneOptions
+	fs.BoolVar(&o.yes, "yes", false, "delete even when that is more than --max-delete runs")
+	fs.IntVar(&o.maxDelete, "max-delete", 100, "without --yes, delete nothing when more than `N` runs would go (the count is printed)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -35,22 +47,46 @@ func runPrune(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	o.q = q
 	st, err := openStore(ctx, sf)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	return prune(ctx, st, o, e.Stdout)
+}
+
+// prune counts what q deletes first when that could be more than
+// o.maxDelete runs: a mistyped age must not take the history with it.
+func prune(ctx context.Context, st history.Pruner, o pruneOptions, stdout io.Writer) error {
+	q := o.q
+	if !q.DryRun && !o.yes {
+		dry := q
+		dry.DryRun = true
+		res, err := st.Prune(ctx, dry)
+		if err != nil {
+			return err
+		}
+		if res.Runs > o.maxDelete {
+			reportPrune(stdout, dry, res)
+			return usageError("prune: %d runs is more than --max-delete %d; nothing deleted. Check --older-than, then run again with --yes", res.Runs, o.maxDelete)
+		}
+	}
 	res, err := st.Prune(ctx, q)
 	if err != nil {
 		return err
 	}
+	reportPrune(stdout, q, res)
+	return nil
+}
+
+func reportPrune(w io.Writer, q model.PruneQuery, res model.PruneResult) {
 	verb := "deleted"
 	if q.DryRun {
 		verb = "would delete"
 	}
-	fmt.Fprintf(e.Stdout, "%s %d run(s) (%d samples) started before %s; kept the latest %d %s run(s) of each testbed\n",
+	fmt.Fprintf(w, "%s %d run(s) (%d samples) started before %s; kept the latest %d %s run(s) of each testbed\n",
 		verb, res.Runs, res.Samples, describeAge(q.OlderThan), q.KeepBaseline, q.BaselineBranch)
-	return nil
 }
 
 // pruneQuery validates prune's flags.
@@ -63,12 +99,12 @@ func pruneQuery(olderThan, branch string, keep int, dryRun bool, now time.Time) 
 	case keep < 0:
 		return model.PruneQuery{}, usageError("--keep: must not be negative, got %d", keep)
 	}
-	d, err := parseAge("older-than", olderThan)
+	cutoff, err := ageCutoff("older-than", olderThan, now)
 	if err != nil {
 		return model.PruneQuery{}, err
 	}
-	if d == 0 {
+	if cutoff.IsZero() {
 		return model.PruneQuery{}, usageError("--older-than: 0 would delete everything but the kept baseline runs; give an age such as 365d")
 	}
-	return model.PruneQuery{OlderThan: now.Add(-d), BaselineBranch: branch, KeepBaseline: keep, DryRun: dryRun}, nil
+	return model.PruneQuery{OlderThan: cutoff, BaselineBranch: branch, KeepBaseline: keep, DryRun: dryRun}, nil
 }

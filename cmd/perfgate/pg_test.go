@@ -211,29 +211,6 @@ func TestPostgresUsageErrors(t *testing.T) {
 	}
 }
 
-func TestParseAge(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want string // time.Duration's String, or "error"
-	}{
-		{"90d", "2160h0m0s"}, {"365d", "8760h0m0s"}, {"2w", "336h0m0s"}, {"36h", "36h0m0s"},
-		{"90m", "1h30m0s"}, {"0", "0s"}, {" 7d ", "168h0m0s"},
-		{"", "error"}, {"d", "error"}, {"-1d", "error"}, {"1.5d", "error"}, {"9q", "error"}, {"-3h", "error"},
-	} {
-		d, err := parseAge("since", c.in)
-		got := d.String()
-		if err != nil {
-			got = "error"
-			if !strings.Contains(err.Error(), "--since") {
-				t.Errorf("parseAge(%q) error %q does not name the flag", c.in, err)
-			}
-		}
-		if got != c.want {
-			t.Errorf("parseAge(%q) = %s, want %s", c.in, got, c.want)
-		}
-	}
-}
-
 // TestSpoolWhenRecordFails breaks the database under a migrated schema (its
 // samples table is gone), so the failure comes in the middle of recording:
 // the runs are spooled all the same, and nothing half-written is visible.
