@@ -40,7 +40,7 @@ func ParseAge(s string) (Age, error) {
 	case "s", "ms", "us", "µs", "ns":
 		return Age{}, fmt.Errorf("%q: ages are in h, d, w, mo or y, not seconds", s)
 	default:
-		return Age{}, fmt.Errorf("%q: unknown unit %q; ages are in h (hours), d, w, mo (months) or y", s, unit)
+		return Age{}, fmt.Errorf("%q is not an age: unknown unit %q; ages are in h (hours), d, w, mo (months) or y", s, unit)
 	}
 	if n > 100*365 {
 		return Age{}, fmt.Errorf("%q is more than a century", s)
