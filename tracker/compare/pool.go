@@ -92,8 +92,9 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 	slices.SortFunc(order, func(a, b *pool) int {
 		return cmp.Or(strings.Compare(a.key.Suite, b.key.Suite), strings.Compare(a.key.Name, b.key.Name))
 	})
+	var scratch []float64
 	for _, p := range order {
-		p.resolveUnit()
+		p.resolveUnit(&scratch)
 	}
 	return order
 }
@@ -142,7 +143,7 @@ func jobRanks(runs []*model.Results) []int {
 // baseline's first), converts every segment to it and pools each side's
 // samples, sorted, into a new slice (the runs' own samples stay untouched). Time units convert
 // into each other; any other disagreement is recorded in unitErr.
-func (p *pool) resolveUnit() {
+func (p *pool) resolveUnit(scratch *[]float64) {
 	switch {
 	case len(p.cand.segments) > 0:
 		p.unit = p.cand.segments[0].unit
@@ -168,7 +169,7 @@ func (p *pool) resolveUnit() {
 				}
 				continue // an older job in another unit: left out of the spread
 			}
-			s.addSummary(seg, scale)
+			s.addSummary(seg, scale, scratch)
 			if !seg.pooled {
 				continue
 			}

@@ -9,9 +9,11 @@ import (
 )
 
 // addSummary adds one run's summary, the log of its median in the common
-// unit, to the job the run belongs to.
-func (s *side) addSummary(seg segment, scale float64) {
-	m := median(sortedCopy(seg.samples)) * scale
+// unit, to the job the run belongs to. scratch is space for a copy of the
+// samples, which the median reorders.
+func (s *side) addSummary(seg segment, scale float64, scratch *[]float64) {
+	*scratch = append((*scratch)[:0], seg.samples...)
+	m := stats.MedianInPlace(*scratch) * scale
 	if !(m > 0) || math.IsInf(m, 0) {
 		return // no log: the run-level test will see one replicate less
 	}
@@ -19,15 +21,6 @@ func (s *side) addSummary(seg segment, scale float64) {
 		s.jobs = append(s.jobs, nil)
 	}
 	s.jobs[seg.job] = append(s.jobs[seg.job], math.Log(m))
-}
-
-func sortedCopy(x []float64) []float64 {
-	if slices.IsSorted(x) {
-		return x
-	}
-	y := slices.Clone(x)
-	slices.Sort(y)
-	return y
 }
 
 // A runLevel is the test of one benchmark across runs.

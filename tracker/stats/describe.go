@@ -27,10 +27,7 @@ func Describe(x []float64) Summary {
 	if n == 0 {
 		return Summary{}
 	}
-	s := slices.Clone(x)
-	if !slices.IsSorted(s) {
-		slices.Sort(s)
-	}
+	s := sortedView(x)
 	sum := Summary{N: n, Min: s[0], Max: s[n-1], Median: Quantile(s, 0.5),
 		P95: Quantile(s, 0.95), P99: Quantile(s, 0.99)}
 	for _, v := range s {
@@ -47,12 +44,35 @@ func Describe(x []float64) Summary {
 	if sum.Mean != 0 {
 		sum.CV = sum.Std / sum.Mean
 	}
-	for i, v := range s {
-		s[i] = math.Abs(v - sum.Median)
-	}
-	slices.Sort(s)
-	sum.MAD = Quantile(s, 0.5)
+	sum.MAD = medianAbsDev(s, sum.Median)
 	return sum
+}
+
+// medianAbsDev returns the median of |s[i] − med| for sorted s: the
+// quantile Quantile would give of the sorted deviations, found without
+// sorting them. The deviations left of med, read leftwards, and those
+// right of it, read rightwards, are both increasing, so merging the two
+// walks visits them in order; the walk stops past the middle.
+func medianAbsDev(s []float64, med float64) float64 {
+	n := len(s)
+	hi, _ := slices.BinarySearch(s, med) // s[:hi] < med ≤ s[hi:]
+	lo := hi - 1
+	want := n / 2 // the last 0-based rank Quantile(·, 0.5) reads
+	var prev, cur float64
+	for r := 0; r <= want; r++ {
+		prev = cur
+		if lo >= 0 && (hi >= n || math.Abs(s[lo]-med) <= math.Abs(s[hi]-med)) {
+			cur = math.Abs(s[lo] - med)
+			lo--
+		} else {
+			cur = math.Abs(s[hi] - med)
+			hi++
+		}
+	}
+	if n%2 == 1 {
+		return cur
+	}
+	return prev + 0.5*(cur-prev)
 }
 
 // Quantile returns the q-quantile of sorted s by linear interpolation
@@ -64,4 +84,19 @@ func Quantile(s []float64, q float64) float64 {
 		return s[len(s)-1]
 	}
 	return s[i] + (h-float64(i))*(s[i+1]-s[i])
+}
+
+// MedianInPlace returns the median of x, which holds no NaN, reordering x
+// to find it in linear time: the value Quantile gives of x sorted.
+func MedianInPlace(x []float64) float64 {
+	n := len(x)
+	if n == 0 {
+		return math.NaN()
+	}
+	r := (n - 1) / 2
+	a := quickselect(x, r)
+	if n%2 == 1 {
+		return a
+	}
+	return (a + slices.Min(x[r+1:])) / 2
 }

@@ -1,7 +1,10 @@
 package stats
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -37,5 +40,73 @@ func TestDescribe(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMedianAbsDevMatchesSort checks the merge walk against the definition:
+// the median of the sorted absolute deviations, bit for bit.
+func TestMedianAbsDevMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{1, 2, 3, 4, 5, 10, 99, 100, 1001} {
+		for _, levels := range []int{0, 1, 2, 5} {
+			t.Run(fmt.Sprintf("n=%d/levels=%d", n, levels), func(t *testing.T) {
+				x := make([]float64, n)
+				for i := range x {
+					if levels > 0 {
+						x[i] = float64(rng.IntN(levels)) * 0.1
+					} else {
+						x[i] = 1000 * math.Exp(0.05*rng.NormFloat64())
+					}
+				}
+				slices.Sort(x)
+				med := Quantile(x, 0.5)
+				dev := make([]float64, n)
+				for i, v := range x {
+					dev[i] = math.Abs(v - med)
+				}
+				slices.Sort(dev)
+				if got, want := medianAbsDev(x, med), Quantile(dev, 0.5); got != want {
+					t.Errorf("medianAbsDev = %.17g, want %.17g", got, want)
+				}
+			})
+		}
+	}
+}
+
+// TestDescribeSortedDoesNotAllocate: compare describes every benchmark's
+// pooled samples, which it keeps sorted.
+func TestDescribeSortedDoesNotAllocate(t *testing.T) {
+	base, _ := benchSamples(100)
+	slices.Sort(base)
+	if a := testing.AllocsPerRun(100, func() { Describe(base) }); a != 0 {
+		t.Errorf("Describe of sorted samples: %v allocations, want 0", a)
+	}
+}
+
+func TestMedianInPlaceMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, n := range []int{1, 2, 3, 4, 7, 100, 101, 1000} {
+		for _, levels := range []int{0, 1, 3} {
+			x := make([]float64, n)
+			for i := range x {
+				if levels > 0 {
+					x[i] = float64(rng.IntN(levels))
+				} else {
+					x[i] = rng.NormFloat64()
+				}
+			}
+			s := slices.Clone(x)
+			slices.Sort(s)
+			want := s[n/2]
+			if n%2 == 0 {
+				want = (s[n/2-1] + s[n/2]) / 2
+			}
+			if got := MedianInPlace(x); got != want {
+				t.Errorf("n=%d levels=%d: MedianInPlace = %v, want %v", n, levels, got, want)
+			}
+		}
+	}
+	if got := MedianInPlace(nil); !math.IsNaN(got) {
+		t.Errorf("MedianInPlace(nil) = %v, want NaN", got)
 	}
 }

@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 )
 
 // HodgesLehmannRatio estimates the ratio cand/base as the median of all n·m
@@ -29,21 +31,31 @@ func HodgesLehmannRatio(base, cand []float64, conf float64) (est, lo, hi float64
 	if !(conf > 0 && conf < 1) {
 		return 0, 0, 0, fmt.Errorf("stats: confidence %v: %w", conf, ErrConfidence)
 	}
-	b, err := sortedLogs("base", base)
-	if err != nil {
+	w := hlScratchPool.Get().(*hlScratch)
+	defer hlScratchPool.Put(w)
+	if w.b, err = sortedLogs("base", base, w.b[:0]); err != nil {
 		return 0, 0, 0, err
 	}
-	c, err := sortedLogs("cand", cand)
-	if err != nil {
+	if w.c, err = sortedLogs("cand", cand, w.c[:0]); err != nil {
 		return 0, 0, 0, err
 	}
+	b, c, s := w.b, w.c, &w.sel
+	s.reset(b, c)
 	nm := len(b) * len(c)
-	s := newSelector(b, c)
 	mid, next := s.kthPair((nm+1)/2, nm%2 == 0)
 	mid = (mid + next) / 2
 	k := ciIndex(b, c, conf)
 	return math.Exp(mid), math.Exp(s.kth(k)), math.Exp(s.kth(nm + 1 - k)), nil
 }
+
+// An hlScratch holds the buffers of one HodgesLehmannRatio call. A compare
+// makes one call per benchmark, so they are reused rather than allocated.
+type hlScratch struct {
+	b, c []float64 // the sorted logarithms
+	sel  selector
+}
+
+var hlScratchPool = sync.Pool{New: func() any { return new(hlScratch) }}
 
 // ciIndex returns the 1-based index k of the lower confidence bound among
 // the sorted pairwise differences c_j − b_i; the upper bound is the
@@ -82,17 +94,18 @@ func tieSum(x []float64) float64 {
 	return s
 }
 
-// sortedLogs returns the logarithms of x in increasing order.
-func sortedLogs(name string, x []float64) ([]float64, error) {
+// sortedLogs appends the logarithms of x to dst and returns them in
+// increasing order.
+func sortedLogs(name string, x, dst []float64) ([]float64, error) {
 	if err := checkSample(name, x); err != nil {
-		return nil, err
+		return dst, err
 	}
-	l := make([]float64, len(x))
+	l := slices.Grow(dst[:0], len(x))
 	for i, v := range x {
 		if v <= 0 {
-			return nil, fmt.Errorf("stats: sample %s[%d] = %v: %w", name, i, v, ErrNonPositive)
+			return l, fmt.Errorf("stats: sample %s[%d] = %v: %w", name, i, v, ErrNonPositive)
 		}
-		l[i] = math.Log(v)
+		l = append(l, math.Log(v))
 	}
 	sortFloats(l)
 	return l, nil

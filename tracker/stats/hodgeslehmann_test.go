@@ -140,3 +140,46 @@ func TestHodgesLehmannRatioErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSelectorReuse checks that a selector reset for new samples, after
+// larger and smaller ones, selects exactly what a new one does.
+func TestSelectorReuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var reused selector
+	for _, sz := range [][2]int{{100, 100}, {7, 9}, {120, 3}, {50, 50}, {1, 1}, {200, 150}} {
+		b, c := make([]float64, sz[0]), make([]float64, sz[1])
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		for i := range c {
+			c[i] = rng.NormFloat64()
+		}
+		slices.Sort(b)
+		slices.Sort(c)
+		reused.reset(b, c)
+		fresh := newSelector(b, c)
+		nm := len(b) * len(c)
+		for _, k := range []int{1, nm / 4, (nm + 1) / 2, nm - nm/4, nm} {
+			k = max(k, 1)
+			if got, want := reused.kth(k), fresh.kth(k); got != want {
+				t.Fatalf("%dx%d kth(%d): reused %v, new %v", len(b), len(c), k, got, want)
+			}
+		}
+	}
+}
+
+// TestHodgesLehmannRatioDoesNotAllocate: compare calls it once per
+// benchmark; its buffers are reused, and sorted samples are not copied.
+func TestHodgesLehmannRatioDoesNotAllocate(t *testing.T) {
+	base, cand := benchSamples(100)
+	slices.Sort(base)
+	slices.Sort(cand)
+	a := testing.AllocsPerRun(200, func() {
+		if _, _, _, err := HodgesLehmannRatio(base, cand, 0.99); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if a >= 1 { // a garbage collection may empty the pool once
+		t.Errorf("HodgesLehmannRatio: %v allocations per call, want 0", a)
+	}
+}

@@ -158,12 +158,10 @@ type ranks struct {
 
 func (r ranks) ties() bool { return r.tieTerm != 0 }
 
-// rankSamples computes U of x and the tie structure by merging sorted
-// copies of x and y.
+// rankSamples computes U of x and the tie structure by merging x and y,
+// or sorted copies of them where they are not sorted.
 func rankSamples(x, y []float64) ranks {
-	xs, ys := slices.Clone(x), slices.Clone(y)
-	sortFloats(xs)
-	sortFloats(ys)
+	xs, ys := sortedView(x), sortedView(y)
 	r := ranks{groups: make([]int, 0, len(xs)+len(ys))}
 	i, j := 0, 0
 	for i < len(xs) || j < len(ys) {
@@ -201,6 +199,16 @@ func checkSample(name string, x []float64) error {
 		}
 	}
 	return nil
+}
+
+// sortedView returns x when it is sorted and a sorted copy otherwise.
+func sortedView(x []float64) []float64 {
+	if slices.IsSorted(x) {
+		return x
+	}
+	y := slices.Clone(x)
+	slices.Sort(y)
+	return y
 }
 
 // sortFloats sorts x, which holds no NaN, in increasing order. Callers

@@ -14,17 +14,30 @@ type selector struct {
 	ltRow  []int // per row, the differences < pivot
 	leRow  []int // per row, the differences ≤ pivot
 	buf    []float64
+	gather int    // gatherCap(len(b), len(c))
 	rng    uint64 // splitmix64 state; a fixed seed keeps results pure
 }
 
 func newSelector(b, c []float64) *selector {
+	s := new(selector)
+	s.reset(b, c)
+	return s
+}
+
+// reset points s at new samples, reusing its buffers, and restarts its
+// random sequence, so that a reused selector selects exactly as a new one.
+func (s *selector) reset(b, c []float64) {
 	n := len(b)
-	ints := make([]int, 4*n)
-	return &selector{
-		b: b, c: c,
-		lo: ints[:n], hi: ints[n : 2*n], ltRow: ints[2*n : 3*n], leRow: ints[3*n:],
-		buf: make([]float64, 0, gatherCap(len(b), len(c))), rng: 0x9e3779b97f4a7c15,
+	if cap(s.lo) < n {
+		ints := make([]int, 4*n)
+		s.lo, s.hi, s.ltRow, s.leRow = ints[:n:n], ints[n:2*n:2*n], ints[2*n:3*n:3*n], ints[3*n:]
 	}
+	s.lo, s.hi, s.ltRow, s.leRow = s.lo[:n], s.hi[:n], s.ltRow[:n], s.leRow[:n]
+	s.gather = gatherCap(len(b), len(c))
+	if cap(s.buf) < s.gather {
+		s.buf = make([]float64, 0, s.gather)
+	}
+	s.b, s.c, s.rng = b, c, 0x9e3779b97f4a7c15
 }
 
 // gatherCap is the number of active differences below which selection
@@ -49,7 +62,7 @@ func (s *selector) kthPair(k int, pair bool) (float64, float64) {
 		s.lo[i], s.hi[i] = 0, m
 	}
 	below, active := 0, len(s.b)*m // differences left of lo, and in [lo, hi)
-	for slow := false; active > cap(s.buf); {
+	for slow := false; active > s.gather; {
 		// Aim at the target's rank, but fall back to a random pivot when
 		// the last round kept over 3/4 of the active set, so that the
 		// expected work stays O((n+m) log(nm)) whatever the data.
