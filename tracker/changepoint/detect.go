@@ -51,18 +51,27 @@ func (c Change) Ratio() float64 { return c.After/c.Before - 1 }
 // until all pass: only splits with t-test p < o.MaxP and a move of the
 // median of at least o.MinChange are returned (Otava's validation step).
 //
-// Time is O(n²) for the first split and 200 times that when the t-test
-// rejects it: callers bound n (the site detects on the latest runs).
+// Time is O(n²) for the first split and up to 200 times that when the
+// t-test rejects it, memory O(n): callers bound n (the site detects on the
+// latest runs).
 func Detect(x []float64, o Options) []Change {
+	return detect(x, o, bestSplit, permutationSignificant)
+}
+
+// detect is Detect with its two costly steps passed in, so that tests can
+// check it against the versions first written.
+func detect(x []float64, o Options, bestSplit func(x, buf []float64) (int, float64),
+	permutationSignificant func(seg []float64, q float64, offset uint64, buf []float64) bool) []Change {
 	var cps []int
+	buf := make([]float64, 4*len(x)+1) // bestSplit's working sums
 	var split func(lo, hi int)
 	split = func(lo, hi int) {
 		if hi-lo < 3 {
 			return
 		}
 		seg := x[lo:hi]
-		tau, q := bestSplit(seg)
-		if _, ok := o.test(seg[:tau], seg[tau:]); !ok && !permutationSignificant(seg, q, uint64(lo)) {
+		tau, q := bestSplit(seg, buf)
+		if _, ok := o.test(seg[:tau], seg[tau:]); !ok && !permutationSignificant(seg, q, uint64(lo), buf) {
 			return
 		}
 		tau += lo
@@ -119,42 +128,6 @@ func (o Options) test(a, b []float64) (float64, bool) {
 		return p, false
 	}
 	return p, math.Abs(r) >= o.MinChange
-}
-
-// bestSplit returns the τ in [1, len(x)) of the largest E-divisive
-// statistic (α = 1) over the splits x[:τ] | x[τ:κ], τ < κ ≤ len(x),
-//
-//	Q(τ, κ) = ab/(a+b) · (2/(ab)·Σ|xᵢ−yⱼ| − 1/C(a,2)·Σ|xᵢ−xₖ| − 1/C(b,2)·Σ|yⱼ−yₖ|)
-//
-// with x = x[:τ] (a values) and y = x[τ:κ] (b values), and that largest Q.
-// Letting y end before the end of the series (Matteson and James's κ) is
-// what finds an excursion that comes back. With the column sums of the
-// distances precomputed, each Q is an O(1) update: O(n²) time and space.
-func bestSplit(x []float64) (int, float64) {
-	n := len(x)
-	// col[i*n+k] = Σ_{j<i} |x[j] − x[k]|, for i ≤ k.
-	col := make([]float64, (n+1)*n)
-	for k := range n {
-		for i := 1; i <= k; i++ {
-			col[i*n+k] = col[(i-1)*n+k] + math.Abs(x[i-1]-x[k])
-		}
-	}
-	best, bestQ := 1, math.Inf(-1)
-	var withinX float64 // Σ_{i<k<τ} |x[i] − x[k]|
-	for tau := 1; tau < n; tau++ {
-		withinX += col[(tau-1)*n+tau-1]
-		var between, withinY float64
-		for p := tau; p < n; p++ { // y = x[τ:p+1]
-			between += col[tau*n+p]
-			withinY += col[p*n+p] - col[tau*n+p]
-			a, b := float64(tau), float64(p+1-tau)
-			q := 2*between/(a+b) - a*b/(a+b)*(pairMean(withinX, a)+pairMean(withinY, b))
-			if q > bestQ {
-				best, bestQ = tau, q
-			}
-		}
-	}
-	return best, bestQ
 }
 
 // pairMean divides a sum over the pairs of k values by their number.

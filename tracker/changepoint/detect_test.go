@@ -118,7 +118,7 @@ func TestBestSplit(t *testing.T) {
 	// Brute force Q for every τ and compare the argmax.
 	for k := 1; k < 20; k++ {
 		x := stepAt(k, 1.5)
-		if got, _ := bestSplit(x); got != k {
+		if got, _ := bestSplit(x, nil); got != k {
 			t.Errorf("step at %d: bestSplit = %d", k, got)
 		}
 	}
@@ -131,7 +131,7 @@ func TestBestSplit(t *testing.T) {
 			}
 		}
 	}
-	if got, q := bestSplit(x); got != best || math.Abs(q-bestQ) > 1e-9 {
+	if got, q := bestSplit(x, nil); got != best || math.Abs(q-bestQ) > 1e-9 {
 		t.Errorf("bestSplit = %d (Q %v), brute force %d (Q %v)", got, q, best, bestQ)
 	}
 }

@@ -14,16 +14,20 @@ const (
 // the permutations of seg, plus seg itself, reach a largest statistic of
 // q or more. The permutations come from a generator seeded with the
 // segment's offset, so the result is a pure function of its arguments.
-// The test stops as soon as the answer is settled.
-func permutationSignificant(seg []float64, q float64, offset uint64) bool {
+// The test stops as soon as the answer is settled either way, and a
+// permutation as soon as one of its splits reaches q.
+func permutationSignificant(seg []float64, q float64, offset uint64, buf []float64) bool {
 	limit := int(permutationAlpha * (permutations + 1)) // p ≤ α ⇔ count ≤ limit
 	rng := rand.New(rand.NewPCG(0x5eed_c4a9, offset))
 	perm := make([]float64, len(seg))
 	copy(perm, seg)
 	count := 1 // seg itself
 	for r := 0; r < permutations; r++ {
+		if count+permutations-r <= limit {
+			return true // even if every remaining permutation reached q
+		}
 		rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		if _, pq := bestSplit(perm); pq >= q {
+		if reaches(perm, buf, q) {
 			count++
 			if count > limit {
 				return false
