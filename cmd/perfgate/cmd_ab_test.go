@@ -152,19 +152,6 @@ func TestABUsageErrors(t *testing.T) {
 	}
 }
 
-func TestSidesOfRound(t *testing.T) {
-	a, b := &abSide{name: "a"}, &abSide{name: "b"}
-	var got []string
-	for i := 0; i < 4; i++ {
-		for _, s := range sidesOfRound(orderABBA, i, a, b) {
-			got = append(got, s.name)
-		}
-	}
-	if strings.Join(got, "") != "abbaabba" {
-		t.Errorf("ABBA order = %s", strings.Join(got, ""))
-	}
-}
-
 func abWriteFile(t *testing.T, path, s string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {

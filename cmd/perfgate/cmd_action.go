@@ -17,6 +17,7 @@ import (
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/githubapi"
 	"github.com/perfgate/perfgate/db/filestore"
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
@@ -173,9 +174,9 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 	if err := o.readModeInputs(gha); err != nil {
 		return nil, err
 	}
-	o.preRun = first(strings.TrimSpace(gha.GetInput("pre-run-checks")), preRunWarn)
-	if !slices.Contains(preRunPolicies, o.preRun) {
-		return nil, usageError("pre-run-checks: %q is not %s", o.preRun, strings.Join(preRunPolicies, ", "))
+	o.preRun = first(strings.TrimSpace(gha.GetInput("pre-run-checks")), runner.PreRunWarn)
+	if !slices.Contains(runner.PreRunPolicies, o.preRun) {
+		return nil, usageError("pre-run-checks: %q is not %s", o.preRun, strings.Join(runner.PreRunPolicies, ", "))
 	}
 	if err := o.readTimeouts(gha, e); err != nil {
 		return nil, err

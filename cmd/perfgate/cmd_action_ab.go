@@ -11,6 +11,8 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/perfgate/perfgate/ab"
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
@@ -33,11 +35,11 @@ func (o *actionOptions) readModeInputs(gha *githubactions.Action) error {
 	default:
 		return usageError("mode: %q is not history or interleaved", m)
 	}
-	o.rounds = defaultActionRounds
+	o.rounds = runner.DefaultActionRounds
 	if s := strings.TrimSpace(gha.GetInput("rounds")); s != "" {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > maxRounds {
-			return usageError("rounds: %q is not an integer from 1 to %d", s, maxRounds)
+		if err != nil || n < 1 || n > runner.MaxRounds {
+			return usageError("rounds: %q is not an integer from 1 to %d", s, runner.MaxRounds)
 		}
 		o.rounds = n
 	}
@@ -55,10 +57,10 @@ func (a *actionRun) interleaved() bool {
 }
 
 // measureAB runs the config's suites on the pull request's merge base and
-// on the checked-out head alternately on this machine (perfgate ab's
-// machinery), and returns both sides' rounds. The head's rounds become
-// this job's pull-request runs (<job>-r1 …, one run group), which is what
-// the action records.
+// on the checked-out head alternately on this machine (package ab), and
+// returns both sides' rounds. The head's rounds become this job's
+// pull-request runs (<job>-r1 …, one run group), which is what the action
+// records.
 func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results, err error) {
 	ref, branch, err := a.baseRef()
 	if err != nil {
@@ -69,43 +71,26 @@ func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results,
 	if err != nil {
 		return nil, nil, err
 	}
-	o := &abOptions{base: ref, configPath: a.cfg.File, repo: a.cfg.Dir, order: orderABBA, rounds: a.o.rounds, testbed: run.Testbed, baseBranch: branch}
-	if a.o.filter != nil {
-		o.only = a.o.filter.String()
-		if !slices.ContainsFunc(a.cfg.Suites, func(s config.Suite) bool { return a.o.filter.MatchString(s.Name) }) {
-			return nil, nil, usageError("filter: %q matches no suite of %s", a.o.filter, a.cfg.File)
-		}
+	if a.o.filter != nil && !slices.ContainsFunc(a.cfg.Suites, func(s config.Suite) bool { return a.o.filter.MatchString(s.Name) }) {
+		return nil, nil, usageError("filter: %q matches no suite of %s", a.o.filter, a.cfg.File)
 	}
-	s, err := newABSession(ctx, a.e, o)
+	o := ab.Options{Base: ref, BaseBranch: branch, ConfigPath: a.cfg.File, Dir: a.cfg.Dir, Order: ab.OrderABBA,
+		Repo: defaultRepo(ctx, a.e), Testbed: run.Testbed}
+	s, err := ab.Open(ctx, newRunner(a.e), o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("mode: interleaved (the workflow must check out with fetch-depth: 0 so the base is there): %w", err)
 	}
 	a.ab = s // run removes the worktree, after the confirmation
 	fmt.Fprintf(a.e.Stderr, "perfgate: interleaved A/B, %d rounds (ABBA) on %s: base %s (merge base with %s), head %s\n",
-		o.rounds, s.testbed, shortSHA(s.baseSHA), ref, s.headLabel)
-	baseRounds, headRounds, err := s.runRounds(ctx, a.o.filter, o.rounds)
+		a.o.rounds, run.Testbed, ab.ShortSHA(s.BaseSHA), ref, s.HeadLabel)
+	baseRounds, headRounds, err := s.Rounds(ctx, a.o.filter, a.o.rounds)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := headRuns(headRounds, run, "r"); err != nil {
+	if err := ab.HeadRuns(headRounds, run, "r"); err != nil {
 		return nil, nil, err
 	}
 	return baseRounds, headRounds, nil
-}
-
-// headRuns gives the head side's rounds the run blocks of this job's
-// pull-request runs: run's, with the IDs <run.ID>-<prefix>1 … and the
-// group run.Group, else run.ID.
-func headRuns(rounds []*model.Results, run model.Run, prefix string) error {
-	for i, h := range rounds {
-		r := run
-		r.ID, r.Group, r.StartedAt, r.Env = roundID(run.ID, prefix, i+1), first(run.Group, run.ID), h.Run.StartedAt, h.Run.Env
-		h.Run = r
-		if err := checkBuiltResults(h); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // baseRef is the commit the pull request is compared with, the event's

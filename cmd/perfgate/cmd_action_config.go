@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -46,7 +47,7 @@ func (o *actionOptions) applyConfigDefaults(cfg *config.Config) {
 // when set) in rounds and returns one results document per round, their run
 // blocks filled from the GitHub Actions environment. One round runs here,
 // in this process; more run each suite in its own process per round
-// (runConfigRounds), as rounds of one job (<job>-r1 …, one run group).
+// (runner.ConfigRounds), as rounds of one job (<job>-r1 …, one run group).
 func runActionSuites(ctx context.Context, e *env, cfg *config.Config, only *regexp.Regexp, rounds int) ([]*model.Results, error) {
 	meta := runMetaFlags{testbed: e.Getenv("PERFGATE_TESTBED")}
 	run, err := meta.resolve(ctx, e, time.Now())
@@ -54,13 +55,13 @@ func runActionSuites(ctx context.Context, e *env, cfg *config.Config, only *rege
 		return nil, err
 	}
 	if rounds > 1 {
-		rs, err := runConfigRounds(ctx, e, cfg, suiteRunOptions{Only: only}, roundsSpec{rounds: rounds, run: run, prefix: "r"})
+		rs, err := newRunner(e).ConfigRounds(ctx, cfg, runner.ConfigOptions{Only: only}, runner.Spec{Rounds: rounds, Run: run, Prefix: "r"})
 		if err == nil && len(rs) == 0 {
 			err = usageError("filter: %q matches no suite of %s", only, cfg.File)
 		}
 		return rs, err
 	}
-	bs, gpuEnv, err := runConfigSuites(ctx, e, cfg, suiteRunOptions{Only: only})
+	bs, gpuEnv, err := newRunner(e).Config(ctx, cfg, runner.ConfigOptions{Only: only})
 	if err != nil {
 		return nil, err
 	}

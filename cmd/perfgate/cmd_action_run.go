@@ -12,6 +12,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
@@ -31,7 +32,7 @@ type actionRun struct {
 	// history feeds the report's charts (report_history.go): the check
 	// mode's recent baseline medians of the changed benchmarks.
 	history report.Histories
-	ab      *abSession            // the interleaved mode's worktree, kept for the confirmation
+	ab      *ab.Session           // the interleaved mode's worktree, kept for the confirmation
 	conf    *confirm.Confirmation // what re-running the regressions showed (nil: not re-run)
 	// preRunNotes are the pre-run checks' warnings, shown in the report
 	// and the comment.

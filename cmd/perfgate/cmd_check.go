@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
@@ -69,8 +70,8 @@ func (cf *checkFlags) validate() error {
 		return usageError("--baseline-branch: must not be empty")
 	case cf.runs < 1 || cf.runs > 1000:
 		return usageError("--baseline-runs: must be between 1 and 1000, got %d", cf.runs)
-	case cf.confirmRuns < 1 || cf.confirmRuns > maxRounds:
-		return usageError("--confirm-rounds: must be from 1 to %d, got %d", maxRounds, cf.confirmRuns)
+	case cf.confirmRuns < 1 || cf.confirmRuns > runner.MaxRounds:
+		return usageError("--confirm-rounds: must be from 1 to %d, got %d", runner.MaxRounds, cf.confirmRuns)
 	}
 	return nil
 }

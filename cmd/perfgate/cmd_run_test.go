@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/perfgate/perfgate/kernels"
-	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // runCmd runs perfgate in-process with no environment.
@@ -98,17 +96,6 @@ func TestRunConfigMissingFile(t *testing.T) {
 	}
 }
 
-func TestProgressPlainLines(t *testing.T) {
-	var b bytes.Buffer
-	p := newProgress(&b)
-	p.line("elementwise/add/dtype=fp32/n=1M/mode=cold 9.1 us")
-	p.line("elementwise/add/dtype=fp32/n=1M/mode=batch 3.7 us")
-	p.done()
-	if got := b.String(); got != "elementwise/add/dtype=fp32/n=1M/mode=cold 9.1 us\nelementwise/add/dtype=fp32/n=1M/mode=batch 3.7 us\n" {
-		t.Errorf("a non-terminal gets one plain line per benchmark, got %q", got)
-	}
-}
-
 func TestRunSelectsNothing(t *testing.T) {
 	tests := []struct {
 		name string
@@ -122,32 +109,6 @@ func TestRunSelectsNothing(t *testing.T) {
 			code, _, errs := runCmd(t, tt.args...)
 			if code != 2 || !strings.Contains(errs, "-filter, -op, -dtype: they select no benchmark of") {
 				t.Errorf("exit %d, stderr %q; want exit 2 before any GPU work", code, errs)
-			}
-		})
-	}
-}
-
-func TestReportRunHealth(t *testing.T) {
-	ok := model.Benchmark{Name: "a", Info: map[string]string{}}
-	failed := model.Benchmark{Name: "b", Error: "wrong result"}
-	flagged := model.Benchmark{Name: "c", Info: map[string]string{"clock_flag": "40 of 500 samples taken below 90%"}}
-	tests := []struct {
-		name string
-		bs   []model.Benchmark
-		want string
-	}{
-		{"clean run says nothing", []model.Benchmark{ok, ok}, ""},
-		{"failures and clock flags are both counted", []model.Benchmark{ok, failed, flagged, flagged},
-			"perfgate: 1 of 4 benchmarks failed (their error is in the results)\n" +
-				"perfgate: 2 of 4 benchmarks dropped more than 5% of their samples for a low SM clock (info.clock_flag): " +
-				"the GPU was throttling or not yet boosted; see perfgate doctor\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b bytes.Buffer
-			reportRunHealth(&b, tt.bs)
-			if b.String() != tt.want {
-				t.Errorf("got %q, want %q", b.String(), tt.want)
 			}
 		})
 	}

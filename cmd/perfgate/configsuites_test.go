@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,94 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-func TestUserKernelsFromExample(t *testing.T) {
-	cfg, err := config.Load("../../examples/kernels/.perfgate.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s *config.Suite
-	for i := range cfg.Suites {
-		if cfg.Suites[i].Kernel != nil {
-			s = &cfg.Suites[i]
-		}
-	}
-	if s == nil {
-		t.Fatal("the example declares no kernel suite")
-	}
-	uks, err := userKernels(cfg, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// One UserKernel per -DUNROLL value, each with every n.
-	if len(uks) != 2 {
-		t.Fatalf("%d user kernels, want 2 (one per UNROLL)", len(uks))
-	}
-	k := uks[1]
-	if k.Suite != s.Name || k.Entry != "saxpy" || !reflect.DeepEqual(k.Options, []string{"-DUNROLL=4"}) || !strings.Contains(k.Source, "saxpy_ref") {
-		t.Errorf("kernel = suite %q entry %q options %v", k.Suite, k.Entry, k.Options)
-	}
-	if len(k.Cases) != 3 {
-		t.Fatalf("%d cases, want 3", len(k.Cases))
-	}
-	c := k.Cases[2]
-	want := kernels.UserCase{
-		Params: map[string]string{"n": "67108864", "unroll": "4"},
-		Buffers: []kernels.UserBuffer{{Name: "x", DType: "fp32", Len: 67108864, Init: "random"},
-			{Name: "y", DType: "fp32", Len: 67108864, Init: "random", Output: true}},
-		Args:  []kernels.UserArg{{Buffer: 0}, {Buffer: 1}, {Buffer: -1, DType: "fp32", Value: 2}, {Buffer: -1, DType: "i32", Value: 67108864}},
-		Grid:  [3]uint32{65536, 1, 1},
-		Block: [3]uint32{256, 1, 1},
-		Bytes: 12 * 67108864, FLOPs: 2 * 67108864,
-		Reference: &kernels.UserReference{Entry: "saxpy_ref"},
-	}
-	if !reflect.DeepEqual(c, want) {
-		t.Errorf("case =\n%+v\nwant\n%+v", c, want)
-	}
-}
-
-func TestRunConfigSuitesCommand(t *testing.T) {
-	dir := t.TempDir()
-	yml := "suites:\n  - name: echo\n    command:\n      run: printf 'BenchmarkX-2 10 50 ns/op\\n'\n      format: gotest\n      repeat: 3\n"
-	path := filepath.Join(dir, ".perfgate.yml")
-	if err := os.WriteFile(path, []byte(yml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	e := &env{Stdout: &bytes.Buffer{}, Stderr: &stderr, Getenv: func(string) string { return "" }}
-	bs, gpuEnv, err := runConfigSuites(context.Background(), e, cfg, suiteRunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(bs) != 1 || bs[0].Suite != "echo" || len(bs[0].Samples) != 3 || gpuEnv != nil {
-		t.Errorf("got %+v, env %v", bs, gpuEnv)
-	}
-}
-
-func TestRunConfigSuitesKernelWithoutCUDA(t *testing.T) {
-	if kernels.CUDA {
-		t.Skip("this binary has CUDA; the GPU runner exercises kernel suites (kernels tests)")
-	}
-	cfg, err := config.Load("../../examples/kernels/.perfgate.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }}
-	_, _, err = runConfigSuites(context.Background(), e, cfg, suiteRunOptions{Only: regexpMust(t, "^saxpy$")})
-	var ie *model.InfraError
-	if !errors.As(err, &ie) || !errors.Is(err, kernels.ErrNoCUDA) {
-		t.Errorf("error = %v; want an InfraError wrapping ErrNoCUDA (exit 3)", err)
-	}
-}
 
 func TestApplyConfig(t *testing.T) {
 	cfg := &config.Config{

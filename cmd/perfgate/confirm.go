@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
@@ -33,8 +34,8 @@ type confirmer struct {
 // suite runs only the targets (an exact --filter on their names, at a size
 // preset that lists them). Targets in neither are returned as skipped,
 // with the reason.
-func (cf *confirmer) confirmUnits(targets []model.Key) ([]roundUnit, map[model.Key]string) {
-	var units []roundUnit
+func (cf *confirmer) confirmUnits(targets []model.Key) ([]runner.Unit, map[model.Key]string) {
+	var units []runner.Unit
 	skipped := map[model.Key]string{}
 	byUnit := map[string][]string{} // built-in unit name → target names
 	args := map[string][]string{}
@@ -42,7 +43,7 @@ func (cf *confirmer) confirmUnits(targets []model.Key) ([]roundUnit, map[model.K
 		if cf.cfg != nil && slices.ContainsFunc(cf.cfg.Suites, func(s config.Suite) bool { return s.Name == k.Suite }) {
 			if _, done := args[k.Suite]; !done {
 				args[k.Suite] = []string{"run", "--config", cf.cfg.File, "--suite", k.Suite, "--skip-prepare"}
-				units = append(units, roundUnit{name: k.Suite})
+				units = append(units, runner.Unit{Name: k.Suite})
 			}
 			continue
 		}
@@ -54,16 +55,16 @@ func (cf *confirmer) confirmUnits(targets []model.Key) ([]roundUnit, map[model.K
 		name := k.Suite + " (" + size + ")"
 		if _, done := args[name]; !done {
 			args[name] = []string{"run", "--suite", k.Suite, "--size", size}
-			units = append(units, roundUnit{name: name})
+			units = append(units, runner.Unit{Name: name})
 		}
 		byUnit[name] = append(byUnit[name], regexp.QuoteMeta(k.Name))
 	}
 	for i := range units {
 		u := &units[i]
-		u.args = args[u.name]
-		if names := byUnit[u.name]; len(names) > 0 {
-			suite := u.args[2]
-			u.args = append(u.args, "--filter", "^"+regexp.QuoteMeta(suite)+"/("+strings.Join(names, "|")+")$")
+		u.Args = args[u.Name]
+		if names := byUnit[u.Name]; len(names) > 0 {
+			suite := u.Args[2]
+			u.Args = append(u.Args, "--filter", "^"+regexp.QuoteMeta(suite)+"/("+strings.Join(names, "|")+")$")
 		}
 	}
 	return units, skipped
@@ -102,7 +103,7 @@ func (cf *confirmer) rerun(ctx context.Context, targets []model.Key, cand model.
 	}
 	fmt.Fprintf(cf.e.Stderr, "perfgate: confirming %s: re-running %s in %d fresh rounds\n",
 		plural(len(targets), "regression"), unitNames(units), cf.rounds)
-	rs, err := runRounds(ctx, cf.e, roundsSpec{rounds: cf.rounds, units: units, run: confirmRun(cand), prefix: "c"})
+	rs, err := newRunner(cf.e).Rounds(ctx, runner.Spec{Rounds: cf.rounds, Units: units, Run: confirmRun(cand), Prefix: "c"})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -143,10 +144,10 @@ func (cf *confirmer) confirmAgainst(ctx context.Context, b *model.Baseline, cand
 	return final, conf, rs
 }
 
-func unitNames(units []roundUnit) string {
+func unitNames(units []runner.Unit) string {
 	names := make([]string, len(units))
 	for i, u := range units {
-		names[i] = u.name
+		names[i] = u.Name
 	}
 	return strings.Join(names, ", ")
 }

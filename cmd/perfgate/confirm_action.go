@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
@@ -67,9 +68,9 @@ func (a *actionRun) confirmAB(ctx context.Context, base, head []*model.Results, 
 	}
 	rounds := confirm.DefaultRounds
 	fmt.Fprintf(a.e.Stderr, "perfgate: confirming %s: %d more A/B rounds of %s\n", plural(len(targets), "regression"), rounds, strings.Join(quoted, ", "))
-	cbase, chead, err := a.ab.runRounds(ctx, regexp.MustCompile("^("+strings.Join(quoted, "|")+")$"), rounds)
+	cbase, chead, err := a.ab.Rounds(ctx, regexp.MustCompile("^("+strings.Join(quoted, "|")+")$"), rounds)
 	if err == nil {
-		err = headRuns(chead, confirmRun(head[0].Run), "c")
+		err = ab.HeadRuns(chead, confirmRun(head[0].Run), "c")
 	}
 	if err != nil {
 		fmt.Fprintf(a.e.Stderr, "perfgate: the confirmation re-run failed, the regressions stand: %v\n", err)
@@ -89,7 +90,7 @@ func (a *actionRun) confirmAB(ctx context.Context, base, head []*model.Results, 
 // closeAB removes the interleaved mode's worktree, if there is one.
 func (a *actionRun) closeAB() {
 	if a.ab != nil {
-		a.ab.cleanup()
+		a.ab.Close()
 		a.ab = nil
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -116,11 +117,11 @@ func TestConfirmUnits(t *testing.T) {
 		{Suite: "elementwise", Name: "add/dtype=fp32/n=256/mode=batch"},
 		{Suite: "other", Name: "x"},
 	})
-	want := []roundUnit{
-		{name: "mine", args: []string{"run", "--config", "/repo/.perfgate.yml", "--suite", "mine", "--skip-prepare"}},
-		{name: "elementwise (small)", args: []string{"run", "--suite", "elementwise", "--size", "small", "--filter",
+	want := []runner.Unit{
+		{Name: "mine", Args: []string{"run", "--config", "/repo/.perfgate.yml", "--suite", "mine", "--skip-prepare"}},
+		{Name: "elementwise (small)", Args: []string{"run", "--suite", "elementwise", "--size", "small", "--filter",
 			`^elementwise/(add/dtype=fp32/n=4K/mode=batch|mul/dtype=fp16/n=4K/mode=cold)$`}},
-		{name: "elementwise (medium)", args: []string{"run", "--suite", "elementwise", "--size", "medium", "--filter",
+		{Name: "elementwise (medium)", Args: []string{"run", "--suite", "elementwise", "--size", "medium", "--filter",
 			`^elementwise/(add/dtype=fp32/n=256/mode=batch)$`}},
 	}
 	if !reflect.DeepEqual(units, want) {

@@ -1,6 +1,26 @@
 package main
 
-import "context"
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/runner"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// selfCommand returns the command that runs this perfgate binary with args:
+// the processes of rounds, --devices workers and sharing-suite workers.
+// The tests replace it (TestMain) to run the test binary as perfgate.
+var selfCommand = func(ctx context.Context, args []string) (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, &model.InfraError{Op: "find the perfgate executable to start the rounds", Err: err}
+	}
+	return exec.CommandContext(ctx, exe, args...), nil
+}
 
 // workerCommand is the command line that starts one sharing-suite worker of
 // this binary (selfCommand's); the suite appends the workload's flags. It is
@@ -11,4 +31,24 @@ func workerCommand() []string {
 		return nil
 	}
 	return cmd.Args
+}
+
+// listDevices lists the GPUs for --devices (tests replace it).
+var listDevices = kernels.Devices
+
+// newRunner returns the runner of the commands that measure: its messages
+// go to e.Stderr.
+func newRunner(e *env) *runner.Runner {
+	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv("PERFGATE_CACHE"), Self: selfCommand}
+}
+
+// splitList splits a comma-separated flag or input value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

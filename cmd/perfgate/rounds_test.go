@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -111,53 +110,6 @@ func TestRunRoundsSuiteSubsetAndPattern(t *testing.T) {
 	}
 	if r1.Run.Group == "" || r1.Run.Group != r2.Run.Group || r1.Run.ID == r2.Run.ID || r1.Run.ID != r1.Run.Group+"-r1" {
 		t.Errorf("rounds %q/%q and %q/%q: want one group and ids <group>-r1, -r2", r1.Run.ID, r1.Run.Group, r2.Run.ID, r2.Run.Group)
-	}
-}
-
-func TestRoundOrder(t *testing.T) {
-	units := []roundUnit{{name: "a"}, {name: "b"}, {name: "c"}}
-	for r, want := range []string{"abc", "bca", "cab", "abc"} {
-		var got string
-		for _, u := range roundOrder(units, r) {
-			got += u.name
-		}
-		if got != want {
-			t.Errorf("round %d: %s, want %s", r, got, want)
-		}
-	}
-}
-
-func TestRoundPaths(t *testing.T) {
-	dir := t.TempDir()
-	tests := []struct {
-		out    string
-		rounds int
-		want   []string
-		err    string
-	}{
-		{"", 1, []string{""}, ""},
-		{"r.json", 1, []string{"r.json"}, ""},
-		{"r-{round}.json", 3, []string{"r-1.json", "r-2.json", "r-3.json"}, ""},
-		{"r-{round}.json", 10, []string{"r-01.json", "r-02.json", "r-03.json", "r-04.json", "r-05.json", "r-06.json", "r-07.json", "r-08.json", "r-09.json", "r-10.json"}, ""},
-		{dir, 2, []string{filepath.Join(dir, "round-1.json"), filepath.Join(dir, "round-2.json")}, ""},
-		{"new/", 1, []string{"new/round-1.json"}, ""},
-		{"r.json", 3, nil, "-out: --rounds 3 writes 3 results files: name a directory (--out r/) or a pattern with {round} (--out r-{round}.json)"},
-		{"", 2, nil, "-out: --rounds 2 writes 2 results files, not standard output"},
-		{"-", 2, nil, "not standard output"},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s×%d", tt.out, tt.rounds), func(t *testing.T) {
-			got, err := roundPaths(tt.out, tt.rounds)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Errorf("err %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %v, %v; want %v", got, err, tt.want)
-			}
-		})
 	}
 }
 

@@ -1,0 +1,167 @@
+package runner
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// Options are what one perfgate run measures.
+type Options struct {
+	// Suites are the built-in suites to run, or with Config the names of
+	// the configuration's suites to run (none: all of them).
+	Suites []string
+	// Config is the .perfgate.yml whose suites run (nil: built-in suites).
+	Config *config.Config
+	// Kernel selects and tunes the built-in suites' benchmarks.
+	Kernel kernels.Options
+	// Rounds is how many rounds to run (≥ 2: each suite in its own process
+	// per round, one results document per round).
+	Rounds int
+	// Devices are the GPUs to run on at once, one worker process each
+	// (nil: this process, on the GPU it sees).
+	Devices []kernels.Device
+	// SkipPrepare leaves out the configuration's prepare commands.
+	SkipPrepare bool
+	// Strict runs perfgate doctor's checks first and refuses a GPU in a
+	// state that would spoil the measurement (PreRunStrict).
+	Strict bool
+	// Meta returns the run block of the results; Run calls it once, after
+	// checking the options.
+	Meta func() (model.Run, error)
+}
+
+// Run measures what o says and returns the results: one document, or one
+// per round.
+func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
+	if o.Config != nil {
+		return r.runConfig(ctx, o)
+	}
+	if err := CheckSuites(o.Suites); err != nil {
+		return nil, err
+	}
+	if err := CheckSelection(o.Suites, o.Kernel); err != nil {
+		return nil, err
+	}
+	if err := r.strict(ctx, o.Strict); err != nil {
+		return nil, err
+	}
+	if len(o.Devices) > 0 {
+		if o.Rounds > 1 {
+			return nil, inputErr("-devices: not with --rounds (run the rounds on each GPU in turn)")
+		}
+		run, err := o.Meta()
+		if err != nil {
+			return nil, err
+		}
+		res, err := r.OnDevices(ctx, o.Devices, builtinArgs(o), run)
+		if err != nil {
+			return nil, err
+		}
+		return []*model.Results{res}, nil
+	}
+	if host, _ := kernels.CountModes(o.Suites, o.Kernel); !kernels.CUDA && host == 0 {
+		return nil, kernels.ErrNoCUDA
+	}
+	run, err := o.Meta()
+	if err != nil {
+		return nil, err
+	}
+	if o.Rounds > 1 {
+		units := BuiltinUnits(o.Suites, o.Kernel, selectionArgs(o.Kernel))
+		return r.Rounds(ctx, Spec{Rounds: o.Rounds, Units: units, Run: run, Prefix: "r"})
+	}
+	bs, env, err := r.Builtin(ctx, o.Suites, o.Kernel)
+	if err != nil {
+		return nil, err
+	}
+	run.Env = env
+	return []*model.Results{{Schema: model.Schema, Run: run, Benchmarks: bs}}, nil
+}
+
+// runConfig runs the suites of o.Config (all of them, or those o.Suites
+// names).
+func (r *Runner) runConfig(ctx context.Context, o Options) ([]*model.Results, error) {
+	cfg := o.Config
+	if err := r.strict(ctx, o.Strict); err != nil {
+		return nil, err
+	}
+	co := ConfigOptions{Fast: o.Kernel.Fast, SkipPrepare: o.SkipPrepare}
+	if len(o.Suites) > 0 {
+		quoted := make([]string, len(o.Suites))
+		for i, n := range o.Suites {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		co.Only = regexp.MustCompile("^(" + strings.Join(quoted, "|") + ")$")
+	}
+	run, err := o.Meta()
+	if err != nil {
+		return nil, err
+	}
+	var rs []*model.Results
+	if o.Rounds > 1 {
+		rs, err = r.ConfigRounds(ctx, cfg, co, Spec{Rounds: o.Rounds, Run: run, Prefix: "r"})
+	} else {
+		var bs []model.Benchmark
+		bs, run.Env, err = r.Config(ctx, cfg, co)
+		if len(bs) > 0 {
+			rs = []*model.Results{{Schema: model.Schema, Run: run, Benchmarks: bs}}
+		}
+	}
+	if err == nil && len(rs) == 0 {
+		err = inputErr("-suite: %q selects no suite of %s", strings.Join(o.Suites, ","), cfg.File)
+	}
+	return rs, err
+}
+
+// strict runs the pre-run checks of run --strict, writing the warnings to
+// r.Log.
+func (r *Runner) strict(ctx context.Context, on bool) error {
+	if !on {
+		return nil
+	}
+	warnings, err := r.PreRun(ctx, PreRunStrict)
+	for _, w := range warnings {
+		r.logf("perfgate: pre-run check: %s\n", w)
+	}
+	return err
+}
+
+// builtinArgs are the arguments of a perfgate run process that runs o's
+// built-in suites as o selects them (no --out, no run metadata).
+func builtinArgs(o Options) []string {
+	args := append([]string{"run", "--suite", strings.Join(o.Suites, ",")}, selectionArgs(o.Kernel)...)
+	if o.Strict {
+		args = append(args, "--strict")
+	}
+	return args
+}
+
+// selectionArgs are the perfgate run flags that select and tune built-in
+// suites' benchmarks as k does.
+func selectionArgs(k kernels.Options) []string {
+	var args []string
+	if k.Size != "" {
+		args = append(args, "--size", k.Size)
+	}
+	if k.Filter != nil {
+		args = append(args, "--filter", k.Filter.String())
+	}
+	if len(k.Ops) > 0 {
+		args = append(args, "--op", strings.Join(k.Ops, ","))
+	}
+	if len(k.DTypes) > 0 {
+		args = append(args, "--dtype", strings.Join(k.DTypes, ","))
+	}
+	if k.MaxTime != 0 {
+		args = append(args, "--max-time", k.MaxTime.String())
+	}
+	if k.Fast {
+		args = append(args, "--fast")
+	}
+	return args
+}
