@@ -44,6 +44,10 @@ type Report struct {
 	Warnings []string
 }
 
+// Diagnose returns the warnings implied by an environment fingerprint:
+// what perfgate doctor shows. It is pure.
+func Diagnose(env map[string]string) []string { return diagnose(env) }
+
 // diagnose returns the warnings implied by an environment fingerprint. It
 // is pure so that every rule is unit-tested.
 func diagnose(env map[string]string) []string {

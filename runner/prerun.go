@@ -56,3 +56,15 @@ func (r *Runner) PreRun(ctx context.Context, policy string) ([]string, error) {
 	}
 	return JudgePreRun(kernels.PreRunFindings(dev.Env()), policy)
 }
+
+// Doctor opens the GPU, as a run would, and returns its environment
+// fingerprint (with perfgate's version) and the warnings about it.
+func (r *Runner) Doctor(ctx context.Context) (kernels.Report, error) {
+	g := r.gpuHolder()
+	defer g.close()
+	if _, err := g.get(ctx); err != nil {
+		return kernels.Report{}, err
+	}
+	env := g.env()
+	return kernels.Report{Env: env, Warnings: kernels.Diagnose(env)}, nil
+}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,3 +74,24 @@ func (f fakeGPU) RunUserKernel(context.Context, kernels.UserKernel, kernels.Opti
 	return nil, errors.New("fake GPU")
 }
 func (f fakeGPU) Env() map[string]string { return f.env }
+
+// TestDoctorOpensThroughOpener checks that perfgate doctor's report comes
+// from the GPU the Runner's Opener opens, with perfgate's version.
+func TestDoctorOpensThroughOpener(t *testing.T) {
+	released := false
+	r := &Runner{Version: "v9", OpenGPU: func(context.Context) (GPU, func(), error) {
+		return fakeGPU{env: map[string]string{kernels.EnvMIG: "enabled", kernels.EnvNVMLAvailable: "yes"}}, func() { released = true }, nil
+	}}
+	rep, err := r.Doctor(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Env[kernels.EnvPerfgate] != "v9" || !released || !slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.HasPrefix(w, "MIG is enabled") }) {
+		t.Errorf("report %+v, released %v; want the fake GPU's environment, its MIG warning, the GPU released", rep, released)
+	}
+	r.OpenGPU = func(context.Context) (GPU, func(), error) { return nil, nil, errors.New("no device") }
+	var ie *model.InfraError
+	if _, err := r.Doctor(context.Background()); !errors.As(err, &ie) {
+		t.Errorf("a GPU that does not open: %v, want an infrastructure error (exit 3)", err)
+	}
+}

@@ -24,16 +24,10 @@ func runDoctor(ctx context.Context, args []string, e *env) error {
 		return usageError("doctor: unexpected argument %q", fs.Arg(0))
 	}
 	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), cudaStatus())
-	s, err := kernels.Open(ctx)
+	rep, err := newRunner(e).Doctor(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	rep, err := s.Doctor()
-	if err != nil {
-		return err
-	}
-	rep.Env[kernels.EnvPerfgate] = buildVersion()
 	return writeDoctorReport(e.Stdout, rep, *strict)
 }
 
