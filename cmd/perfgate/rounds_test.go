@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -181,5 +182,32 @@ func TestRoundsRecordedAsJobs(t *testing.T) {
 	}
 	if len(c.Benchmarks) != 2 || c.Summary.Unchanged+c.Summary.Insufficient != 2 {
 		t.Errorf("benchmarks %+v", c.Benchmarks)
+	}
+}
+
+// TestRunRoundsBuiltin runs a built-in suite (cmdpath's host benchmarks,
+// no GPU needed) in 2 rounds: each round is one process of this binary and
+// one results file, in one run group.
+func TestRunRoundsBuiltin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two perfgate processes")
+	}
+	out := t.TempDir()
+	_, stderr, code := invoke(t, nil, "run", "--suite", "cmdpath", "--filter", "cmdpath/clone/.*mode=host", "--fast", "--max-time", "10ms",
+		"--rounds", "2", "--out", out+"/", "--commit", roundsSHA, "--run-id", "job9")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for r := 1; r <= 2; r++ {
+		res, err := model.Load(filepath.Join(out, fmt.Sprintf("round-%d.json", r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Run.ID != fmt.Sprintf("job9-r%d", r) || res.Run.Group != "job9" || len(res.Benchmarks) != 6 || res.Run.Env[kernels.EnvPerfgate] == "" {
+			t.Errorf("round %d: run %+v, %d benchmarks; want id job9-r%d in group job9, 6 clone benchmarks, run.env.perfgate", r, res.Run, len(res.Benchmarks), r)
+		}
+	}
+	if strings.Count(stderr, "perfgate: round ") != 2 {
+		t.Errorf("stderr does not name each of the 2 processes:\n%s", stderr)
 	}
 }

@@ -1,0 +1,62 @@
+package runner
+
+import (
+	"context"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// TestBuiltinUnits checks the processes of a round of built-in suites and
+// the arguments of a --devices worker: the selection flags as given, the
+// suites in the order named, a suite the selection empties left out.
+func TestBuiltinUnits(t *testing.T) {
+	o := Options{Suites: []string{"rowwise", "memory", "gemm"}, Strict: true, Kernel: kernels.Options{Size: "small",
+		Filter: regexp.MustCompile("layernorm|memcpy"), DTypes: []string{"fp32"}, MaxTime: 2 * time.Second, Fast: true}}
+	sel := []string{"--size", "small", "--filter", "layernorm|memcpy", "--dtype", "fp32", "--max-time", "2s", "--fast"}
+	units := BuiltinUnits(o.Suites, o.Kernel, selectionArgs(o.Kernel))
+	want := []Unit{
+		{Name: "rowwise", Args: append([]string{"run", "--suite", "rowwise"}, sel...)},
+		{Name: "memory", Args: append([]string{"run", "--suite", "memory"}, sel...)},
+	}
+	if !reflect.DeepEqual(units, want) {
+		t.Errorf("units\n%q\nwant\n%q", units, want)
+	}
+	worker := append(append([]string{"run", "--suite", "rowwise,memory,gemm"}, sel...), "--strict")
+	if got := builtinArgs(o); !reflect.DeepEqual(got, worker) {
+		t.Errorf("worker args %q, want %q", got, worker)
+	}
+}
+
+// TestRunRefusesBeforeMeasuring checks the input errors Run returns before
+// it opens the GPU or resolves the run block.
+func TestRunRefusesBeforeMeasuring(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"no suite", Options{}, "-suite: name at least one suite"},
+		{"unknown suite", Options{Suites: []string{"memory", "nope"}}, `-suite: unknown suite "nope"`},
+		{"selects nothing", Options{Suites: []string{"microbatch"}, Kernel: kernels.Options{DTypes: []string{"fp16"}}}, "they select no benchmark of microbatch"},
+		{"devices and rounds", Options{Suites: []string{"memory"}, Rounds: 2, Devices: []kernels.Device{{}}}, "-devices: not with --rounds"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Runner{Log: &strings.Builder{}, OpenGPU: func(context.Context) (GPU, func(), error) {
+				t.Fatal("opened the GPU")
+				return nil, nil, nil
+			}}
+			tt.o.Meta = func() (model.Run, error) { t.Fatal("resolved the run block"); return model.Run{}, nil }
+			_, err := r.Run(context.Background(), tt.o)
+			if err == nil || !model.IsInputError(err) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err %v, want an input error %q", err, tt.want)
+			}
+		})
+	}
+}
