@@ -158,13 +158,14 @@ func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbe
 // bound value rather than a join column, the planner walks the testbed's
 // own runs even when they are sparse among all runs.
 func newestRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbeds []int64, limit int) ([]usedRun, error) {
-	args := []any{q.Branch, q.Repo, q.Exclude, limit}
+	runs, repos, groups := q.ExcludeArgs()
+	args := []any{q.Branch, q.Repo, runs, limit, repos, groups}
 	branches := make([]string, len(testbeds))
 	for i, tb := range testbeds {
 		args = append(args, tb)
 		branches[i] = fmt.Sprintf(`(select pk, id, started_at, repo, run_group from runs
 			where branch = $1 and testbed_id = $%d and baseline_eligible
-			  and ($2 = '' or repo = $2) and id <> $3
+			  and ($2 = '' or repo = $2) and `+notExcluded("", "$3", "$5", "$6")+`
 			order by started_at desc, id desc limit $4)`, len(args))
 	}
 	return scanUsed(tx.Query(ctx, "select pk, id, started_at, repo, run_group from ("+
@@ -178,6 +179,7 @@ func groupShards(ctx context.Context, tx querier, q model.BaselineQuery, testbed
 	if len(groups) == 0 {
 		return nil, nil
 	}
+	exRuns, exRepos, exGroups := q.ExcludeArgs()
 	repos, names := make([]string, len(groups)), make([]string, len(groups))
 	for i, g := range groups {
 		repos[i], names[i] = g.Repo, g.Group
@@ -187,8 +189,8 @@ func groupShards(ctx context.Context, tx querier, q model.BaselineQuery, testbed
 		from unnest($1::text[], $2::text[]) g(repo, name)
 		join runs r on r.repo = g.repo and r.run_group = g.name
 		where r.run_group is not null and r.baseline_eligible
-		  and r.branch = $3 and r.testbed_id = any($4) and r.id <> $5`,
-		repos, names, q.Branch, testbeds, q.Exclude))
+		  and r.branch = $3 and r.testbed_id = any($4) and `+notExcluded("r.", "$5", "$6", "$7"),
+		repos, names, q.Branch, testbeds, exRuns, exRepos, exGroups))
 }
 
 // scanUsed reads the rows of newestRuns or groupShards.
@@ -221,6 +223,7 @@ func scanUsed(rows pgx.Rows, err error) ([]usedRun, error) {
 // runs newer than the oldest used once K jobs were found (full).
 func passedOver(ctx context.Context, tx querier, q model.BaselineQuery, comparable []int64, used []usedRun, full bool) ([]model.Incomparable, error) {
 	anyLabel := len(used) == 0
+	exRuns, exRepos, exGroups := q.ExcludeArgs()
 	after, afterID := time.Time{}, ""
 	if full {
 		after, afterID = used[len(used)-1].startedAt, used[len(used)-1].id
@@ -229,11 +232,11 @@ func passedOver(ctx context.Context, tx querier, q model.BaselineQuery, comparab
 		select r.id, r.commit, r.branch, t.label, r.started_at, t.gpu, t.driver_major, t.cuda
 		from runs r join testbeds t on t.id = r.testbed_id
 		where r.branch = $1 and r.baseline_eligible and r.testbed_id <> all($2::bigint[])
-		  and ($3 = '' or r.repo = $3) and r.id <> $4
+		  and ($3 = '' or r.repo = $3) and `+notExcluded("r.", "$4", "$10", "$11")+`
 		  and ($5 or t.label = $6)
 		  and ($7 = '' or (r.started_at, r.id) > ($8, $7))
 		order by r.started_at desc, r.id desc
-		limit $9`, q.Branch, comparable, q.Repo, q.Exclude, anyLabel, q.Testbed.Testbed, afterID, after, q.Runs)
+		limit $9`, q.Branch, comparable, q.Repo, exRuns, anyLabel, q.Testbed.Testbed, afterID, after, q.Runs, exRepos, exGroups)
 	if err != nil {
 		return nil, infra("select passed-over runs", err)
 	}
@@ -252,4 +255,13 @@ func passedOver(ctx context.Context, tx querier, q model.BaselineQuery, comparab
 		return nil, infra("select passed-over runs", err)
 	}
 	return out, nil
+}
+
+// notExcluded is the SQL condition that a runs row (columns prefixed by
+// p) belongs to no job of BaselineQuery.Exclude: runs is the parameter of
+// the excluded ungrouped run IDs, repos and groups those of the excluded
+// run groups (model.BaselineQuery.ExcludeArgs).
+func notExcluded(p, runs, repos, groups string) string {
+	return fmt.Sprintf(`%[1]sid <> all(%[2]s::text[]) and (%[1]srun_group is null or (%[1]srepo, %[1]srun_group) not in
+			(select x.repo, x.name from unnest(%[3]s::text[], %[4]s::text[]) x(repo, name)))`, p, runs, repos, groups)
 }

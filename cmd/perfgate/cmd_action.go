@@ -17,8 +17,10 @@ import (
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/githubapi"
 	"github.com/perfgate/perfgate/db/filestore"
+	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -150,10 +152,11 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 			return nil, usageError("filter: %v", err)
 		}
 	}
-	if o.compare.Threshold, err = inputFloat(gha, "threshold", 10, 0, 1e6); err != nil {
-		return nil, err
+	if s := strings.TrimSpace(gha.GetInput("threshold")); s != "" {
+		if o.compare.Threshold, err = compare.ParseThreshold(s); err != nil {
+			return nil, usageError("threshold: %v", err)
+		}
 	}
-	o.compare.Threshold /= 100
 	if o.compare.Alpha, err = inputFloat(gha, "alpha", 0.01, 0, 1); err != nil {
 		return nil, err
 	}
@@ -208,7 +211,7 @@ func (o *actionOptions) readTimeouts(gha *githubactions.Action, e *env) error {
 		dst       *time.Duration
 	}{
 		{"github-timeout", "PERFGATE_GITHUB_TIMEOUT", githubapi.DefaultTimeout, &o.githubTimeout},
-		{"database-timeout", "PERFGATE_DB_TIMEOUT", defaultDBTimeout, &o.dbTimeout},
+		{"database-timeout", "PERFGATE_DB_TIMEOUT", open.DefaultTimeout, &o.dbTimeout},
 	} {
 		s := firstNonEmpty(strings.TrimSpace(gha.GetInput(in.name)), e.Getenv(in.env))
 		if s == "" {
@@ -263,7 +266,7 @@ func readEvent(path string) ([]byte, error) {
 // cfg; the filter input selects suites either way.
 func loadActionResults(ctx context.Context, e *env, o *actionOptions, cfg *config.Config) ([]*model.Results, []string, error) {
 	if len(o.resultFiles) > 0 {
-		runs, err := loadCandidates(o.resultFiles)
+		runs, err := check.LoadCandidates(o.resultFiles)
 		if err == nil && o.filter != nil {
 			runs, err = filterSuites(runs, o.filter)
 		}
@@ -273,16 +276,7 @@ func loadActionResults(ctx context.Context, e *env, o *actionOptions, cfg *confi
 	if err != nil {
 		return nil, nil, err
 	}
-	return runs, runNames(runs), nil
-}
-
-// runNames names runs for messages: "run ID".
-func runNames(runs []*model.Results) []string {
-	names := make([]string, len(runs))
-	for i, r := range runs {
-		names[i] = "run " + r.Run.ID
-	}
-	return names
+	return runs, check.RunNames(runs), nil
 }
 
 // A githubAPI is what the check mode uses of GitHub: the comments, the

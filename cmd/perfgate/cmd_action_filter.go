@@ -4,7 +4,7 @@ import (
 	"context"
 	"regexp"
 
-	"github.com/perfgate/perfgate/tracker/history"
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -13,12 +13,12 @@ import (
 // judged against the same suites of the baseline, not reported as missing
 // every other one.
 type suiteFilteredSource struct {
-	src  history.BaselineSource
+	src  check.BaselineSource
 	only *regexp.Regexp
 }
 
 // filteredBaseline returns src itself when only is nil.
-func filteredBaseline(src history.BaselineSource, only *regexp.Regexp) history.BaselineSource {
+func filteredBaseline(src check.BaselineSource, only *regexp.Regexp) check.BaselineSource {
 	if only == nil {
 		return src
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
@@ -72,9 +73,11 @@ func (a *actionRun) run(ctx context.Context) error {
 	var b *model.Baseline
 	if a.interleaved() {
 		c, err = a.compareAB(base, runs)
-	} else if b, err = baselineOn(ctx, filteredBaseline(st, a.o.filter), runs, a.plan.BaselineBranch, a.o.baselineTestbed, a.o.baselineRuns, a.o.compare.HistoryJobs); err == nil {
-		a.o.compare.BaselineJobs = a.o.baselineRuns
-		c, err = compare.CompareBaseline(b, runs, a.o.compare)
+	} else {
+		q := check.Query{Branch: a.plan.BaselineBranch, Testbed: a.o.baselineTestbed, Jobs: a.o.baselineRuns, History: a.o.compare.HistoryJobs}
+		if b, err = check.Baseline(ctx, filteredBaseline(st, a.o.filter), runs, q); err == nil {
+			c, err = check.Judge(b, runs, q.Jobs, a.o.compare)
+		}
 	}
 	if err != nil {
 		return spoolRuns(err)
@@ -82,7 +85,7 @@ func (a *actionRun) run(ctx context.Context) error {
 	if a.confirming(c) {
 		var extra []*model.Results
 		c, extra = a.confirm(ctx, b, base, runs, c)
-		runs, files = append(runs, extra...), append(files, runNames(extra)...)
+		runs, files = append(runs, extra...), append(files, check.RunNames(extra)...)
 	}
 	tally := tallyOf(c)
 	if a.plan.Mode == action.ModeCheck {
@@ -123,7 +126,7 @@ func (a *actionRun) measure(ctx context.Context) (base, runs []*model.Results, f
 	if base, runs, err = a.measureAB(ctx); err != nil {
 		return nil, nil, nil, err
 	}
-	return base, runs, runNames(runs), nil
+	return base, runs, check.RunNames(runs), nil
 }
 
 // report writes the verdict everywhere a reader may look: the log (one
@@ -281,7 +284,7 @@ func (a *actionRun) record(ctx context.Context, st history.Store, files []string
 		}
 		keepFiles, keep = append(keepFiles, files[i]), append(keep, r)
 	}
-	if err := recordAll(ctx, a.e.Stderr, st, keepFiles, keep); err != nil {
+	if err := check.RecordRuns(ctx, a.e.Stderr, st, keepFiles, keep); err != nil {
 		return err
 	}
 	if a.plan.Mode == action.ModeCheck {

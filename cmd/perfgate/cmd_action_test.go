@@ -45,12 +45,13 @@ func TestActionBadInputs(t *testing.T) {
 		inputs map[string]string
 		want   string // in stderr
 	}{
-		{"threshold not a number", "push", map[string]string{"threshold": "ten"}, `threshold: "ten" is not a number`},
+		{"threshold not a number", "push", map[string]string{"threshold": "ten"}, `threshold: "ten" is not a percentage`},
 		{"negative threshold", "push", map[string]string{"threshold": "-5"}, "threshold:"},
+		{"ambiguous threshold", "push", map[string]string{"threshold": "0.1"}, `threshold: "0.1" is ambiguous: write 10% for 10 percent, or 0.1% for 0.1 percent`},
 		{"alpha out of range", "push", map[string]string{"alpha": "1"}, "alpha:"},
-		{"threshold NaN", "push", map[string]string{"threshold": "NaN"}, `threshold: "NaN" is not a number`},
+		{"threshold NaN", "push", map[string]string{"threshold": "NaN"}, `threshold: "NaN" is not a percentage`},
 		{"alpha NaN", "push", map[string]string{"alpha": "nan"}, `alpha: "nan" is not a number`},
-		{"threshold infinite", "push", map[string]string{"threshold": "+Inf"}, `threshold: "+Inf" is not a number`},
+		{"threshold infinite", "push", map[string]string{"threshold": "+Inf"}, `threshold: "+Inf" is not a percentage`},
 		{"fail-on-regression not a boolean", "push", map[string]string{"fail-on-regression": "yes"}, `fail-on-regression: "yes" is not true or false`},
 		{"record not a boolean", "push", map[string]string{"record": "1"}, "record:"},
 		{"pre-run-checks", "push", map[string]string{"pre-run-checks": "refuse"}, `pre-run-checks: "refuse" is not warn, strict, off`},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/compare"
@@ -52,11 +51,11 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	base, err := loadResultFiles(baseFiles)
+	base, err := loadSide(baseFiles)
 	if err != nil {
 		return err
 	}
-	cand, err := loadResultFiles(candFiles)
+	cand, err := loadSide(candFiles)
 	if err != nil {
 		return err
 	}
@@ -73,31 +72,12 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	return nil
 }
 
-// loadResultFiles loads and validates results files; the first bad one is an
-// *model.InputError naming the file and the JSON path.
-func loadResultFiles(files []string) ([]*model.Results, error) {
-	out := make([]*model.Results, 0, len(files))
-	for _, f := range files {
-		r, err := model.Load(f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
+// loadSide loads the results files of one side (model.LoadAll), each run
+// once (model.DistinctRuns).
+func loadSide(files []string) ([]*model.Results, error) {
+	runs, err := model.LoadAll(files)
+	if err != nil {
+		return nil, err
 	}
-	return out, distinctRuns(files, out)
-}
-
-// distinctRuns rejects a run given twice on one side (two files with one
-// run id, or one file named twice): pooled twice, its samples would count
-// twice and the p-values would overstate the evidence.
-func distinctRuns(files []string, runs []*model.Results) error {
-	first := make(map[string]int, len(runs))
-	for i, r := range runs {
-		if j, seen := first[r.Run.ID]; seen {
-			return &model.InputError{File: files[i], Path: "$.run.id",
-				Msg: fmt.Sprintf("run %s is also in %s: a run pooled twice would count its samples twice", r.Run.ID, files[j])}
-		}
-		first[r.Run.ID] = i
-	}
-	return nil
+	return runs, model.DistinctRuns(files, runs)
 }

@@ -84,7 +84,15 @@ func TestCompareExitCodes(t *testing.T) {
 		{"bad file", nil, []string{"--baseline", b1, "--candidate", bad}, 2, bad + ": $.benchmarks[1].better", "", true},
 		{"missing file", nil, []string{"--baseline", b1 + ".nope", "--candidate", c}, 2, b1 + ".nope", "", true},
 		{"alpha", nil, []string{"--baseline", b1, "--candidate", c, "--alpha", "1.5"}, 2, "-alpha", "", true},
-		{"threshold", nil, []string{"--baseline", b1, "--candidate", c, "--threshold", "-1"}, 2, "-threshold", "", true},
+		// --threshold: percent, with or without the sign; a bare number
+		// below 1 and out-of-range values are refused naming the flag
+		// (issue 11, defect 3).
+		{"threshold", nil, []string{"--baseline", b1, "--candidate", c, "--threshold", "-1"}, 2, "--threshold: \"-1\" is out of range", "", true},
+		{"threshold with %", nil, append([]string{"--baseline", b1, "--baseline", b2, "--baseline", b3}, "--candidate", c, "--threshold", "30%"), 0, "", "No regression", false},
+		{"env threshold with %", map[string]string{"PERFGATE_THRESHOLD": "30%"}, append([]string{"--baseline", b1, "--baseline", b2, "--baseline", b3}, "--candidate", c), 0, "", "No regression", false},
+		{"threshold 0.1 is ambiguous", nil, []string{"--baseline", b1, "--candidate", c, "--threshold", "0.1"}, 2, "--threshold: \"0.1\" is ambiguous: write 10% for 10 percent, or 0.1% for 0.1 percent", "", true},
+		{"threshold too large", nil, []string{"--baseline", b1, "--candidate", c, "--threshold", "5000%"}, 2, "--threshold: \"5000%\" is out of range", "", true},
+		{"bad env threshold", map[string]string{"PERFGATE_THRESHOLD": "0.2"}, []string{"--baseline", b1, "--candidate", c}, 2, "PERFGATE_THRESHOLD (default of --threshold): \"0.2\" is ambiguous", "", true},
 		{"min samples", nil, []string{"--baseline", b1, "--candidate", c, "--min-samples", "1"}, 2, "-min-samples", "", true},
 		{"correction", nil, []string{"--baseline", b1, "--candidate", c, "--correction", "bonferroni"}, 2, "-correction", "", true},
 		{"format", nil, []string{"--baseline", b1, "--candidate", c, "--format", "html"}, 2, "-format", "", true},
@@ -122,7 +130,7 @@ func TestCompareJSON(t *testing.T) {
 		t.Fatalf("exit %d, want 1; stderr %s", code, errs)
 	}
 	var doc struct {
-		Threshold  float64 `json:"threshold"`
+		Threshold  float64 `json:"threshold_pct"`
 		Alpha      float64 `json:"alpha"`
 		Correction string  `json:"correction"`
 		Benchmarks []struct {
@@ -155,7 +163,7 @@ func TestCompareJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if doc.Threshold != 0.125 || doc.Alpha != 0.05 || doc.Correction != "holm" || len(doc.BaselineRuns) != 3 {
+	if doc.Threshold != 12.5 || doc.Alpha != 0.05 || doc.Correction != "holm" || len(doc.BaselineRuns) != 3 {
 		t.Errorf("header: threshold %v alpha %v correction %q baseline runs %d", doc.Threshold, doc.Alpha, doc.Correction, len(doc.BaselineRuns))
 	}
 	if len(doc.Benchmarks) != 2 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/db/filestore"
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -46,7 +47,7 @@ func runDemo(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	return finishCheck(e, c, *format, "main")
+	return finishCheck(e, c, nil, *format, "main", c.Candidate.Testbed)
 }
 
 // demoFiles lists the example history runs and the PR run in dir.
@@ -67,7 +68,7 @@ func demoFiles(dir string) (history []string, pr string, err error) {
 // afterwards, and checks the PR run against it as 'perfgate check' would.
 // What it does is narrated on w (stderr), so stdout is the report alone.
 func demoCompare(ctx context.Context, w io.Writer, history []string, pr string) (*compare.Comparison, error) {
-	runs, err := loadResults(append(history, pr))
+	runs, err := model.LoadAll(append(history, pr))
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +83,16 @@ func demoCompare(ctx context.Context, w io.Writer, history []string, pr string) 
 		return nil, err
 	}
 	defer st.Close()
-	if err := recordAll(ctx, io.Discard, st, history, hist); err != nil {
+	if err := check.RecordRuns(ctx, io.Discard, st, history, hist); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(w, "perfgate demo: recorded %d main-branch runs from %s into a temporary store; checking %s (PR #%d) against the latest %d comparable ones.\n"+
 		"The report below is what the pull request's comment would say; exit status 1 means the check fails on a regression.\n\n",
 		len(hist), filepath.Dir(history[0]), pr, cand[0].Run.PR, demoBaselineRuns)
-	return checkAgainst(ctx, st, cand, "main", demoBaselineRuns, compare.DefaultOptions())
+	opt := compare.DefaultOptions()
+	b, err := check.Baseline(ctx, st, cand, check.Query{Branch: "main", Jobs: demoBaselineRuns, History: opt.HistoryJobs})
+	if err != nil {
+		return nil, err
+	}
+	return check.Judge(b, cand, demoBaselineRuns, opt)
 }

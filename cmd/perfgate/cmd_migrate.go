@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/perfgate/perfgate/db"
+	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -34,10 +34,8 @@ func runMigrate(ctx context.Context, args []string, e *env) error {
 	case *url == "":
 		return usageError("--db: migrate needs the database URL (or PERFGATE_DATABASE_URL); the embedded store needs no migration")
 	}
-	res, err := bounded(ctx, timeout, "migrate", func(ctx context.Context) (db.MigrateResult, error) {
-		return db.Migrate(ctx, *url, func(seq int32, name string) {
-			fmt.Fprintf(e.Stdout, "applying migration %d: %s\n", seq, name)
-		})
+	res, err := open.Migrate(ctx, *url, timeout, func(seq int32, name string) {
+		fmt.Fprintf(e.Stdout, "applying migration %d: %s\n", seq, name)
 	})
 	if model.IsInputError(err) {
 		return usageError("--db: %v", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/spool"
@@ -73,7 +74,7 @@ func uploadFiles(ctx context.Context, e *env, st history.Recorder, files []strin
 			if out == model.Duplicate {
 				what = "already in the database"
 			}
-			fmt.Fprintf(e.Stdout, "%s: %s %s\n", f, what, describeRun(&r.Run))
+			fmt.Fprintf(e.Stdout, "%s: %s %s\n", f, what, check.DescribeRun(&r.Run))
 			continue
 		}
 		if spool.Spools(err) {

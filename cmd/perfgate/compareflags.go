@@ -23,18 +23,21 @@ const (
 var formats = []string{formatText, formatMarkdown, formatJSON, formatCSV, formatLaTeX}
 
 // compareFlags are the verdict flags shared by compare, check and action.
-// The threshold is in percent on the command line and a fraction in
-// compare.Options.
+// The threshold is a percentage on the command line, read by
+// compare.ParseThreshold ("10" and "10%" are ten percent), and a fraction
+// in compare.Options.
 type compareFlags struct {
-	threshold  float64 // percent
-	alpha      float64
-	correction string
-	minSamples int
-	history    int
-	runSpread  float64 // percent
-	format     string
-	fs         *flag.FlagSet
-	envErrs    map[string]error // flag name -> its PERFGATE_* default did not parse
+	threshold string // as given; options parses it
+	// thresholdEnv: the threshold's default came from PERFGATE_THRESHOLD.
+	thresholdEnv bool
+	alpha        float64
+	correction   string
+	minSamples   int
+	history      int
+	runSpread    float64 // percent
+	format       string
+	fs           *flag.FlagSet
+	envErrs      map[string]error // flag name -> its PERFGATE_* default did not parse
 }
 
 // register adds --threshold, --alpha, --correction, --min-samples and
@@ -43,10 +46,11 @@ type compareFlags struct {
 func (f *compareFlags) register(fs *flag.FlagSet, e *env) {
 	def := compare.DefaultOptions()
 	f.fs, f.envErrs = fs, map[string]error{}
-	threshold := f.envFloat(e, "threshold", "PERFGATE_THRESHOLD", 100*def.Threshold)
+	f.thresholdEnv = e.Getenv("PERFGATE_THRESHOLD") != ""
 	alpha := f.envFloat(e, "alpha", "PERFGATE_ALPHA", def.Alpha)
 	minSamples := f.envInt(e, "min-samples", "PERFGATE_MIN_SAMPLES", def.MinSamples)
-	fs.Float64Var(&f.threshold, "threshold", threshold, "the smallest change that matters, in `percent` (env PERFGATE_THRESHOLD)")
+	fs.StringVar(&f.threshold, "threshold", envDefault(e, "PERFGATE_THRESHOLD", "10%"),
+		"the smallest change that matters, in `percent`: 10 and 10% are ten percent; below 1 write the sign (0.5%) (env PERFGATE_THRESHOLD)")
 	fs.Float64Var(&f.alpha, "alpha", alpha, "significance level of the adjusted p-values, in (0, 1); the CI level is 1 − alpha (env PERFGATE_ALPHA)")
 	fs.StringVar(&f.correction, "correction", envDefault(e, "PERFGATE_CORRECTION", def.Correction),
 		"multiple-testing correction: "+strings.Join(compare.Corrections, ", ")+" (env PERFGATE_CORRECTION)")
@@ -96,9 +100,14 @@ func (f *compareFlags) options() (compare.Options, error) {
 			return compare.Options{}, err
 		}
 	}
+	threshold, err := compare.ParseThreshold(f.threshold)
+	if err != nil {
+		if !set["threshold"] && f.thresholdEnv {
+			return compare.Options{}, usageError("PERFGATE_THRESHOLD (default of --threshold): %v", err)
+		}
+		return compare.Options{}, usageError("--threshold: %v", err)
+	}
 	switch {
-	case !(f.threshold >= 0) || f.threshold > 1e6:
-		return compare.Options{}, usageError("-threshold: must be a percentage ≥ 0 (10 means 10%%), got %v", f.threshold)
 	case !(f.alpha > 0 && f.alpha < 1):
 		return compare.Options{}, usageError("-alpha: must be in (0, 1), got %v", f.alpha)
 	case f.minSamples < 2:
@@ -115,7 +124,7 @@ func (f *compareFlags) options() (compare.Options, error) {
 		return compare.Options{}, err
 	}
 	o := compare.DefaultOptions()
-	o.Threshold, o.Alpha, o.Correction, o.MinSamples = f.threshold/100, f.alpha, f.correction, f.minSamples
+	o.Threshold, o.Alpha, o.Correction, o.MinSamples = threshold, f.alpha, f.correction, f.minSamples
 	o.HistoryJobs, o.RunSpreadPrior = f.history, f.runSpread/100
 	return o, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
@@ -93,10 +94,13 @@ func confirmRun(cand model.Run) model.Run {
 	return r
 }
 
-// rerun runs the targets in cf.rounds confirmation rounds of cand's job and
+var _ check.Rerunner = (*confirmer)(nil)
+
+// Rerun runs the targets in cf.rounds confirmation rounds of cand's job and
 // returns the rounds, holding only the targets' benchmarks, and the targets
-// that could not be re-run. No unit to run: no rounds.
-func (cf *confirmer) rerun(ctx context.Context, targets []model.Key, cand model.Run) ([]*model.Results, map[model.Key]string, error) {
+// that could not be re-run. No unit to run: no rounds. A failure is said
+// on stderr: the regressions then stand (check.Confirm).
+func (cf *confirmer) Rerun(ctx context.Context, targets []model.Key, cand model.Run) ([]*model.Results, map[model.Key]string, error) {
 	units, skipped := cf.confirmUnits(targets)
 	if len(units) == 0 {
 		return nil, skipped, nil
@@ -105,6 +109,7 @@ func (cf *confirmer) rerun(ctx context.Context, targets []model.Key, cand model.
 		plural(len(targets), "regression"), unitNames(units), cf.rounds)
 	rs, err := newRunner(cf.e).Rounds(ctx, runner.Spec{Rounds: cf.rounds, Units: units, Run: confirmRun(cand), Prefix: "c"})
 	if err != nil {
+		fmt.Fprintf(cf.e.Stderr, "perfgate: the confirmation re-run failed, the regressions stand: %v\n", err)
 		return nil, nil, err
 	}
 	keepTargets(rs, targets)
@@ -117,31 +122,6 @@ func keepTargets(rs []*model.Results, targets []model.Key) {
 	for _, r := range rs {
 		r.Benchmarks = slices.DeleteFunc(r.Benchmarks, func(b model.Benchmark) bool { return !slices.Contains(targets, b.Key()) })
 	}
-}
-
-// confirmAgainst re-runs the regressions of first (the candidates judged
-// against baseline b) and re-judges them on the first rounds and the
-// re-runs together against the same baseline. It returns the final
-// comparison, what the re-run showed, and the re-run rounds (to record).
-// A re-run that fails leaves every regression standing, and says why.
-func (cf *confirmer) confirmAgainst(ctx context.Context, b *model.Baseline, cands []*model.Results, first *compare.Comparison, opt compare.Options) (*compare.Comparison, *confirm.Confirmation, []*model.Results) {
-	targets := confirm.Targets(first)
-	rs, skipped, err := cf.rerun(ctx, targets, cands[0].Run)
-	if err != nil {
-		fmt.Fprintf(cf.e.Stderr, "perfgate: the confirmation re-run failed, the regressions stand: %v\n", err)
-		return first, confirm.Failed(first, cf.rounds, err.Error()), nil
-	}
-	if len(rs) == 0 {
-		final, conf := confirm.Apply(first, nil, nil, 0, skipped)
-		return final, conf, nil
-	}
-	rerun, err1 := compare.CompareBaseline(b, rs, opt)
-	combined, err2 := compare.CompareBaseline(b, append(slices.Clone(cands), rs...), opt)
-	if err1 != nil || err2 != nil {
-		return first, confirm.Failed(first, cf.rounds, fmt.Sprint(err1, err2)), nil
-	}
-	final, conf := confirm.Apply(first, rerun, combined, cf.rounds, skipped)
-	return final, conf, rs
 }
 
 func unitNames(units []runner.Unit) string {

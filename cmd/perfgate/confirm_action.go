@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
@@ -41,7 +42,7 @@ func (a *actionRun) confirm(ctx context.Context, b *model.Baseline, base, runs [
 	if a.interleaved() {
 		c, a.conf, extra = a.confirmAB(ctx, base, runs, first)
 	} else {
-		c, a.conf, extra = (&confirmer{e: a.e, rounds: confirm.DefaultRounds, cfg: a.cfg}).confirmAgainst(ctx, b, runs, first, a.o.compare)
+		c, a.conf, extra = check.Confirm(ctx, &confirmer{e: a.e, rounds: confirm.DefaultRounds, cfg: a.cfg}, confirm.DefaultRounds, b, runs, first)
 	}
 	fmt.Fprint(a.e.Stdout, strings.TrimPrefix(report.ConfirmText(a.conf), "\n"))
 	return c, extra

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"flag"
+	"strconv"
+	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/filestore"
+	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -19,7 +21,7 @@ type storeFlags struct {
 	spool string // --spool (record, check, upload): where runs wait when the database is down
 
 	timeoutText string        // --db-timeout as given; openStore parses it into timeout
-	timeout     time.Duration // each database operation's deadline (0: defaultDBTimeout)
+	timeout     time.Duration // each database operation's deadline (0: open.DefaultTimeout)
 }
 
 // register adds --store and --db to fs, defaulting from PERFGATE_STORE and
@@ -32,43 +34,46 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *env) {
 	sf.registerTimeout(fs, e)
 }
 
-// openStore opens the store the flags name. The caller closes it.
-func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
-	if sf.dbURL != "" {
-		return openDB(ctx, sf)
-	}
-	return openDir(sf)
+// registerTimeout adds --db-timeout to fs, defaulting from
+// PERFGATE_DB_TIMEOUT; parseDuration checks it after parsing.
+func (sf *storeFlags) registerTimeout(fs *flag.FlagSet, e *env) {
+	fs.StringVar(&sf.timeoutText, "db-timeout", envDefault(e, "PERFGATE_DB_TIMEOUT", open.DefaultTimeout.String()),
+		"the longest one database operation may take, e.g. 90s or 5m; past it the command exits 3 and spools the run (env PERFGATE_DB_TIMEOUT)")
 }
 
-// openDB opens the Postgres store, which checks the schema version. A
-// malformed URL is a usage error naming --db; an unreachable server or a
-// schema to migrate is an infrastructure failure (exit 3), which record and
-// check answer by spooling (spool.go).
-func openDB(ctx context.Context, sf storeFlags) (history.Store, error) {
+// openStore opens the store the flags name (open.Store). The caller closes
+// it. A malformed URL is a usage error naming --db; an unreachable server
+// or a schema to migrate is an infrastructure failure (exit 3).
+func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 	timeout := sf.timeout
-	if sf.timeoutText != "" {
+	if sf.dbURL != "" && sf.timeoutText != "" {
 		var err error
 		if timeout, err = parseDuration("--db-timeout", sf.timeoutText); err != nil {
 			return nil, err
 		}
 	}
-	if timeout <= 0 {
-		timeout = defaultDBTimeout
-	}
-	st, err := bounded(ctx, timeout, "connect to database", func(ctx context.Context) (*db.Store, error) { return db.Open(ctx, sf.dbURL) })
-	if model.IsInputError(err) {
+	st, err := open.Store(ctx, open.Options{URL: sf.dbURL, Dir: sf.dir, Timeout: timeout})
+	switch {
+	case model.IsInputError(err) && sf.dbURL != "":
 		return nil, usageError("--db: %v", err)
-	}
-	if err != nil {
+	case model.IsInputError(err):
+		return nil, usageError("--store: %v", err)
+	case err != nil:
 		return nil, err
 	}
-	return &deadlineStore{st: st, timeout: timeout}, nil
+	return st, nil
 }
 
-// openDir opens the embedded directory store.
-func openDir(sf storeFlags) (history.Store, error) {
-	if sf.dir == "" {
-		return nil, usageError("--store: empty directory name")
+// parseDuration reads a timeout flag or input: a Go duration ("90s",
+// "5m") or whole seconds ("90"), greater than zero.
+func parseDuration(name, s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	d, err := time.ParseDuration(s)
+	if n, nerr := strconv.Atoi(s); nerr == nil {
+		d, err = time.Duration(n)*time.Second, nil
 	}
-	return filestore.Open(sf.dir)
+	if err != nil || d <= 0 {
+		return 0, usageError("%s: %q is not a positive duration (e.g. 30s, 5m)", name, s)
+	}
+	return d, nil
 }

@@ -76,7 +76,7 @@ func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []
 	var cands []*entry // pointers: entries are large to swap while sorting
 	for i := range all {
 		e := &all[i]
-		if (q.Repo == "" || e.Run.Repo == q.Repo) && e.Run.ID != q.Exclude && e.Run.IsBaselineCandidate(q.Branch) &&
+		if (q.Repo == "" || e.Run.Repo == q.Repo) && !q.Excludes(&e.Run) && e.Run.IsBaselineCandidate(q.Branch) &&
 			e.Samples > 0 { // a run none of whose benchmarks has samples failed: never a baseline
 			cands = append(cands, e)
 		}

@@ -104,7 +104,9 @@ func TestParseErrors(t *testing.T) {
 		{"output absolute", "suites:\n  - name: a\n    command: {run: x, format: gotest, output: /etc/passwd}\n", `suites[0].command.output: "/etc/passwd": must be a relative path inside`},
 		{"criterion needs output", "suites:\n  - name: a\n    command: {run: cargo bench, format: criterion}\n", "criterion writes files"},
 		{"bad env", "suites:\n  - name: a\n    command: {run: x, format: gotest, env: {1X: y}}\n", "suites[0].command.env.1X: not a valid environment variable name"},
-		{"ambiguous threshold", "suites:\n  - name: a\n    builtin: {suite: m}\nthresholds: {default: 10}\n", "line 4: thresholds.default: \"10\" is ambiguous"},
+		{"ambiguous threshold", "suites:\n  - name: a\n    builtin: {suite: m}\nthresholds: {default: 0.1}\n", "line 4: thresholds.default: \"0.1\" is ambiguous: write 10% for 10 percent, or 0.1% for 0.1 percent"},
+		{"zero threshold", "suites:\n  - name: a\n    builtin: {suite: m}\nthresholds: {default: 0%}\n", "line 4: thresholds.default: must be above 0%"},
+		{"threshold out of range", "suites:\n  - name: a\n    builtin: {suite: m}\nthresholds: {benchmarks: {\"a/*\": 2000%}}\n", "line 4: thresholds.benchmarks.a/*: \"2000%\" is out of range"},
 		{"bad glob", "suites:\n  - name: a\n    builtin: {suite: m}\nignore: [\"a/[\"]\n", "line 4: ignore[0]: bad glob"},
 		{"bad better", "suites:\n  - name: a\n    builtin: {suite: m}\nbetter: {\"a/*\": up}\n", "better.a/*: \"up\" is not one of lower, higher"},
 		{"bad regexp", "suites:\n  - name: a\n    builtin: {suite: m, filter: \"(\"}\n", "suites[0].builtin.filter: bad regular expression"},
@@ -145,23 +147,6 @@ func TestLoadChecksKernelSource(t *testing.T) {
 	_, err := Load("testdata/missing_source.yml")
 	if err == nil || !strings.Contains(err.Error(), "testdata/missing_source.yml: line 4: suites[0].kernel: kernel source nope.cu") {
 		t.Errorf("error = %v", err)
-	}
-}
-
-func TestParseFraction(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want float64
-	}{{"10%", 0.10}, {"2.5%", 0.025}, {"0.1", 0.1}, {"150%", 1.5}} {
-		got, err := parseFraction(tt.in)
-		if err != nil || got != tt.want {
-			t.Errorf("parseFraction(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
-		}
-	}
-	for _, in := range []string{"10", "0", "-5%", "abc", "2000%"} {
-		if _, err := parseFraction(in); err == nil {
-			t.Errorf("parseFraction(%q): no error", in)
-		}
 	}
 }
 

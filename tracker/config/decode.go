@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -212,36 +213,25 @@ func (d *decoder) duration(dst *time.Duration) handler {
 }
 
 // fraction accepts "10%" or a bare fraction such as 0.10.
-func (d *decoder) fraction(dst *float64) handler {
+// threshold reads a threshold by compare.ParseThreshold, the rule of the
+// command line too ("10%" and "10" are ten percent), into a fraction. Zero
+// is refused: in the file it would mean "perfgate's default".
+func (d *decoder) threshold(dst *float64) handler {
 	return func(n *yaml.Node, key string) error {
 		s, err := d.scalar(n, key)
 		if err != nil {
 			return err
 		}
-		v, perr := parseFraction(s)
+		v, perr := compare.ParseThreshold(s)
+		if perr == nil && v == 0 {
+			perr = fmt.Errorf("must be above 0%%, not %q", s)
+		}
 		if perr != nil {
 			return d.errf(n, key, "%v", perr)
 		}
 		*dst = v
 		return nil
 	}
-}
-
-func parseFraction(s string) (float64, error) {
-	pct := strings.HasSuffix(s, "%")
-	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("must be a percentage such as 10%% or a fraction such as 0.10, not %q", s)
-	case pct:
-		v /= 100
-	case v >= 1:
-		return 0, fmt.Errorf("%q is ambiguous: write %s%% for a percentage, or a fraction below 1", s, s)
-	}
-	if !(v > 0 && v <= 10) {
-		return 0, fmt.Errorf("must be above 0%% and at most 1000%%, not %q", s)
-	}
-	return v, nil
 }
 
 func (d *decoder) glob(n *yaml.Node, key string) (string, error) {

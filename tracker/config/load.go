@@ -218,7 +218,7 @@ func (d *decoder) builtin(b *Builtin, n *yaml.Node, key string) error {
 
 func (d *decoder) thresholds(t *Thresholds, n *yaml.Node, key string) error {
 	return d.fields(n, key, map[string]handler{
-		"default":     d.fraction(&t.Default),
+		"default":     d.threshold(&t.Default),
 		"alpha":       d.number(&t.Alpha),
 		"correction":  d.oneOf(&t.Correction, "bh", "holm", "none"),
 		"min_samples": d.integer(&t.MinSamples, 2, 1000000),
@@ -228,7 +228,7 @@ func (d *decoder) thresholds(t *Thresholds, n *yaml.Node, key string) error {
 				var o ThresholdOverride
 				o.Glob, err = d.glob(ks[i], k+"."+ks[i].Value)
 				if err == nil {
-					err = d.fraction(&o.Threshold)(vs[i], k+"."+ks[i].Value)
+					err = d.threshold(&o.Threshold)(vs[i], k+"."+ks[i].Value)
 				}
 				t.Overrides = append(t.Overrides, o)
 			}

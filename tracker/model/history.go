@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -90,7 +91,31 @@ type BaselineQuery struct {
 	Branch  string      // the baseline branch, e.g. "main"
 	Testbed Fingerprint // the candidate's fingerprint
 	Runs    int         // how many of the latest comparable jobs (K); see above
-	Exclude string      // a run ID never to use (the candidate itself)
+	// Exclude names jobs never to use nor report as passed over: the
+	// candidate's own (JobKey of each candidate run). A sharded candidate's
+	// sibling shards may be stored already (check --record, shards recorded
+	// one by one), and no candidate is ever its own baseline.
+	Exclude []JobKey
+}
+
+// Excludes reports whether q.Exclude names the job of r.
+func (q *BaselineQuery) Excludes(r *Run) bool {
+	return slices.Contains(q.Exclude, r.JobKey())
+}
+
+// ExcludeArgs splits q.Exclude for a query: the run IDs of the excluded
+// jobs without a group, and the repository and name of each excluded run
+// group (never nil, so a store can pass them as empty arrays).
+func (q *BaselineQuery) ExcludeArgs() (runs, groupRepos, groups []string) {
+	runs, groupRepos, groups = []string{}, []string{}, []string{}
+	for _, k := range q.Exclude {
+		if k.Group == "" {
+			runs = append(runs, k.Run)
+		} else {
+			groupRepos, groups = append(groupRepos, k.Repo), append(groups, k.Group)
+		}
+	}
+	return runs, groupRepos, groups
 }
 
 // A Baseline is what a store returns for a BaselineQuery: every comparable

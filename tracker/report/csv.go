@@ -10,18 +10,18 @@ import (
 )
 
 // CSV writes one row per benchmark of the comparison, with the fields of
-// the JSON report (fractions, positive change is worse; empty for NaN).
+// the JSON report (threshold_pct in percent, changes as fractions, positive change is worse; empty for NaN).
 // Text that a spreadsheet would run as a formula (starting with =, +, -,
 // @, tab or carriage return) gets a leading apostrophe.
 func CSV(w io.Writer, c *compare.Comparison) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"suite", "name", "unit", "better", "verdict", "baseline_median", "candidate_median", "change",
-		"ci_low", "ci_high", "p_value", "p_adjusted", "n_baseline", "n_candidate", "threshold", "reason"})
+		"ci_low", "ci_high", "p_value", "p_adjusted", "n_baseline", "n_candidate", "threshold_pct", "reason"})
 	for _, r := range c.Results {
 		cw.Write([]string{cell(r.Suite), cell(r.Name), cell(r.Unit), string(r.Better), string(r.Verdict),
 			csvNum(r.BaselineMedian), csvNum(r.CandidateMedian), csvNum(r.Change), csvNum(r.CILow), csvNum(r.CIHigh),
 			csvNum(r.PValue), csvNum(r.PAdjusted), strconv.Itoa(r.NBaseline), strconv.Itoa(r.NCandidate),
-			csvNum(r.Threshold), cell(plain(r.Reason))})
+			csvNum(float64(percent(r.Threshold))), cell(plain(r.Reason))})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -13,6 +13,12 @@ import (
 // num is a float64 that encodes NaN and ±Inf as JSON null.
 type num float64
 
+// percent turns a fraction into the percentage users write (0.1 → 10),
+// without float noise (0.1*100 is 10.000000000000002).
+func percent(f float64) num {
+	return num(math.Round(f*100*1e9) / 1e9)
+}
+
 func (n num) MarshalJSON() ([]byte, error) {
 	f := float64(n)
 	if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -25,7 +31,7 @@ func (n num) MarshalJSON() ([]byte, error) {
 // and the benchmark and summary fields are the documented contract; the
 // rest is additional context.
 type jsonDoc struct {
-	Threshold    num                  `json:"threshold"`
+	Threshold    num                  `json:"threshold_pct"` // percent, as --threshold and .perfgate.yml write it
 	Alpha        num                  `json:"alpha"`
 	Correction   string               `json:"correction"`
 	MinSamples   int                  `json:"min_samples"`
@@ -60,7 +66,7 @@ type jsonBenchmark struct {
 	PAdjusted       num               `json:"p_adjusted"`
 	PBetter         num               `json:"p_value_better"`
 	PBetterAdjusted num               `json:"p_adjusted_better"`
-	Threshold       num               `json:"threshold"`
+	Threshold       num               `json:"threshold_pct"`
 	Verdict         compare.Verdict   `json:"verdict"`
 	Reason          string            `json:"reason,omitempty"`
 	SummaryOnly     bool              `json:"summary_only,omitempty"`
@@ -90,12 +96,13 @@ type jsonSummary struct {
 }
 
 // JSON writes the comparison in the shape of perfgate compare --format
-// json: threshold and changes as fractions, p_value the one-sided p in the
+// json: threshold_pct in percent, as --threshold and .perfgate.yml write
+// it (10 is 10%), changes as fractions, p_value the one-sided p in the
 // worse direction, figures that were not computed as null.
 func JSON(w io.Writer, c *compare.Comparison) error {
 	o := c.Options
 	doc := jsonDoc{
-		Threshold: num(o.Threshold), Alpha: num(o.Alpha), Correction: o.Correction,
+		Threshold: percent(o.Threshold), Alpha: num(o.Alpha), Correction: o.Correction,
 		MinSamples: o.MinSamples, CILevel: num(o.CILevel()), Interleaved: o.Interleaved,
 		Verdict: VerdictLine(c), Failed: c.Failed(),
 		BaselineRuns: c.Baseline, HistoryRuns: c.History, Incomparable: c.Incomparable,
@@ -120,7 +127,7 @@ func JSON(w io.Writer, c *compare.Comparison) error {
 			BaselineMedian: num(r.BaselineMedian), CandidateMedian: num(r.CandidateMedian),
 			Change: num(r.Change), CILow: num(r.CILow), CIHigh: num(r.CIHigh),
 			PValue: num(r.PValue), PAdjusted: num(r.PAdjusted),
-			PBetter: num(r.PBetter), PBetterAdjusted: num(r.PBetterAdjusted), Threshold: num(r.Threshold),
+			PBetter: num(r.PBetter), PBetterAdjusted: num(r.PBetterAdjusted), Threshold: percent(r.Threshold),
 			Verdict: r.Verdict, Reason: r.Reason, SummaryOnly: r.SummaryOnly, BelowThreshold: r.BelowThreshold,
 			Rounds: r.Rounds, BaselineJobs: r.BaselineJobs, HistoryJobs: r.HistoryJobs,
 			RunSpread: num(r.RunSpread), SpreadKnown: r.SpreadKnown, Detectable: num(r.Detectable), PRun: num(r.PRun),

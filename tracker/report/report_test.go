@@ -305,7 +305,7 @@ func TestJSONContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Threshold  float64 `json:"threshold"`
+		Threshold  float64 `json:"threshold_pct"`
 		Alpha      float64 `json:"alpha"`
 		Correction string  `json:"correction"`
 		Benchmarks []struct {
@@ -320,7 +320,9 @@ func TestJSONContract(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Threshold != 0.10 || doc.Alpha != 0.01 || doc.Correction != "bh" || len(doc.BaselineRuns) != 3 {
+	// The threshold in percent, the unit of --threshold and .perfgate.yml
+	// (issue 11, defect 3: the JSON wrote the fraction 0.1 for 10%).
+	if doc.Threshold != 10 || doc.Alpha != 0.01 || doc.Correction != "bh" || len(doc.BaselineRuns) != 3 {
 		t.Errorf("header: %+v", doc)
 	}
 	for _, k := range []string{"regressions", "improvements", "warnings", "insufficient", "unchanged", "errors", "noisy", "below_threshold", "geomean_change"} {

@@ -106,7 +106,7 @@ func testBaselineRepo(t *testing.T, s history.Store) {
 func testBaselineExclude(t *testing.T, s history.Store) {
 	record(t, s, mkRun("r0", 0), mkRun("r1", 1), mkRun("candidate", 2))
 	q := mainQuery(2)
-	q.Exclude = "candidate"
+	q.Exclude = []model.JobKey{{Run: "candidate"}}
 	assertIDs(t, "used", usedIDs(t, baseline(t, s, q)), "r1", "r0")
 }
 

@@ -77,8 +77,24 @@ func testBaselineGroupedAndUngrouped(t *testing.T, s history.Store) {
 			[]string{"r8", "b-s1", "b-s0", "a-s1", "a-s0"}, []string{"b-s2"}},
 		{"K=4", mainQuery(4), []string{"r8", "b-s1", "b-s0", "a-s1", "r3", "a-s0"}, []string{"b-s2"}},
 		{"K=10: all", mainQuery(10), []string{"r8", "b-s1", "b-s0", "a-s1", "r3", "a-s0", "r0"}, []string{"b-s2"}},
-		{"exclude a shard", func() model.BaselineQuery { q := mainQuery(3); q.Exclude = "b-s1"; return q }(),
-			[]string{"r8", "b-s0", "a-s1", "a-s0"}, []string{"b-s2"}},
+		// The candidate's own job is excluded whole: every shard, and the
+		// shards it passed over too; K jobs are still found.
+		{"exclude a job", func() model.BaselineQuery {
+			q := mainQuery(3)
+			q.Exclude = []model.JobKey{{Repo: fixtureRepo, Group: "b"}}
+			return q
+		}(), []string{"r8", "a-s1", "r3", "a-s0"}, nil},
+		{"exclude a job and a run", func() model.BaselineQuery {
+			q := mainQuery(3)
+			q.Exclude = []model.JobKey{{Repo: fixtureRepo, Group: "b"}, {Run: "r8"}}
+			return q
+		}(), []string{"a-s1", "r3", "a-s0", "r0"}, nil},
+		{"a group of another repo is another job", func() model.BaselineQuery {
+			q := mainQuery(2)
+			q.Repo = ""
+			q.Exclude = []model.JobKey{{Repo: "other/fork", Group: "b"}}
+			return q
+		}(), []string{"r8", "b-s1", "b-s0"}, []string{"b-s2"}},
 		// A group belongs to its repository: the fork's "b" is a job of its own.
 		{"any repo", func() model.BaselineQuery { q := mainQuery(2); q.Repo = ""; return q }(),
 			[]string{"fork-b-s0", "r8"}, nil},

@@ -1,0 +1,68 @@
+package check
+
+import (
+	"context"
+	"slices"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A BaselineSource answers baseline queries; every history store is one.
+type BaselineSource interface {
+	Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error)
+}
+
+// A Query says which stored runs the candidates are judged against.
+type Query struct {
+	Branch  string // the baseline branch
+	Testbed string // the testbed label baseline runs come from ("" = the first candidate's)
+	Jobs    int    // the newest Jobs comparable jobs are the baseline
+	History int    // how many jobs to read for the run-to-run spread (at least Jobs are read)
+}
+
+// Baseline reads the baseline of the candidates: every shard of the
+// latest max(Jobs, History) comparable jobs of q.Branch, never the
+// candidates' own jobs (the store excludes them, model.BaselineQuery), and
+// at most Jobs runs passed over as incomparable. Judge tests against the
+// newest Jobs; the older ones inform the spread.
+//
+// Only the testbed label may change (q.Testbed): the GPU model, driver
+// major and CUDA version must still match the candidate's, so a baseline
+// from another runner of the same kind is used and one from other
+// hardware is still incomparable.
+func Baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q Query) (*model.Baseline, error) {
+	first := &cands[0].Run
+	bq := model.BaselineQuery{Repo: first.Repo, Branch: q.Branch, Testbed: model.FingerprintOf(first),
+		Runs: max(q.Jobs, q.History), Exclude: CandidateJobs(cands)}
+	if q.Testbed != "" {
+		bq.Testbed.Testbed = q.Testbed
+	}
+	b, err := src.Baseline(ctx, bq)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Incomparable) > q.Jobs {
+		b.Incomparable = b.Incomparable[:q.Jobs]
+	}
+	return b, nil
+}
+
+// CandidateJobs returns the jobs (model.JobKey) the candidate runs belong
+// to, in order, each once.
+func CandidateJobs(cands []*model.Results) []model.JobKey {
+	var jobs []model.JobKey
+	for _, c := range cands {
+		if k := c.Run.JobKey(); !slices.Contains(jobs, k) {
+			jobs = append(jobs, k)
+		}
+	}
+	return jobs
+}
+
+// Judge compares the candidates with baseline b, testing against its
+// newest jobs jobs (compare.Options.BaselineJobs).
+func Judge(b *model.Baseline, cands []*model.Results, jobs int, opt compare.Options) (*compare.Comparison, error) {
+	opt.BaselineJobs = jobs
+	return compare.CompareBaseline(b, cands, opt)
+}

@@ -1,0 +1,65 @@
+package check
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+func TestApplyConfig(t *testing.T) {
+	cfg := &config.Config{
+		Baseline:   config.Baseline{Branch: "trunk", Runs: 5, Testbed: "h100-1", History: 30},
+		Thresholds: config.Thresholds{Default: 0.05, Alpha: 0.05, MinSamples: 7, Overrides: []config.ThresholdOverride{{Glob: "k/*", Threshold: 0.2}}},
+		Better:     []config.BetterOverride{{Glob: "k/rate*", Better: model.Higher}, {Glob: "*", Better: model.Lower}},
+		Ignore:     []string{"noisy/*"},
+	}
+	keys := []model.Key{{Suite: "k", Name: "rate[x]"}, {Suite: "k", Name: "time"}, {Suite: "other", Name: "a"}, {Suite: "k", Name: "time"}}
+	def := Settings{Query: Query{Branch: "main", Jobs: 3, History: 10}, Compare: compare.DefaultOptions()}
+	tests := []struct {
+		name     string
+		explicit map[string]bool
+		want     Settings
+	}{
+		{"the file fills what was not chosen", nil, func() Settings {
+			s := def
+			s.Query = Query{Branch: "trunk", Jobs: 5, Testbed: "h100-1", History: 30}
+			s.Compare.HistoryJobs, s.Compare.Threshold, s.Compare.Alpha, s.Compare.MinSamples = 30, 0.05, 0.05, 7
+			return s
+		}()},
+		{"what was chosen wins", map[string]bool{SetBranch: true, SetRuns: true, SetAlpha: true, SetThreshold: true, SetHistory: true}, func() Settings {
+			s := def
+			s.Query.Testbed = "h100-1"
+			s.Compare.MinSamples = 7
+			return s
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ApplyConfig(def, cfg, tt.explicit, keys)
+			if got.Query != tt.want.Query {
+				t.Errorf("query %+v, want %+v", got.Query, tt.want.Query)
+			}
+			g, w := got.Compare, tt.want.Compare
+			if g.Threshold != w.Threshold || g.Alpha != w.Alpha || g.MinSamples != w.MinSamples || g.HistoryJobs != w.HistoryJobs {
+				t.Errorf("threshold %v alpha %v min samples %d history %d; want %v %v %d %d",
+					g.Threshold, g.Alpha, g.MinSamples, g.HistoryJobs, w.Threshold, w.Alpha, w.MinSamples, w.HistoryJobs)
+			}
+			// Overrides resolve both lists per benchmark, each key once,
+			// sorted; the file's globs are escaped to the exact key.
+			wantOv := []compare.Override{
+				{Glob: `k/rate\[x\]`, Threshold: 0.2, Better: model.Higher},
+				{Glob: "k/time", Threshold: 0.2, Better: model.Lower},
+				{Glob: "other/a", Threshold: -1, Better: model.Lower},
+			}
+			if !reflect.DeepEqual(g.Overrides, wantOv) || !reflect.DeepEqual(g.Ignore, []string{"noisy/*"}) {
+				t.Errorf("overrides %+v ignore %v, want %+v [noisy/*]", g.Overrides, g.Ignore, wantOv)
+			}
+		})
+	}
+	if got := ApplyConfig(def, nil, nil, keys); !reflect.DeepEqual(got, def) {
+		t.Errorf("no config changed the settings: %+v", got)
+	}
+}
