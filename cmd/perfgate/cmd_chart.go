@@ -117,9 +117,6 @@ func runChartTrend(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if len(series) == 0 {
-		return usageError("--benchmark: nothing matches %q (names exclude the suite: use --suite for that)", tf.pattern)
-	}
 	title := tf.pattern
 	if len(series) == 1 {
 		title = series[0].Suite + "/" + series[0].Name

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"slices"
 
@@ -20,7 +19,7 @@ func init() {
 }
 
 func runTrend(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d] [--branch main] [--testbed T] [--format table|csv|json|markdown|latex] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
+	fs := newFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d|12w|6mo] [--branch main] [--testbed T] [--format table|csv|json|markdown|latex] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
 	var (
 		tf      trendFlags
 		sf      storeFlags
@@ -45,9 +44,6 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	out := trend.Analyze(series, opt)
-	if len(out) == 0 {
-		fmt.Fprintf(e.Stderr, "perfgate: nothing matches --benchmark %q (names exclude the suite: use --suite for that)\n", tf.pattern)
-	}
 	// Buffered: a trend of 10,000 points is a few writes, not one per row.
 	w := bufio.NewWriterSize(e.Stdout, 64<<10)
 	err = writeTrend(w, format, changes, out)

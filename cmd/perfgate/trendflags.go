@@ -19,7 +19,7 @@ type trendFlags struct {
 }
 
 func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&tf.pattern, "benchmark", "", "benchmark name `PATTERN`: a glob matched segment by segment from the left, e.g. 'add' or 'add/*' (every add benchmark), 'add/fp32/n=1M'; '*' means every benchmark")
+	fs.StringVar(&tf.pattern, "benchmark", "", "benchmark name `PATTERN`: a glob matched segment by segment from the left, e.g. 'add' (every add benchmark), 'add/dtype=fp32' (every fp32 one), 'add/dtype=fp32/n=16M/mode=cold' (one); the suite may lead, as the table prints it ('elementwise/add'); '*' means every benchmark")
 	fs.StringVar(&tf.suite, "suite", "", "only this `SUITE`")
 	fs.StringVar(&tf.since, "since", "90d", "only runs that started within this `age` (90d, 2w, 36h; 0 = all)")
 	fs.StringVar(&tf.branch, "branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
@@ -36,7 +36,7 @@ func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, err
 	var opt trend.Options
 	switch {
 	case tf.pattern == "":
-		return model.TrendQuery{}, opt, usageError("--benchmark: name the benchmark(s), e.g. --benchmark 'add/fp32/*' ('*' for all)")
+		return model.TrendQuery{}, opt, usageError("--benchmark: name the benchmark(s), e.g. --benchmark 'add/dtype=fp32' ('*' for all)")
 	case !(tf.threshold > 0 && tf.threshold < 1000):
 		return model.TrendQuery{}, opt, usageError("--step-threshold: must be a percentage above 0, got %v", tf.threshold)
 	case !(tf.maxP > 0 && tf.maxP < 1):
@@ -67,5 +67,15 @@ func (tf *trendFlags) read(ctx context.Context, sf storeFlags) ([]model.TrendSer
 	}
 	defer st.Close()
 	series, err := st.Trend(ctx, q)
+	if err == nil && len(series) == 0 && q.Suite == "" {
+		// The table prints suite/name: accept that spelling back.
+		if suite, rest, ok := strings.Cut(q.Pattern, "/"); ok && !strings.ContainsAny(suite, "*?[\\") {
+			q.Suite, q.Pattern = suite, rest
+			series, err = st.Trend(ctx, q)
+		}
+	}
+	if err == nil && len(series) == 0 {
+		return nil, opt, usageError("--benchmark: nothing matches %q (try the name as trend --benchmark '*' lists it, or --since 0 for older runs)", tf.pattern)
+	}
 	return series, opt, err
 }

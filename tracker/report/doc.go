@@ -8,5 +8,6 @@
 // environment values, branch and testbed names) is escaped for its
 // medium: in Markdown, no raw HTML, no @mentions, no broken tables; in
 // text, no control characters. The package imports only tracker/compare,
-// tracker/model and the standard library.
+// tracker/model, tracker/units (and the other tracker packages whose results
+// it renders) and the standard library.
 package report

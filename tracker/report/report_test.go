@@ -353,7 +353,7 @@ func TestValueFormatting(t *testing.T) {
 		{3.2e9, "ns", "3.200 s"},
 		{3842.1, "GB/s", "3842 GB/s"},
 		{0.5, "TFLOP/s", "0.5000 TFLOP/s"},
-		{2.5e7, "items/s", "2.5e+07 items/s"},
+		{2.5e7, "items/s", "25.00M items/s"},
 		{math.NaN(), "ns", "—"},
 	}
 	for _, tt := range tests {

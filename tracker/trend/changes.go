@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // A Change is one step of one series: what `trend --changes` lists.
@@ -46,10 +47,11 @@ func ChangesTable(w io.Writer, cs []Change) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "started\tcommit\trun\tbenchmark\tbefore\tafter\tunit\tchange\tkind\tp")
+	fmt.Fprintln(tw, "started\tcommit\trun\tbenchmark\tbefore\tafter\tchange\tkind\tp")
 	for _, c := range cs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s/%s\t%s\t%s\t%s\t%+.1f%%\t%s\t%.2g\n", c.Run.StartedAt.UTC().Format(timeLayout),
-			short(c.Run.Commit), c.Run.ID, c.Suite, c.Name, num(c.Before), num(c.After), c.Unit, 100*c.Change, c.Kind, c.P)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s/%s\t%s\t%s\t%+.1f%%\t%s\t%.2g\n", c.Run.StartedAt.UTC().Format(timeLayout),
+			short(c.Run.Commit), shortID(c.Run.ID), c.Suite, c.Name, units.Format(c.Before, c.Unit), units.Format(c.After, c.Unit),
+			100*c.Change, c.Kind, c.P)
 	}
 	return tw.Flush()
 }

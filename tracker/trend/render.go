@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/stats"
+	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // A Series is one benchmark's trend with the steps found in it and its
@@ -106,15 +107,15 @@ func Table(w io.Writer, series []Series) error {
 				mark = fmt.Sprintf("%+.1f%% %s", 100*st.Change, st.Kind)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f%%\t%d\t%s\t\n", p.Run.StartedAt.UTC().Format(timeLayout),
-				short(p.Run.Commit), p.Run.ID, num(p.Median), 100*p.CV, p.N, mark)
+				short(p.Run.Commit), shortID(p.Run.ID), units.Format(p.Median, s.Unit), 100*p.CV, p.N, mark)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 		for _, st := range s.Steps {
-			fmt.Fprintf(w, "step: %s at %s (commit %s, run %s): median %s → %s %s, %+.1f%%\n", st.Kind,
-				st.Run.StartedAt.UTC().Format(timeLayout), short(st.Run.Commit), st.Run.ID,
-				num(st.Before), num(st.After), s.Unit, 100*st.Change)
+			fmt.Fprintf(w, "step: %s at %s (commit %s, run %s): median %s → %s, %+.1f%%\n", st.Kind,
+				st.Run.StartedAt.UTC().Format(timeLayout), short(st.Run.Commit), shortID(st.Run.ID),
+				units.Format(st.Before, s.Unit), units.Format(st.After, s.Unit), 100*st.Change)
 		}
 	}
 	return nil
@@ -155,8 +156,15 @@ func JSON(w io.Writer, series []Series) error {
 	}{series})
 }
 
-// num renders a median with six significant digits.
-func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+// shortID returns the first 8 characters of a run ID (a UUID): enough to
+// tell a history's runs apart and find one in the JSON or CSV output, which
+// keep the whole ID.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
 
 func short(commit string) string {
 	if len(commit) > 12 {
