@@ -50,7 +50,6 @@ type actionOptions struct {
 	preRun                         string // the pre-run-checks policy: preRunWarn, preRunStrict, preRunOff
 	rounds                         int    // processes per suite (history mode) or A/B rounds (interleaved)
 	confirm                        bool   // re-run the regressions of a pull request before failing
-	failOnRegression               bool
 	comment                        action.CommentPolicy
 	inputs                         action.Inputs
 	env                            action.Env
@@ -65,6 +64,9 @@ func runAction(ctx context.Context, args []string, e *env) error {
 	}
 	if fs.NArg() > 0 {
 		return usageError("action: unexpected argument %q (it takes its inputs from INPUT_* variables)", fs.Arg(0))
+	}
+	if e.Getenv("GITHUB_ACTIONS") != "true" {
+		return errNotInActions
 	}
 	// perfgate's own workflow commands go to the log as they are; every
 	// other line passes through a logWriter, which keeps hostile text
@@ -101,6 +103,12 @@ func runAction(ctx context.Context, args []string, e *env) error {
 	return a.run(ctx)
 }
 
+// errNotInActions answers 'perfgate action' run by hand: it reads its
+// inputs and the event from a GitHub Actions job, so anything it said
+// about them (".perfgate.yml: cannot read") would mislead.
+var errNotInActions = usageError("action: not running in GitHub Actions (GITHUB_ACTIONS is not \"true\"): it is the GitHub Action's entry point and reads its inputs (INPUT_*) and the event (GITHUB_*) from the job. " +
+	"To try a workflow locally, run it with act (docs/action.md, \"Trying it locally\"); to judge results by hand, use 'perfgate check' or 'perfgate compare'")
+
 // planError maps the event decision's failures: a refused fork is exit 3
 // (the job must not go green by accident), an unsupported event or a
 // malformed environment exit 2.
@@ -124,7 +132,7 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 			EventName: e.Getenv("GITHUB_EVENT_NAME"), Repository: e.Getenv("GITHUB_REPOSITORY"), SHA: e.Getenv("GITHUB_SHA"),
 			Ref: e.Getenv("GITHUB_REF"), RefName: e.Getenv("GITHUB_REF_NAME"),
 			ServerURL: envDefault(e, "GITHUB_SERVER_URL", "https://github.com"), RunID: e.Getenv("GITHUB_RUN_ID"),
-			Workflow: e.Getenv("GITHUB_WORKFLOW"), Job: e.Getenv("GITHUB_JOB"),
+			Workflow: e.Getenv("GITHUB_WORKFLOW"), Job: e.Getenv("GITHUB_JOB"), BaseRef: e.Getenv("GITHUB_BASE_REF"),
 		},
 		eventPath: e.Getenv("GITHUB_EVENT_PATH"), apiURL: e.Getenv("GITHUB_API_URL"),
 	}
@@ -165,7 +173,7 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 		name string
 		def  bool
 		dst  *bool
-	}{{"fail-on-regression", true, &o.failOnRegression}, {"record", false, &o.inputs.Record}, {"allow-forks", false, &o.inputs.AllowForks}, {"confirm", true, &o.confirm}}
+	}{{"fail-on-regression", true, &o.inputs.FailOnRegression}, {"record", false, &o.inputs.Record}, {"allow-forks", false, &o.inputs.AllowForks}, {"confirm", true, &o.confirm}}
 	for _, b := range bools {
 		if *b.dst, err = inputBool(gha, b.name, b.def); err != nil {
 			return nil, err
@@ -177,6 +185,7 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 	if err := o.readModeInputs(gha); err != nil {
 		return nil, err
 	}
+	o.inputs.Interleaved = o.mode == modeInterleaved
 	o.preRun = first(strings.TrimSpace(gha.GetInput("pre-run-checks")), runner.PreRunWarn)
 	if !slices.Contains(runner.PreRunPolicies, o.preRun) {
 		return nil, usageError("pre-run-checks: %q is not %s", o.preRun, strings.Join(runner.PreRunPolicies, ", "))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/runner"
-	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -49,12 +47,9 @@ func (o *actionOptions) readModeInputs(gha *githubactions.Action) error {
 	return nil
 }
 
-// interleaved reports whether this run is an interleaved A/B: the mode
-// input says so and the event is a pull request. Other events run as in
-// the history mode (a push still records the baseline branch's history).
-func (a *actionRun) interleaved() bool {
-	return a.o.mode == modeInterleaved && a.plan.Mode == action.ModeCheck
-}
+// interleaved reports whether this run is an interleaved A/B (the plan
+// decides: the mode input on a pull request).
+func (a *actionRun) interleaved() bool { return a.plan.Interleaved }
 
 // measureAB runs the config's suites on the pull request's merge base and
 // on the checked-out head alternately on this machine (package ab), and
@@ -62,10 +57,11 @@ func (a *actionRun) interleaved() bool {
 // pull-request runs (<job>-r1 …, one run group), which is what the action
 // records.
 func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results, err error) {
-	ref, branch, err := a.baseRef()
+	ref, err := a.plan.BaseCommit()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, usageError("%v", err)
 	}
+	branch := a.plan.BaseRef
 	meta := runMetaFlags{testbed: a.e.Getenv("PERFGATE_TESTBED")}
 	run, err := meta.resolve(ctx, a.e, time.Now())
 	if err != nil {
@@ -91,31 +87,6 @@ func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results,
 		return nil, nil, err
 	}
 	return baseRounds, headRounds, nil
-}
-
-// baseRef is the commit the pull request is compared with, the event's
-// pull_request.base.sha, else origin/$GITHUB_BASE_REF, and the base
-// branch's name.
-func (a *actionRun) baseRef() (ref, branch string, err error) {
-	var ev struct {
-		PullRequest struct {
-			Base struct {
-				SHA string `json:"sha"`
-				Ref string `json:"ref"`
-			} `json:"base"`
-		} `json:"pull_request"`
-	}
-	if b, err := readEvent(a.o.eventPath); err == nil && len(b) > 0 {
-		_ = json.Unmarshal(b, &ev) // the plan has parsed this payload already
-	}
-	branch = first(ev.PullRequest.Base.Ref, a.e.Getenv("GITHUB_BASE_REF"))
-	if sha := ev.PullRequest.Base.SHA; sha != "" {
-		return sha, branch, nil
-	}
-	if ref := a.e.Getenv("GITHUB_BASE_REF"); ref != "" {
-		return "origin/" + ref, branch, nil
-	}
-	return "", "", usageError("mode: interleaved needs the pull request's base, but the event has no pull_request.base.sha and GITHUB_BASE_REF is empty")
 }
 
 // compareAB judges the head against the base rounds of the same job.

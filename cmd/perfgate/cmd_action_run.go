@@ -243,7 +243,7 @@ func (a *actionRun) updateGitHub(ctx context.Context, gh *githubAPI, c *compare.
 	case act != action.CommentSkip:
 		fmt.Fprintf(a.e.Stderr, "perfgate: comment %sd: %s\n", act, made.URL)
 	}
-	st := action.StatusFor(t, a.o.failOnRegression, a.plan.RunURL)
+	st := action.StatusFor(t, a.plan.FailOnRegression, a.plan.RunURL)
 	if err := gh.statuses.Create(ctx, a.plan.Repo, a.plan.HeadSHA, st); err != nil {
 		errs = append(errs, fmt.Errorf("the commit status: %w", err))
 	}
@@ -297,7 +297,7 @@ func (a *actionRun) record(ctx context.Context, st history.Store, files []string
 // the check, else 3 when GitHub could not be updated, else 0. The verdict
 // has been written out before.
 func (a *actionRun) exit(t action.Tally, ghErr error) error {
-	failed := a.plan.Mode == action.ModeCheck && a.o.failOnRegression && t.Verdict() == action.Fail
+	failed := a.plan.FailOnRegression && t.Verdict() == action.Fail
 	switch {
 	case failed && ghErr != nil:
 		fmt.Fprintf(a.e.Stderr, "perfgate: also, GitHub could not be updated: %v\n", ghErr)

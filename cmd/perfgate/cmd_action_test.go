@@ -27,7 +27,7 @@ func actionVars(t *testing.T, event, payload, ref string, inputs map[string]stri
 		"GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": filepath.Join("..", "..", "tracker", "action", "testdata", "events", payload),
 		"GITHUB_REPOSITORY": e2eRepo, "GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567",
 		"GITHUB_REF": ref, "GITHUB_REF_NAME": strings.TrimPrefix(ref, "refs/heads/"), "GITHUB_RUN_ID": "7",
-		"GITHUB_WORKFLOW": "perfgate", "GITHUB_JOB": "perfgate",
+		"GITHUB_WORKFLOW": "perfgate", "GITHUB_JOB": "perfgate", "GITHUB_ACTIONS": "true",
 		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
 		"RUNNER_TEMP": dir, "INPUT_STORE-DIR": filepath.Join(dir, "store"),
 	}
@@ -149,5 +149,18 @@ func TestActionLongComment(t *testing.T) {
 	}
 	if !strings.Contains(string(summary), "case=1499") {
 		t.Errorf("the job summary (%d bytes) does not hold the whole report", len(summary))
+	}
+}
+
+// TestActionOutsideActions: run by hand, 'perfgate action' says it is not
+// in GitHub Actions and how to try it locally, not that .perfgate.yml is
+// missing (issue 11, defect 10).
+func TestActionOutsideActions(t *testing.T) {
+	for _, vars := range []map[string]string{nil, {"GITHUB_ACTIONS": "false", "GITHUB_EVENT_NAME": "push"}} {
+		_, stderr, code := invoke(t, vars, "action")
+		if code != exitBadInput || !strings.Contains(stderr, "not running in GitHub Actions") || !strings.Contains(stderr, "act (docs/action.md") ||
+			strings.Contains(stderr, ".perfgate.yml") {
+			t.Errorf("vars %v: exit %d, stderr %q; want 2, not in GitHub Actions, the act recipe", vars, code, stderr)
+		}
 	}
 }

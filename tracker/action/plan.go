@@ -33,6 +33,7 @@ type Env struct {
 	RunID      string // GITHUB_RUN_ID
 	Workflow   string // GITHUB_WORKFLOW (the workflow's name)
 	Job        string // GITHUB_JOB (the job's id)
+	BaseRef    string // GITHUB_BASE_REF: a pull request's base branch
 }
 
 // Inputs are the action inputs that shape the plan.
@@ -40,6 +41,11 @@ type Inputs struct {
 	BaselineBranch string // "" = the repository's default branch
 	Record         bool   // workflow_dispatch: record the run
 	AllowForks     bool
+	// Interleaved asks pull requests to be judged by an interleaved A/B
+	// on the runner (the mode input: interleaved) instead of the history.
+	Interleaved bool
+	// FailOnRegression makes a regression on a pull request fail the job.
+	FailOnRegression bool
 }
 
 // A Plan is what one run of the action will do, decided from the event.
@@ -53,8 +59,18 @@ type Plan struct {
 	BaselineBranch string
 	Record         bool // record the run in the history store
 	Fork           bool // a pull request from another repository (allowed by allow-forks)
-	RunURL         string
-	Marker         string // the sticky comment's hidden marker
+	// BaseSHA and BaseRef are a pull request's base commit and branch
+	// (pull_request.base.sha and .ref, else GITHUB_BASE_REF).
+	BaseSHA, BaseRef string
+	// Interleaved: judge this pull request by an interleaved A/B of its
+	// base and head on this runner (Inputs.Interleaved, in ModeCheck only;
+	// other events record or report as in the history mode).
+	Interleaved bool
+	// FailOnRegression: a regression fails the job (exit 1); only in
+	// ModeCheck, with Inputs.FailOnRegression.
+	FailOnRegression bool
+	RunURL           string
+	Marker           string // the sticky comment's hidden marker
 }
 
 // A ForkError refuses a pull request from a fork: on a self-hosted runner
@@ -85,6 +101,7 @@ type payload struct {
 		} `json:"head"`
 		Base struct {
 			Ref  string `json:"ref"`
+			SHA  string `json:"sha"`
 			Repo struct {
 				FullName string `json:"full_name"`
 			} `json:"repo"`
@@ -128,7 +145,7 @@ func (pl *Plan) decideMode(env Env, p payload, in Inputs) error {
 	onBaseline := env.Ref == "refs/heads/"+pl.BaselineBranch
 	switch env.EventName {
 	case "pull_request":
-		return pl.decidePR(p, in)
+		return pl.decidePR(env, p, in)
 	case "push", "schedule":
 		pl.Mode, pl.Record = ModeReport, false
 		if onBaseline {
@@ -145,13 +162,15 @@ func (pl *Plan) decideMode(env Env, p payload, in Inputs) error {
 	return nil
 }
 
-func (pl *Plan) decidePR(p payload, in Inputs) error {
+func (pl *Plan) decidePR(env Env, p payload, in Inputs) error {
 	pr := p.PullRequest
 	if pr == nil || pr.Number <= 0 || pr.Head.SHA == "" {
 		return &EventError{"pull_request", "the event payload has no pull_request number and head sha"}
 	}
 	pl.Mode, pl.Record = ModeCheck, true
 	pl.PR, pl.HeadSHA, pl.Branch = pr.Number, pr.Head.SHA, pr.Head.Ref
+	pl.BaseSHA, pl.BaseRef = pr.Base.SHA, firstOf(pr.Base.Ref, env.BaseRef)
+	pl.Interleaved, pl.FailOnRegression = in.Interleaved, in.FailOnRegression
 	head := "(deleted repository)"
 	if pr.Head.Repo != nil {
 		head = pr.Head.Repo.FullName
@@ -161,6 +180,18 @@ func (pl *Plan) decidePR(p payload, in Inputs) error {
 		return &ForkError{Head: head, Base: pr.Base.Repo.FullName}
 	}
 	return nil
+}
+
+// BaseCommit is the commit an interleaved A/B compares the pull request
+// with: the event's base sha, else origin/<base branch>.
+func (pl *Plan) BaseCommit() (string, error) {
+	switch {
+	case pl.BaseSHA != "":
+		return pl.BaseSHA, nil
+	case pl.BaseRef != "":
+		return "origin/" + pl.BaseRef, nil
+	}
+	return "", fmt.Errorf("mode: interleaved needs the pull request's base, but the event has no pull_request.base.sha and GITHUB_BASE_REF is empty")
 }
 
 func firstOf(vals ...string) string {

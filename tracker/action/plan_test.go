@@ -32,12 +32,18 @@ func TestDecide(t *testing.T) {
 		wantErr any
 	}{
 		{"pull_request opened", with("pull_request", "refs/heads/xx"), "pull_request.opened.json", Inputs{},
-			Plan{Mode: ModeCheck, PR: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Branch: "changes", BaselineBranch: "master", Record: true}, nil},
+			Plan{Mode: ModeCheck, PR: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Branch: "changes", BaselineBranch: "master", Record: true, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", BaseRef: "master"}, nil},
+		// The plan carries the base and the exit policy: nothing re-reads the event.
+		{"pull_request, interleaved, fail on regression", with("pull_request", "refs/heads/xx"), "pull_request.opened.json", Inputs{Interleaved: true, FailOnRegression: true},
+			Plan{Mode: ModeCheck, PR: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Branch: "changes", BaselineBranch: "master", Record: true, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", BaseRef: "master",
+				Interleaved: true, FailOnRegression: true}, nil},
+		{"push ignores interleaved and fail-on-regression", with("push", "refs/heads/master"), "push.json", Inputs{Interleaved: true, FailOnRegression: true},
+			Plan{Mode: ModeBaseline, HeadSHA: "merge0sha", Branch: "master", BaselineBranch: "master", Record: true}, nil},
 		{"pull_request synchronize, baseline-branch input", with("pull_request", "refs/heads/xx"), "pull_request.synchronize.json", Inputs{BaselineBranch: "main"},
-			Plan{Mode: ModeCheck, PR: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Branch: "changes", BaselineBranch: "main", Record: true}, nil},
+			Plan{Mode: ModeCheck, PR: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Branch: "changes", BaselineBranch: "main", Record: true, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", BaseRef: "master"}, nil},
 		{"fork refused", with("pull_request", "refs/heads/xx"), "pull_request.fork.json", Inputs{}, Plan{}, new(*ForkError)},
 		{"fork allowed", with("pull_request", "refs/heads/xx"), "pull_request.fork.json", Inputs{AllowForks: true},
-			Plan{Mode: ModeCheck, PR: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Branch: "changes", BaselineBranch: "master", Record: true, Fork: true}, nil},
+			Plan{Mode: ModeCheck, PR: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", Branch: "changes", BaselineBranch: "master", Record: true, Fork: true, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", BaseRef: "master"}, nil},
 		{"push to the default branch records a baseline", with("push", "refs/heads/master"), "push.json", Inputs{},
 			Plan{Mode: ModeBaseline, HeadSHA: "merge0sha", Branch: "master", BaselineBranch: "master", Record: true}, nil},
 		{"push to another branch only reports", with("push", "refs/heads/master"), "push.json", Inputs{BaselineBranch: "main"},
@@ -87,5 +93,25 @@ func TestDecideBadEnv(t *testing.T) {
 	}
 	if _, err := Decide(Env{EventName: "push", Repository: "o/r"}, []byte("{}"), Inputs{}); err == nil {
 		t.Error("accepted no baseline branch at all")
+	}
+}
+
+func TestBaseCommit(t *testing.T) {
+	tests := []struct {
+		name string
+		pl   Plan
+		want string // "" = an error
+	}{
+		{"the event's sha", Plan{BaseSHA: "f95f852", BaseRef: "main"}, "f95f852"},
+		{"the base branch", Plan{BaseRef: "main"}, "origin/main"},
+		{"neither", Plan{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.pl.BaseCommit()
+			if got != tt.want || (err == nil) != (tt.want != "") {
+				t.Errorf("BaseCommit() = %q, %v; want %q", got, err, tt.want)
+			}
+		})
 	}
 }
