@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -14,19 +13,6 @@ func init() {
 		Summary: "compare candidate results files against baseline results files",
 		Run:     runCompare,
 	})
-}
-
-// resultFiles is a repeatable flag collecting results file names.
-type resultFiles []string
-
-func (l *resultFiles) String() string { return strings.Join(*l, ",") }
-
-func (l *resultFiles) Set(v string) error {
-	if v == "" {
-		return usageError("empty file name")
-	}
-	*l = append(*l, v)
-	return nil
 }
 
 func runCompare(ctx context.Context, args []string, e *env) error {

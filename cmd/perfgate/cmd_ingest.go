@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -88,16 +87,4 @@ func (o *ingestOptions) validate() error {
 		return usageError("--unit and --better apply to --format json-samples only (%s says its own units)", o.format)
 	}
 	return nil
-}
-
-// checkBuiltResults validates a document perfgate built by the loader's
-// rules (the same messages and paths a file read back would get), on the
-// structs, so nothing invalid is ever written.
-func checkBuiltResults(r *model.Results) error {
-	err := r.Validate()
-	var ie *model.InputError
-	if errors.As(err, &ie) {
-		ie.File = "the results"
-	}
-	return err
 }

@@ -160,3 +160,16 @@ func renderComparison(w io.Writer, c *compare.Comparison, format string) error {
 	}
 	return nil
 }
+
+// resultFiles is a repeatable flag collecting results file names.
+type resultFiles []string
+
+func (l *resultFiles) String() string { return strings.Join(*l, ",") }
+
+func (l *resultFiles) Set(v string) error {
+	if v == "" {
+		return usageError("empty file name")
+	}
+	*l = append(*l, v)
+	return nil
+}

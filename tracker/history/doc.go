@@ -1,4 +1,4 @@
-// Package tracker declares the interfaces through which perfgate's logic reaches
+// Package history declares the interfaces through which perfgate's logic reaches
 // history storage. Its subpackages own statistics (stats), verdicts (compare),
 // rendering (report), configuration and GitHub Action glue. Nothing under
 // tracker imports pgx, go-github or gorgonia.org/cu: those sit behind the

@@ -2,14 +2,13 @@ package runmeta
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -73,7 +72,7 @@ func Resolve(ctx context.Context, g Given, getenv func(string) string, now time.
 	}
 	src = Sources{Repo: repo.source, Commit: commit.source, Branch: branch.source, Testbed: testbed.source, StartedAt: started.source}
 	r := model.Run{
-		ID:        choose(pick{g.ID, ""}, pick{uuid.NewString(), ""}).value,
+		ID:        choose(pick{g.ID, ""}, pick{newID(), ""}).value,
 		Repo:      repo.value,
 		Commit:    commit.value,
 		Branch:    branch.value,
@@ -155,6 +154,17 @@ func short(c string) string {
 		return c[:12]
 	}
 	return c
+}
+
+// newID returns a random (version 4) UUID, the ID of a run no flag names.
+func newID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("runmeta: crypto/rand: " + err.Error()) // never fails on supported platforms
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 func hostname() string {

@@ -128,3 +128,10 @@ func TestPRFromRef(t *testing.T) {
 		}
 	}
 }
+
+func TestNewID(t *testing.T) {
+	a, b := newID(), newID()
+	if a == b || len(a) != 36 || a[14] != '4' || !strings.ContainsRune("89ab", rune(a[19])) {
+		t.Errorf("newID() = %q, %q; want two distinct version 4 UUIDs", a, b)
+	}
+}
