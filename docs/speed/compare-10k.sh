@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Whole-process timing of `perfgate compare` on 10,000 benchmarks × 100 samples per side
 # (docs/speed.md), paired with benchstat on the same samples so that a shared, loaded
-# machine can be read as a ratio. The data is `go test -bench` text (one unit a line,
-# -count 100, every 7th benchmark 10% slower in the new file), ingested once into results
-# files; then, interleaved, REPS times each:
+# machine can be read as a ratio. The data (every 7th benchmark 10% slower in the new file)
+# is written twice: as compact results files (7.9 MB a side) and as `go test -bench` text
+# (one unit a line, -count 100); then, interleaved, REPS times each:
 #   perfgate compare --baseline old.json --candidate new.json     (the goal: ≤ 0.5 s)
 #   benchstat old.txt new.txt
 # It prints min/median wall and CPU (user+sys) seconds and peak RSS of each, the ratios,
@@ -23,21 +23,30 @@ GOBIN=$work/bin go install "$BENCHSTAT"
 if [ -n "${PERFGATE:-}" ]; then cp "$PERFGATE" "$work/bin/perfgate"; else (cd "$root" && go build -o "$work/bin/perfgate" ./cmd/perfgate); fi
 pg=$work/bin/perfgate bs=$work/bin/benchstat
 
+# gen N SEED SHIFT TXT JSON: the same samples as `go test -bench` text (one unit a line,
+# -count 100) and as a compact results file (what record stores and check compares).
 gen() {
-  awk -v n="$1" -v seed="$2" -v shift="$3" 'BEGIN {
+  awk -v n="$1" -v seed="$2" -v shift="$3" -v txt="$4" -v json="$5" 'BEGIN {
     srand(seed)
-    print "goos: linux"; print "goarch: amd64"; print "pkg: example.com/kernels"; print "cpu: AMD EPYC"
     for (c = 0; c < 100; c++)
       for (i = 0; i < n; i++)
-        printf "BenchmarkKernel/size=%05d-8 \t 1000000\t %10.1f ns/op\n", i, (1000 + i) * (i % 7 == 0 ? shift : 1) * (1 + 0.02 * (rand() - 0.5))
-    print "PASS"; print "ok  \texample.com/kernels\t12.345s"
+        v[i, c] = sprintf("%.1f", (1000 + i) * (i % 7 == 0 ? shift : 1) * (1 + 0.02 * (rand() - 0.5)))
+    print "goos: linux" > txt; print "goarch: amd64" > txt; print "pkg: example.com/kernels" > txt
+    for (c = 0; c < 100; c++)
+      for (i = 0; i < n; i++)
+        printf "BenchmarkKernel/size=%05d-8 \t 1000000\t %10s ns/op\n", i, v[i, c] > txt
+    print "PASS" > txt
+    printf "{\"schema\":\"perfgate.results/v1\",\"run\":{\"id\":\"run-%d\",\"repo\":\"acme/kernels\",\"commit\":\"0123456789abcdef0123456789abcdef0123456%d\",\"branch\":\"main\",\"event\":\"push\",\"testbed\":\"bench\",\"started_at\":\"2026-11-20T10:15:0%dZ\"},\"benchmarks\":[\n", seed, seed, seed > json
+    for (i = 0; i < n; i++) {
+      printf "%s{\"suite\":\"gotest\",\"name\":\"BenchmarkKernel/size=%05d\",\"unit\":\"ns\",\"better\":\"lower\",\"samples\":[", (i ? ",\n" : ""), i > json
+      for (c = 0; c < 100; c++) printf "%s%s", (c ? "," : ""), v[i, c] > json
+      printf "]}" > json
+    }
+    print "]}" > json
   }'
 }
-meta=(--repo acme/kernels --commit 0123456789abcdef0123456789abcdef01234567 --branch main --event local --testbed bench)
-gen "$n" 1 1.00 > "$work/old.txt"
-gen "$n" 2 1.10 > "$work/new.txt"
-"$pg" ingest --format gotest --run-id old "${meta[@]}" --out "$work/old.json" "$work/old.txt" 2> /dev/null
-"$pg" ingest --format gotest --run-id new "${meta[@]}" --out "$work/new.json" "$work/new.txt" 2> /dev/null
+gen "$n" 1 1.00 "$work/old.txt" "$work/old.json"
+gen "$n" 2 1.10 "$work/new.txt" "$work/new.json"
 input_kb=$(( ($(stat -c %s "$work/old.json") + $(stat -c %s "$work/new.json")) / 1024 ))
 
 # timed OUT CMD...: runs CMD, appends "wall cpu maxrss_kb" to OUT; exit status 0 or 1 is success.
@@ -51,7 +60,7 @@ timed() {
 # stats FILE: min and median of each column.
 stats() { for k in 1 2 3; do sort -g -k$k "$1" | awk -v k=$k '{ v[NR] = $k } END { printf "%s %s ", v[1], v[int((NR + 1) / 2)] }'; done; echo; }
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; $n benchmarks x 100 samples; input $((input_kb / 1024)) MiB"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; $n benchmarks x 100 samples; input $(awk -v k="$input_kb" 'BEGIN { printf "%.1f", k / 1024 }') MiB"
 : > "$work/pg"; : > "$work/bs"
 for _ in $(seq "$reps"); do
   timed "$work/pg" "$pg" compare --baseline "$work/old.json" --candidate "$work/new.json"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -169,4 +170,29 @@ func BenchmarkBestSplit1000(b *testing.B) {
 			bestSplitTable(x)
 		}
 	})
+}
+
+// TestDetectMemoryLinear: detection's memory is linear in the history (the
+// first version held an (n+1)×n table per split: 8 MB at trend's 1,000
+// points, 16 times more for 4 times the points). The bytes allocated by
+// Detect on a flat history of 4n points must stay within 5 times those of
+// n points.
+func TestDetectMemoryLinear(t *testing.T) {
+	allocated := func(n int) uint64 {
+		rng := rand.New(rand.NewPCG(71, 72))
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = 100 * math.Exp(0.01*rng.NormFloat64())
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		Detect(x, DefaultOptions())
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := allocated(100), allocated(400)
+	t.Logf("Detect allocates %d bytes at 100 points, %d at 400", small, large)
+	if large > 5*small {
+		t.Errorf("Detect allocates %d bytes at 400 points, %.1f times %d at 100: want linear (≤ 5×)", large, float64(large)/float64(small), small)
+	}
 }
