@@ -4,9 +4,9 @@
 # server, Postgres (goal ≤ 50 ms). Each run's median has 1% noise, so step detection does
 # its full work (a flat history needs the most permutations). For each store it times,
 # interleaved, REPS times each: the binary under test, the binary in $BEFORE when given
-# (a build of an older commit), and benchstat on 1,000 benchmarks × 10 runs as a yardstick
-# of the machine's load; it prints min/median wall seconds and each one's ratio to the
-# yardstick.
+# (a build of an older commit), and benchstat comparing two files of 2,000 benchmarks × 10
+# runs as a yardstick of the machine's load; it prints min/median wall seconds and each
+# one's ratio to the yardstick.
 #
 # Usage: docs/speed/trend-10k.sh [REPS]        (default 5)
 # It creates and drops the database perfgate_speed_trend on that server.
@@ -22,9 +22,11 @@ GOBIN=$work/bin go install "$BENCHSTAT"
 tools=(after "$work/bin/perfgate")
 if [ -n "${BEFORE:-}" ]; then tools+=(before "$BEFORE"); fi
 
-# The yardstick: benchstat on 1,000 benchmarks, 10 runs each.
-awk 'BEGIN { srand(1); for (c = 0; c < 10; c++) for (i = 0; i < 1000; i++)
-  printf "BenchmarkK/size=%05d-8 \t 1000000\t %10.1f ns/op\n", i, (1000 + i) * (1 + 0.02 * (rand() - 0.5)) }' > "$work/bs.txt"
+# The yardstick: benchstat on two files of 2,000 benchmarks, 10 runs each.
+for seed in 1 2; do
+  awk -v seed=$seed 'BEGIN { srand(seed); for (c = 0; c < 10; c++) for (i = 0; i < 2000; i++)
+    printf "BenchmarkK/size=%05d-8 \t 1000000\t %10.1f ns/op\n", i, (1000 + i) * (1 + 0.02 * (rand() - 0.5)) }' > "$work/bs$seed.txt"
+done
 
 # The embedded store: run files written directly (one benchmark "memory/copy" with a noisy
 # median, 19 others), then one `perfgate record` that indexes them.
@@ -79,7 +81,7 @@ for target in "${targets[@]}"; do
   for k in $(seq 0 2 $((${#tools[@]} - 1))); do : > "$work/t.${tools[k]}"; done
   for _ in $(seq "$reps"); do
     for k in $(seq 0 2 $((${#tools[@]} - 1))); do t "$work/t.${tools[k]}" "${tools[k+1]}" "${args[@]}" "${flags[@]}"; done
-    t "$work/ys" "$work/bin/benchstat" "$work/bs.txt" "$work/bs.txt"
+    t "$work/ys" "$work/bin/benchstat" "$work/bs1.txt" "$work/bs2.txt"
   done
   read -r ymin ymed < <(sort -g "$work/ys" | awk '{ v[NR] = $1 } END { print v[1], v[int((NR + 1) / 2)] }')
   for k in $(seq 0 2 $((${#tools[@]} - 1))); do
