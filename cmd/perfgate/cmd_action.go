@@ -288,16 +288,8 @@ func loadActionResults(ctx context.Context, e *env, o *actionOptions, cfg *confi
 	return runs, check.RunNames(runs), nil
 }
 
-// A githubAPI is what the check mode uses of GitHub: the comments, the
-// statuses, and the login the token writes as.
-type githubAPI struct {
-	comments action.Comments
-	statuses action.Statuses
-	login    func(ctx context.Context) (string, error)
-}
-
-// githubClients makes the comment and status clients of the check mode.
-func githubClients(o *actionOptions, e *env) (*githubAPI, error) {
+// githubClients makes the GitHub clients of the check mode.
+func githubClients(o *actionOptions, e *env) (*action.GitHub, error) {
 	if o.token == "" {
 		return nil, usageError("github-token: empty; the check mode needs it to comment and set the status")
 	}
@@ -306,6 +298,6 @@ func githubClients(o *actionOptions, e *env) (*githubAPI, error) {
 		return nil, usageError("%v", err)
 	}
 	override := e.Getenv("PERFGATE_GITHUB_LOGIN")
-	return &githubAPI{comments: c.Comments(), statuses: c.Statuses(),
-		login: func(ctx context.Context) (string, error) { return c.Login(ctx, override) }}, nil
+	return &action.GitHub{Comments: c.Comments(), Statuses: c.Statuses(),
+		Login: func(ctx context.Context) (string, error) { return c.Login(ctx, override) }}, nil
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/runner"
-	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -46,10 +45,6 @@ func (o *actionOptions) readModeInputs(gha *githubactions.Action) error {
 	}
 	return nil
 }
-
-// interleaved reports whether this run is an interleaved A/B (the plan
-// decides: the mode input on a pull request).
-func (a *actionRun) interleaved() bool { return a.plan.Interleaved }
 
 // measureAB runs the config's suites on the pull request's merge base and
 // on the checked-out head alternately on this machine (package ab), and
@@ -87,15 +82,4 @@ func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results,
 		return nil, nil, err
 	}
 	return baseRounds, headRounds, nil
-}
-
-// compareAB judges the head against the base rounds of the same job.
-func (a *actionRun) compareAB(base, head []*model.Results) (*compare.Comparison, error) {
-	opt := a.o.compare
-	opt.Interleaved = true
-	c, err := compare.Compare(base, head, opt)
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-	return c, nil
 }

@@ -24,23 +24,13 @@ func loadActionConfig(ctx context.Context, o *actionOptions) (*config.Config, er
 	return config.Load(path)
 }
 
-// applyConfigDefaults takes the config's baseline section where the inputs
-// leave it open: the baseline branch (when baseline-branch is empty), how
-// many baseline runs to pool and the testbed label they are taken from.
+// applyConfigDefaults takes the config's baseline branch when the
+// baseline-branch input leaves it open: the plan needs it. The rest of the
+// config's settings apply in action.Run (check.ApplyConfig).
 func (o *actionOptions) applyConfigDefaults(cfg *config.Config) {
-	if cfg == nil {
-		return
-	}
-	if o.inputs.BaselineBranch == "" {
+	if cfg != nil && o.inputs.BaselineBranch == "" {
 		o.inputs.BaselineBranch = cfg.Baseline.Branch
 	}
-	if cfg.Baseline.Runs > 0 {
-		o.baselineRuns = cfg.Baseline.Runs
-	}
-	if cfg.Baseline.History > 0 {
-		o.compare.HistoryJobs = cfg.Baseline.History
-	}
-	o.baselineTestbed = cfg.Baseline.Testbed
 }
 
 // runActionSuites runs the config's suites (those whose name only matches,

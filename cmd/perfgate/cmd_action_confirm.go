@@ -9,44 +9,11 @@ import (
 
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/tracker/action"
-	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/model"
-	"github.com/perfgate/perfgate/tracker/report"
 )
-
-// confirming reports whether the action re-runs the regressions of c: on
-// a pull request, with the confirm input on, when it ran the suites itself
-// (results-file runs were made elsewhere: there is nothing here to re-run).
-func (a *actionRun) confirming(c *compare.Comparison) bool {
-	if a.plan.Mode != action.ModeCheck || !a.o.confirm || !c.Failed() {
-		return false
-	}
-	if len(a.o.resultFiles) > 0 || a.cfg == nil {
-		fmt.Fprintf(a.e.Stderr, "perfgate: confirm: the results files were made outside this action, so the regressions are not re-run\n")
-		return false
-	}
-	return true
-}
-
-// confirm re-runs the regressions of first in fresh processes, alone (the
-// history mode, against baseline b) or interleaved with the base commit
-// (mode: interleaved, with base as the first base rounds), and returns the
-// final comparison and the re-run head rounds, to record. a.conf says what
-// the re-run showed.
-func (a *actionRun) confirm(ctx context.Context, b *model.Baseline, base, runs []*model.Results, first *compare.Comparison) (*compare.Comparison, []*model.Results) {
-	var c *compare.Comparison
-	var extra []*model.Results
-	if a.interleaved() {
-		c, a.conf, extra = a.confirmAB(ctx, base, runs, first)
-	} else {
-		c, a.conf, extra = check.Confirm(ctx, &confirmer{e: a.e, rounds: confirm.DefaultRounds, cfg: a.cfg}, confirm.DefaultRounds, b, runs, first)
-	}
-	fmt.Fprint(a.e.Stdout, strings.TrimPrefix(report.ConfirmText(a.conf), "\n"))
-	return c, extra
-}
 
 // confirmAB re-runs the suites of the regressions of first as more A/B
 // rounds, base and head alternately, and re-judges the head's rounds, old
@@ -79,8 +46,8 @@ func (a *actionRun) confirmAB(ctx context.Context, base, head []*model.Results, 
 	}
 	keepTargets(cbase, targets)
 	keepTargets(chead, targets)
-	rerun, err1 := a.compareAB(cbase, chead)
-	combined, err2 := a.compareAB(append(slices.Clone(base), cbase...), append(slices.Clone(head), chead...))
+	rerun, err1 := action.CompareAB(cbase, chead, first.Options)
+	combined, err2 := action.CompareAB(append(slices.Clone(base), cbase...), append(slices.Clone(head), chead...), first.Options)
 	if err1 != nil || err2 != nil {
 		return first, confirm.Failed(first, rounds, fmt.Sprint(err1, err2)), nil
 	}

@@ -3,9 +3,14 @@
 // request, record a baseline, or only report; which branch is the baseline;
 // whether the pull request comes from a fork), decides what happens to the
 // sticky pull-request comment, fits comments and status descriptions into
-// GitHub's limits, and lists the secrets to mask.
+// GitHub's limits, and lists the secrets to mask. Run is the action's
+// whole pipeline once the plan is made: measure, judge (tracker/check, or
+// the base side of an A/B), confirm, report, update GitHub, record, and
+// the outcome the exit code comes from.
 //
-// The GitHub calls sit behind the small interfaces declared here (Comments,
-// Statuses); the go-github adapter lives in cmd/perfgate/internal/githubapi.
-// This package must not import go-github, pgx or cu.
+// Everything outside sits behind the small interfaces declared here:
+// GitHub (Comments, Statuses; the go-github adapter lives in
+// cmd/perfgate/internal/githubapi), the history (Store), the runner
+// (Measurer) and the job's log and files (Log, Files). This package must
+// not import go-github, pgx, cu or the runner.
 package action

@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -14,16 +14,16 @@ import (
 // candidate.
 const historyPoints = 20
 
-// historyReader is what the report's charts read from the store; every
-// store implements it.
-type historyReader interface {
+// A TrendSource is what the report's charts and the change points read
+// from the history; every store implements it.
+type TrendSource interface {
 	Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error)
 }
 
-// reportHistory reads the latest historyPoints medians on branch, on the
+// ReportHistory reads the latest historyPoints medians on branch, on the
 // candidate's testbed, of the changed benchmarks of c (the ones the report
 // may chart), one query per suite.
-func reportHistory(ctx context.Context, src historyReader, c *compare.Comparison, branch string) (report.Histories, error) {
+func ReportHistory(ctx context.Context, src TrendSource, c *compare.Comparison, branch string) (report.Histories, error) {
 	want := map[string]bool{}
 	var suites []string
 	// The report's order: regressions, warnings, improvements, noisy.

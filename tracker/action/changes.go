@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/trend"
@@ -15,23 +14,23 @@ import (
 // reportChanges adds to the job summary the change points that the
 // baseline runs just recorded made appear on the baseline branch. It only
 // warns when the history cannot be read: the runs are stored by then.
-func (a *actionRun) reportChanges(ctx context.Context, src history.TrendSource, runs []*model.Results) {
-	server := strings.TrimSuffix(envDefault(a.e, "GITHUB_SERVER_URL", "https://github.com"), "/")
-	md, err := changesSummary(ctx, src, runs, a.plan.BaselineBranch, server+"/"+a.plan.Repo.String())
+func (r *run) reportChanges(ctx context.Context, src TrendSource, runs []*model.Results) {
+	server := strings.TrimSuffix(r.o.ServerURL, "/")
+	md, err := ChangesSummary(ctx, src, runs, r.plan.BaselineBranch, server+"/"+r.plan.Repo.String())
 	if err != nil {
-		a.gha.Warningf("perfgate: change points not checked: %v", err)
+		r.o.Log.Annotate("warning", "", fmt.Sprintf("perfgate: change points not checked: %v", err))
 		return
 	}
 	if md != "" {
-		a.gha.AddStepSummary(md)
-		fmt.Fprintf(a.e.Stdout, "perfgate: new change points on %s are in the job summary\n", a.plan.BaselineBranch)
+		r.o.Files.AddStepSummary(md)
+		fmt.Fprintf(r.o.Stdout, "perfgate: new change points on %s are in the job summary\n", r.plan.BaselineBranch)
 	}
 }
 
-// changesSummary reads the branch history of every suite and testbed of
+// ChangesSummary reads the branch history of every suite and testbed of
 // the baseline runs among runs and renders the steps they made appear
 // (trend.NewSteps), or "" when there are none.
-func changesSummary(ctx context.Context, src history.TrendSource, runs []*model.Results, branch, repoURL string) (string, error) {
+func ChangesSummary(ctx context.Context, src TrendSource, runs []*model.Results, branch, repoURL string) (string, error) {
 	type scope struct{ repo, suite, testbed string }
 	latest := map[string]bool{}
 	var scopes []scope

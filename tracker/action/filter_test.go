@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func TestFilteredBaseline(t *testing.T) {
 		if tt.only != "" {
 			only = regexp.MustCompile(tt.only)
 		}
-		b, err := filteredBaseline(fixedBaseline{&model.Baseline{Runs: []*model.Results{stored}}}, only).Baseline(context.Background(), model.BaselineQuery{})
+		b, err := FilteredBaseline(fixedBaseline{&model.Baseline{Runs: []*model.Results{stored}}}, only).Baseline(context.Background(), model.BaselineQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -17,8 +17,8 @@ type suiteFilteredSource struct {
 	only *regexp.Regexp
 }
 
-// filteredBaseline returns src itself when only is nil.
-func filteredBaseline(src check.BaselineSource, only *regexp.Regexp) check.BaselineSource {
+// FilteredBaseline returns src itself when only is nil.
+func FilteredBaseline(src check.BaselineSource, only *regexp.Regexp) check.BaselineSource {
 	if only == nil {
 		return src
 	}
