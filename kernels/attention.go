@@ -6,15 +6,34 @@ import (
 	"strconv"
 )
 
-// An attnShape is one attention workload: batch, heads, sequence length and
-// head dimension; Q, K, V and O are [B, H, S, D], contiguous.
-type attnShape struct{ B, H, S, D int }
+// An attnShape is one attention workload: batch, query heads, sequence
+// length, head dimension and K/V heads (grouped-query attention: query head
+// h of a batch attends K/V head h / (H / KVH); 0 means KVH = H). Q and O
+// are [B, H, S, D], K and V [B, KVH, S, D], contiguous.
+type attnShape struct{ B, H, S, D, KVH int }
 
-// heads is the number of (batch, head) pairs.
+// mha is a shape with as many K/V heads as query heads.
+func mha(b, h, s, d int) attnShape { return attnShape{B: b, H: h, S: s, D: d} }
+
+// heads is the number of (batch, query head) pairs.
 func (s attnShape) heads() int64 { return int64(s.B) * int64(s.H) }
 
-// elems is the number of elements of one of Q, K, V, O.
+// kvHeads is the number of K/V heads a batch has.
+func (s attnShape) kvHeads() int {
+	if s.KVH == 0 {
+		return s.H
+	}
+	return s.KVH
+}
+
+// group is how many query heads share one K/V head.
+func (s attnShape) group() int { return s.H / s.kvHeads() }
+
+// elems is the number of elements of Q or O.
 func (s attnShape) elems() int64 { return s.heads() * int64(s.S) * int64(s.D) }
+
+// kvElems is the number of elements of K or V.
+func (s attnShape) kvElems() int64 { return int64(s.B) * int64(s.kvHeads()) * int64(s.S) * int64(s.D) }
 
 // pairs is the number of (query, key) pairs attended: S² without a mask,
 // S(S+1)/2 with the causal one.
@@ -33,18 +52,23 @@ func (s attnShape) flops(causal bool) float64 {
 }
 
 // bytes is what the fused kernel must move at least: Q, K, V read and O
-// written once, 4·B·H·S·d elements.
+// written once, 4·B·H·S·d elements (K and V at B·KVH·S·d each).
 func (s attnShape) bytes(dtype string) float64 {
-	return 4 * float64(s.elems()) * float64(elemSize(dtype))
+	return 2 * float64(s.elems()+s.kvElems()) * float64(elemSize(dtype))
 }
 
+// gqaPrefill is a grouped-query prefill shape as Llama-3-8B has it (32
+// query heads sharing 8 K/V heads, d = 128), with the FLOPs of (8,16,2048,128).
+var gqaPrefill = attnShape{B: 4, H: 32, S: 2048, D: 128, KVH: 8}
+
 // attnShapes are the attention workloads by size preset: the launch-bound
-// matrix (1,1,128,64) … (32,8,256,64) and two compute-bound prefill shapes.
+// matrix (1,1,128,64) … (32,8,256,64), two compute-bound prefill shapes and
+// a grouped-query one.
 var attnShapes = map[string][]attnShape{
-	SizeCI:     {{32, 8, 256, 64}},
-	SizeSmall:  {{1, 1, 128, 64}, {8, 4, 128, 64}},
-	SizeMedium: {{1, 1, 128, 64}, {8, 4, 128, 64}, {32, 8, 128, 64}, {32, 8, 256, 64}, {8, 16, 2048, 128}, {1, 32, 4096, 128}},
-	SizeLarge:  {{1, 1, 128, 64}, {8, 4, 128, 64}, {32, 8, 128, 64}, {32, 8, 256, 64}, {8, 16, 2048, 128}, {1, 32, 4096, 128}},
+	SizeCI:     {mha(32, 8, 256, 64)},
+	SizeSmall:  {mha(1, 1, 128, 64), mha(8, 4, 128, 64)},
+	SizeMedium: {mha(1, 1, 128, 64), mha(8, 4, 128, 64), mha(32, 8, 128, 64), mha(32, 8, 256, 64), mha(8, 16, 2048, 128), mha(1, 32, 4096, 128), gqaPrefill},
+	SizeLarge:  {mha(1, 1, 128, 64), mha(8, 4, 128, 64), mha(32, 8, 128, 64), mha(32, 8, 256, 64), mha(8, 16, 2048, 128), mha(1, 32, 4096, 128), gqaPrefill},
 }
 
 // attnDTypes are the element types of the attention and decode suites.
@@ -72,9 +96,14 @@ func attentionCases(size string, dtypes []string) []benchCase {
 	return cs
 }
 
+// shapeParams names a shape; hkv only for grouped-query shapes, so the
+// names of the others stay what their history has.
 func shapeParams(sh attnShape, causal bool) []param {
-	return []param{{"b", strconv.Itoa(sh.B)}, {"h", strconv.Itoa(sh.H)}, {"s", strconv.Itoa(sh.S)},
-		{"d", strconv.Itoa(sh.D)}, {"causal", strconv.FormatBool(causal)}}
+	ps := []param{{"b", strconv.Itoa(sh.B)}, {"h", strconv.Itoa(sh.H)}}
+	if sh.kvHeads() != sh.H {
+		ps = append(ps, param{"hkv", strconv.Itoa(sh.kvHeads())})
+	}
+	return append(ps, param{"s", strconv.Itoa(sh.S)}, param{"d", strconv.Itoa(sh.D)}, param{"causal", strconv.FormatBool(causal)})
 }
 
 // paramOf returns the value of c's parameter k ("" if absent).
@@ -96,7 +125,8 @@ func (c benchCase) intParam(k string) int {
 
 // attnCase reads an attention case's shape and mask back from its parameters.
 func attnCase(c benchCase) (attnShape, bool) {
-	return attnShape{c.intParam("b"), c.intParam("h"), c.intParam("s"), c.intParam("d")}, c.paramOf("causal") == "true"
+	return attnShape{B: c.intParam("b"), H: c.intParam("h"), S: c.intParam("s"), D: c.intParam("d"), KVH: c.intParam("hkv")},
+		c.paramOf("causal") == "true"
 }
 
 // Seeds of the attention inputs.
@@ -238,8 +268,9 @@ func checkAttention(o []byte, dtype string, sh attnShape, causal bool, tol toler
 	out := make([]float64, sh.D)
 	for _, h := range checkHeads(sh.heads()) {
 		q := headValues(dtype, seedQ, h, sh.S, sh.D)
-		k := headValues(dtype, seedK, h, sh.S, sh.D)
-		v := headValues(dtype, seedV, h, sh.S, sh.D)
+		kv := h / int64(sh.group()) // b·H + h over the group is b·KVH + h / group
+		k := headValues(dtype, seedK, kv, sh.S, sh.D)
+		v := headValues(dtype, seedV, kv, sh.S, sh.D)
 		for _, i := range checkRows(sh.S) {
 			n := sh.S
 			if causal {

@@ -28,8 +28,8 @@ type attnTensors struct {
 // the tiled kernel at S ≥ 1024, against the naive path on every element.
 func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 	sh, causal := attnCase(c)
-	if sh.S < 128 || sh.S > 4096 || sh.S&(sh.S-1) != 0 || (sh.D != 64 && sh.D != 128) {
-		return nil, fmt.Errorf("attention kernels need S a power of two from 128 to 4096 and d of 64 or 128, not %+v", sh)
+	if sh.S < 128 || sh.S > 4096 || sh.S&(sh.S-1) != 0 || (sh.D != 64 && sh.D != 128) || sh.kvHeads() < 1 || sh.H%sh.kvHeads() != 0 {
+		return nil, fmt.Errorf("attention kernels need S a power of two from 128 to 4096, d of 64 or 128 and K/V heads dividing the heads, not %+v", sh)
 	}
 	m, err := g.loadBuiltin("attention")
 	if err != nil {
@@ -37,10 +37,13 @@ func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 	}
 	var bufs buffers
 	fail := func(err error) (*prepared, error) { bufs.free(); return nil, err }
-	bytes := sh.elems() * elemSize(c.DType)
+	es := elemSize(c.DType)
 	var t attnTensors
-	for _, p := range []*cu.DevicePtr{&t.q, &t.k, &t.v, &t.o} {
-		if *p, err = bufs.alloc(bytes); err != nil {
+	for _, b := range []struct {
+		p *cu.DevicePtr
+		n int64
+	}{{&t.q, sh.elems()}, {&t.k, sh.kvElems()}, {&t.v, sh.kvElems()}, {&t.o, sh.elems()}} {
+		if *b.p, err = bufs.alloc(b.n * es); err != nil {
 			return fail(err)
 		}
 	}
@@ -53,8 +56,9 @@ func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 	for _, f := range []struct {
 		p    cu.DevicePtr
 		seed uint32
-	}{{t.q, seedQ}, {t.k, seedK}, {t.v, seedV}} {
-		if err := g.fill(m, f.p, c.DType, sh.elems(), f.seed, attnLo, attnHi); err != nil {
+		n    int64
+	}{{t.q, seedQ, sh.elems()}, {t.k, seedK, sh.kvElems()}, {t.v, seedV, sh.kvElems()}} {
+		if err := g.fill(m, f.p, c.DType, f.n, f.seed, attnLo, attnHi); err != nil {
 			return fail(err)
 		}
 	}
@@ -161,9 +165,9 @@ func naiveLaunches(m *module, dtype string, sh attnShape, causal bool, t attnTen
 		shared int
 		args   []uint64
 	}{
-		{"naive_scores" + d, [3]uint32{s / 128, s / 64, bh}, 0, []uint64{uint64(t.q), uint64(t.k), uint64(t.p), uint64(sh.S), f32bits(float32(scale))}},
+		{"naive_scores" + d, [3]uint32{s / 128, s / 64, bh}, 0, []uint64{uint64(t.q), uint64(t.k), uint64(t.p), uint64(sh.S), f32bits(float32(scale)), uint64(sh.group())}},
 		{softmaxEntry(dtype, sh.S, causal), [3]uint32{uint32(rows / int64(4*rowsPerWarp(sh.S))), 1, 1}, 0, []uint64{uint64(t.p), uint64(sh.S), uint64(rows)}},
-		{"naive_pv" + d, [3]uint32{s / 64, bh, 1}, pvShared, []uint64{uint64(t.p), uint64(t.v), uint64(t.o), uint64(sh.S)}},
+		{"naive_pv" + d, [3]uint32{s / 64, bh, 1}, pvShared, []uint64{uint64(t.p), uint64(t.v), uint64(t.o), uint64(sh.S), uint64(sh.group())}},
 	}
 	var ls []*launch
 	var names []string
@@ -201,7 +205,7 @@ func (g *gpu) flashLaunch(m *module, dtype string, sh attnShape, causal bool, t 
 	}
 	scaleLog2 := math.Log2E / math.Sqrt(float64(sh.D))
 	return &launch{fn: fn, grid: [3]uint32{uint32(sh.S / 64), uint32(sh.heads()), 1}, block: [3]uint32{128, 1, 1},
-		shared: uint32(shared), params: newParams(uint64(t.q), uint64(t.k), uint64(t.v), uint64(t.o), uint64(sh.S), f32bits(float32(scaleLog2)))}, name, nil
+		shared: uint32(shared), params: newParams(uint64(t.q), uint64(t.k), uint64(t.v), uint64(t.o), uint64(sh.S), f32bits(float32(scaleLog2)), uint64(sh.group()))}, name, nil
 }
 
 // allowShared lets fn (named name) use bytes of dynamic shared memory,

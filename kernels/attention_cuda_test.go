@@ -51,15 +51,22 @@ func TestAttentionAndDecodeMetrics(t *testing.T) {
 	}
 }
 
-// TestTiledAgainstNaive prepares the tiled kernel at S = 1024, where it is
+// TestTiledAgainstNaive prepares the tiled kernel at S = 1024 (one K/V head
+// per query head, and grouped-query with two query heads per K/V head), where it is
 // also checked against the naive path on every element, in both dtypes and
 // both masks.
 func TestTiledAgainstNaive(t *testing.T) {
 	s := openSession(t)
+	for _, sh := range []attnShape{mha(1, 2, 1024, 128), {B: 2, H: 4, S: 1024, D: 128, KVH: 2}} {
+		testTiledAgainstNaive(t, s, sh)
+	}
+}
+
+func testTiledAgainstNaive(t *testing.T, s *Session, sh attnShape) {
 	for _, dt := range attnDTypes {
 		for _, causal := range []bool{false, true} {
 			c := benchCase{Suite: "attention", Op: "tiled", DType: dt,
-				Params: append([]param{{"dtype", dt}}, shapeParams(attnShape{1, 2, 1024, 128}, causal)...)}
+				Params: append([]param{{"dtype", dt}}, shapeParams(sh, causal)...)}
 			t.Run(c.name(""), func(t *testing.T) {
 				err := s.do(func(g *gpu) error {
 					g.cacheDir = t.TempDir()

@@ -7,7 +7,7 @@ import (
 )
 
 func TestAttnFLOPs(t *testing.T) {
-	sh := attnShape{8, 16, 2048, 128}
+	sh := mha(8, 16, 2048, 128)
 	tests := []struct {
 		causal bool
 		want   float64
@@ -22,6 +22,26 @@ func TestAttnFLOPs(t *testing.T) {
 	}
 	if got, want := sh.bytes("bf16"), 4.0*8*16*2048*128*2; got != want {
 		t.Errorf("bytes = %g, want %g", got, want)
+	}
+	// Grouped-query: the FLOPs of the query heads, K and V at 8 of 32 heads.
+	if got, want := gqaPrefill.flops(false), 4.0*4*32*2048*2048*128; got != want {
+		t.Errorf("gqa flops = %g, want %g", got, want)
+	}
+	if got, want := gqaPrefill.bytes("bf16"), (2*4*32+2*4*8)*2048*128*2.0; got != want {
+		t.Errorf("gqa bytes = %g, want %g", got, want)
+	}
+}
+
+func TestAttnShapeParams(t *testing.T) {
+	for _, sh := range []attnShape{mha(8, 16, 2048, 128), gqaPrefill, {B: 2, H: 4, S: 128, D: 64, KVH: 4}} {
+		c := benchCase{Params: shapeParams(sh, true)}
+		got, causal := attnCase(c)
+		if got.kvHeads() != sh.kvHeads() || got.group() != sh.group() || got.elems() != sh.elems() || !causal {
+			t.Errorf("%+v: read back as %+v", sh, got)
+		}
+		if named, gqa := c.paramOf("hkv") != "", sh.kvHeads() != sh.H; named != gqa {
+			t.Errorf("%+v: params %v (hkv only for grouped-query shapes)", sh, c.Params)
+		}
 	}
 }
 
@@ -49,8 +69,8 @@ func referenceOutput(dtype string, sh attnShape, causal bool) []byte {
 	out := make([]float64, sh.D)
 	for h := range sh.heads() {
 		q := headValues(dtype, seedQ, h, sh.S, sh.D)
-		k := headValues(dtype, seedK, h, sh.S, sh.D)
-		v := headValues(dtype, seedV, h, sh.S, sh.D)
+		k := headValues(dtype, seedK, h/int64(sh.group()), sh.S, sh.D)
+		v := headValues(dtype, seedV, h/int64(sh.group()), sh.S, sh.D)
 		for i := range sh.S {
 			n := sh.S
 			if causal {
@@ -66,7 +86,20 @@ func referenceOutput(dtype string, sh attnShape, causal bool) []byte {
 }
 
 func TestCheckAttention(t *testing.T) {
-	sh := attnShape{1, 2, 128, 64}
+	for _, sh := range []attnShape{mha(1, 2, 128, 64), {B: 2, H: 4, S: 128, D: 64, KVH: 2}} {
+		testCheckAttention(t, sh)
+	}
+	// A grouped-query output computed as if every query head had its own
+	// K/V head (the heads a kernel that ignores the group would read) fails.
+	gqa := attnShape{B: 2, H: 4, S: 128, D: 64, KVH: 2}
+	wrong := referenceOutput("fp16", mha(2, 4, 128, 64), false)
+	var mm *mismatchError
+	if err := checkAttention(wrong, "fp16", gqa, false, attnTolerance("naive", "fp16")).err(); !errors.As(err, &mm) || mm.Bad == 0 {
+		t.Errorf("a grouped-query output with a K/V head per query head passed: %v", err)
+	}
+}
+
+func testCheckAttention(t *testing.T, sh attnShape) {
 	for _, dt := range attnDTypes {
 		for _, causal := range []bool{false, true} {
 			raw := referenceOutput(dt, sh, causal)

@@ -47,7 +47,7 @@ func TestCheckDecode(t *testing.T) {
 			t.Errorf("%s: step 0 output %g, want V[0][5] = %g", dt, got, want)
 		}
 		// Steps that ignore the previous output (q = Q[t] alone) are caught.
-		stale := referenceOutput(dt, attnShape{1, 2, sh.L, sh.D}, true)
+		stale := referenceOutput(dt, mha(1, 2, sh.L, sh.D), true)
 		var mm *mismatchError
 		if err := checkDecode(stale, dt, sh, decodeTolerance(dt)).err(); !errors.As(err, &mm) {
 			t.Errorf("%s: outputs without the chained query passed", dt)
@@ -73,19 +73,22 @@ func TestDecodeCases(t *testing.T) {
 
 func TestAttentionCases(t *testing.T) {
 	cs := attentionCases(SizeMedium, DTypes)
-	if len(cs) != 6*2*2*2 {
-		t.Fatalf("%d attention cases at medium, want 6 shapes × 2 dtypes × 2 masks × 2 implementations", len(cs))
+	if len(cs) != 7*2*2*2 {
+		t.Fatalf("%d attention cases at medium, want 7 shapes × 2 dtypes × 2 masks × 2 implementations", len(cs))
 	}
-	found := false
+	want := map[string]attnShape{
+		"tiled/dtype=fp16/b=8/h=16/s=2048/d=128/causal=true/mode=cold":       mha(8, 16, 2048, 128),
+		"naive/dtype=bf16/b=4/h=32/hkv=8/s=2048/d=128/causal=true/mode=cold": gqaPrefill,
+	}
 	for _, c := range cs {
-		if c.name(ModeCold) == "tiled/dtype=fp16/b=8/h=16/s=2048/d=128/causal=true/mode=cold" {
-			found = true
-			if sh, causal := attnCase(c); sh != (attnShape{8, 16, 2048, 128}) || !causal {
-				t.Errorf("attnCase = %+v, %v", sh, causal)
+		if sh, ok := want[c.name(ModeCold)]; ok {
+			delete(want, c.name(ModeCold))
+			if got, causal := attnCase(c); got != sh || !causal {
+				t.Errorf("attnCase = %+v, %v", got, causal)
 			}
 		}
 	}
-	if !found {
-		t.Error("no causal fp16 prefill case")
+	if len(want) > 0 {
+		t.Errorf("no cases %v", want)
 	}
 }

@@ -24,9 +24,24 @@ const (
 	seedGemmB = 0x9009
 )
 
-// gemmMMASmem is the dynamic shared memory of gemm_mma: GEMM_STAGES stages
-// of a 128×(32+8) A tile and a 32×(128+8) B tile of 2-byte elements.
-const gemmMMASmem = 4 * (128*40 + 32*136) * 2
+// gemmMMASmem is the dynamic shared memory of gemm_mma with 128×bn×bk
+// tiles: GEMM_STAGES stages of a 128×(bk+8) A tile and a bk×(bn+8) B tile
+// of 2-byte elements.
+func gemmMMASmem(bn, bk int64) int64 { return 4 * (128*(bk+8) + bk*(bn+8)) * 2 }
+
+// gemmTile picks the tensor-core kernel for c on a GPU of sms SMs: the
+// 128×256 tile where N allows it and it still makes at least half as many
+// blocks as SMs (at 1024³ it makes 32 and ran at half the 128×128 tile's
+// speed), with BK = 64 where K allows; else 128×128×32.
+func gemmTile(c benchCase, sms int) (entry string, bn, bk int64) {
+	if c.Dim%256 == 0 && (c.Rows/128)*(c.Dim/256) >= int64(sms/2) {
+		if c.K%64 == 0 {
+			return "gemm_tiled256k64_" + c.DType, 256, 64
+		}
+		return "gemm_tiled256_" + c.DType, 256, 32
+	}
+	return "gemm_tiled_" + c.DType, 128, 32
+}
 
 // gemmInput is element i of operand seed, rounded to dtype: uniform in [-1, 1).
 func gemmInput(seed uint32, dtype string, i int64) float64 {
@@ -74,12 +89,13 @@ func prepareGemm(g *gpu, c benchCase) (*prepared, error) {
 		}
 		p.meta.Info["cublas"] = blas.describe() + ": cublasGemmEx, CUBLAS_DEFAULT_MATH, fp32 accumulation"
 	case "tiled":
-		l, err := g.tiledGemm(m, c, ptr)
+		l, entry, err := g.tiledGemm(m, c, ptr)
 		if err != nil {
 			return fail(err)
 		}
 		p.work, p.cleanup = l.enqueue, func() { l.params.free(); bufs.free() }
-		p.meta.PTXHash = m.hash("gemm_tiled_" + c.DType)
+		p.meta.PTXHash = m.hash(entry)
+		p.meta.Info["kernel"] = entry
 	default:
 		return fail(fmt.Errorf("gemm suite has no implementation %q", c.Op))
 	}
@@ -91,24 +107,28 @@ func prepareGemm(g *gpu, c benchCase) (*prepared, error) {
 }
 
 // tiledGemm configures perfgate's own kernel for c.
-func (g *gpu) tiledGemm(m *module, c benchCase, ptr [3]cu.DevicePtr) (*launch, error) {
+func (g *gpu) tiledGemm(m *module, c benchCase, ptr [3]cu.DevicePtr) (*launch, string, error) {
 	if c.Rows%128 != 0 || c.Dim%128 != 0 || c.K%32 != 0 {
-		return nil, fmt.Errorf("the tiled kernel needs M and N multiples of 128 and K of 32, got %s", gemmShape{c.Rows, c.Dim, c.K}.label())
+		return nil, "", fmt.Errorf("the tiled kernel needs M and N multiples of 128 and K of 32, got %s", gemmShape{c.Rows, c.Dim, c.K}.label())
 	}
-	fn, err := m.fn("gemm_tiled_" + c.DType)
+	entry, bn, bk := "gemm_tiled_"+c.DType, int64(128), int64(32)
+	if c.DType != "fp32" {
+		entry, bn, bk = gemmTile(c, g.smCount)
+	}
+	fn, err := m.fn(entry)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var shared uint32
 	if c.DType != "fp32" {
-		shared = gemmMMASmem
+		shared = uint32(gemmMMASmem(bn, bk))
 		if err := check("cuFuncSetAttribute (dynamic shared memory)", C.pg_set_dynamic_smem(C.CUfunction(cFunc(fn)), C.int(shared))); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
-	tiles := (c.Rows / 128) * (c.Dim / 128)
+	tiles := (c.Rows / 128) * (c.Dim / bn)
 	return &launch{fn: fn, grid: [3]uint32{uint32(tiles), 1, 1}, block: [3]uint32{256, 1, 1}, shared: shared,
-		params: newParams(uint64(ptr[0]), uint64(ptr[1]), uint64(ptr[2]), uint64(c.Rows), uint64(c.Dim), uint64(c.K))}, nil
+		params: newParams(uint64(ptr[0]), uint64(ptr[1]), uint64(ptr[2]), uint64(c.Rows), uint64(c.Dim), uint64(c.K))}, entry, nil
 }
 
 // gemmPeak records the dense peak of c's dtype on this GPU: SMs × the

@@ -67,26 +67,32 @@ func TestRowwiseCheckCatchesWrongRows(t *testing.T) {
 }
 
 // TestGemmMatchesCPU checks cuBLAS and the tiled kernels in every dtype
-// against fp64 dot products at a shape that is not square.
+// against fp64 dot products at shapes that are not square, one for each
+// tile of the tensor-core kernel (gemmTile): 256×384×96 the 128×128×32 tile,
+// 1152×2048×96 the 128×256×32 one, 1152×2048×128 the 128×256×64 one.
 func TestGemmMatchesCPU(t *testing.T) {
 	s := openSession(t)
 	for _, c := range gemmCases(SizeSmall, DTypes) {
 		if c.Rows != 1024 {
 			continue
 		}
-		c.Rows, c.Dim, c.K, c.N = 256, 384, 96, 256*384
-		c.Params[len(c.Params)-1].V = gemmShape{c.Rows, c.Dim, c.K}.label()
-		t.Run(c.name(ModeCold), func(t *testing.T) {
-			err := s.do(func(g *gpu) error {
-				p, err := prepareGemm(g, c)
-				if err == nil {
-					p.cleanup()
+		for _, sh := range []gemmShape{{256, 384, 96}, {1152, 2048, 96}, {1152, 2048, 128}} {
+			c := c
+			c.Rows, c.Dim, c.K, c.N = sh.m, sh.n, sh.k, sh.m*sh.n
+			c.Params = append([]param(nil), c.Params...)
+			c.Params[len(c.Params)-1].V = gemmShape{c.Rows, c.Dim, c.K}.label()
+			t.Run(c.name(ModeCold), func(t *testing.T) {
+				err := s.do(func(g *gpu) error {
+					p, err := prepareGemm(g, c)
+					if err == nil {
+						p.cleanup()
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
-				return err
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
-		})
+		}
 	}
 }

@@ -23,18 +23,18 @@ def main():
         if b["suite"] != "attention" or b.get("error"):
             continue
         p = b["params"]
-        key = (int(p["b"]), int(p["h"]), int(p["s"]), int(p["d"]), p["dtype"], p["causal"] == "true", p["mode"])
+        key = (int(p["b"]), int(p["h"]), int(p.get("hkv", p["h"])), int(p["s"]), int(p["d"]), p["dtype"], p["causal"] == "true", p["mode"])
         pg[(b["name"].split("/")[0],) + key] = b["metrics"]
     th = {}
     for line in open(torch_file):
         r = json.loads(line)
         if r["mode"] == tmode:
-            th[(r["backend"], r["B"], r["H"], r["S"], r["d"], r["precision"], r["causal"], mode)] = r
+            th[(r["backend"], r["B"], r["H"], r.get("H_kv", r["H"]), r["S"], r["d"], r["precision"], r["causal"], mode)] = r
     print(f"perfgate mode={mode}, PyTorch mode={tmode}; times are medians in µs; TF/s counts the causal half only")
     print()
-    print("| B,H,S,d | dtype | causal | tiled | flash | flash/tiled | tiled TF/s | flash TF/s | naive | unfused | naive/unfused | tiled vs naive |")
+    print("| B,H(,H_kv),S,d | dtype | causal | tiled | flash | flash/tiled | tiled TF/s | flash TF/s | naive | unfused | naive/unfused | tiled vs naive |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for k in sorted({k[1:] for k in pg}, key=lambda k: (k[2] * k[3], k[0] * k[1], k[4], k[5])):
+    for k in sorted({k[1:] for k in pg}, key=lambda k: (k[3] * k[4], k[0] * k[1], k[2], k[5], k[6])):
         if k[-1] != mode:
             continue
         t, n = pg.get(("tiled",) + k), pg.get(("naive",) + k)
@@ -44,7 +44,8 @@ def main():
         nm = n and n["median_us"]
         fm = f and f["median_us"]
         um = u and u["median_us"]
-        print(f"| {k[0]},{k[1]},{k[2]},{k[3]} | {k[4]} | {k[5]} | {cell(tm)} | {cell(fm)} | "
+        shape = f"{k[0]},{k[1]},{k[2]},{k[3]},{k[4]}" if k[2] != k[1] else f"{k[0]},{k[1]},{k[3]},{k[4]}"
+        print(f"| {shape} | {k[5]} | {k[6]} | {cell(tm)} | {cell(fm)} | "
               f"{cell(fm / tm if tm and fm else None, '{:.2f}')} | {cell(t and t.get('tflops'))} | {cell(f and f.get('tflops'))} | "
               f"{cell(nm)} | {cell(um)} | {cell(nm / um if nm and um else None, '{:.2f}')} | "
               f"{cell(t and t.get('speedup_vs_naive'), '{:.2f}×')} |")

@@ -15,6 +15,11 @@ graph mode shows the GPU time alone, which is what perfgate's batch mode
 (launches queued behind a blocking kernel) measures.
 Inputs: torch.manual_seed(42), uniform [-2, 2).
 
+`torch_attention.py gqa` times the grouped-query shape and the MHA prefill of
+the same FLOPs instead (K and V with
+H_kv heads, `enable_gqa=True`; the unfused sequence repeats K/V per group
+first, as an eager model without GQA kernels does); their records carry H_kv.
+
 Output: JSON lines in perfgate's sdpa-jsonl format (docs/config.md), one per
 (shape, dtype, causal, backend, mode), with the raw samples in samples_us, so
 `perfgate ingest --format sdpa-jsonl` keeps them and the gate can judge them.
@@ -29,6 +34,7 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 SHAPES = [(1, 1, 128, 64), (8, 4, 128, 64), (32, 8, 128, 64), (32, 8, 256, 64), (8, 16, 2048, 128), (1, 32, 4096, 128)]
+GQA_SHAPES = [(8, 16, 2048, 128), (4, 32, 2048, 128, 8)]  # B, H, S, d[, H_kv]: gqaPrefill and its MHA twin
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
 
 
@@ -80,21 +86,29 @@ def main():
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=dev)
     print(json.dumps({"torch": torch.__version__, "gpu": torch.cuda.get_device_name(0)}), file=sys.stderr)
-    for (b, h, s, d) in SHAPES:
+    gqa = sys.argv[1:] == ["gqa"]
+    for (b, h, s, d, *kvh) in (GQA_SHAPES if gqa else SHAPES):
+        hkv = kvh[0] if kvh else h
         for dname, dt in DTYPES.items():
-            q, k, v = ((torch.rand(b, h, s, d, device=dev) * 4 - 2).to(dt) for _ in range(3))
+            q = (torch.rand(b, h, s, d, device=dev) * 4 - 2).to(dt)
+            k, v = ((torch.rand(b, hkv, s, d, device=dev) * 4 - 2).to(dt) for _ in range(2))
             scale = 1 / math.sqrt(d)
             for causal in (False, True):
                 mask = torch.ones(s, s, dtype=torch.bool, device=dev).triu(1) if causal else None
 
                 def flash():
+                    if hkv != h:
+                        return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
                     return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
                 def unfused():
-                    sc = (q * scale) @ k.transpose(-2, -1)
+                    kk, vv = k, v
+                    if hkv != h:
+                        kk, vv = k.repeat_interleave(h // hkv, dim=1), v.repeat_interleave(h // hkv, dim=1)
+                    sc = (q * scale) @ kk.transpose(-2, -1)
                     if mask is not None:
                         sc.masked_fill_(mask, float("-inf"))
-                    return torch.softmax(sc, dim=-1) @ v
+                    return torch.softmax(sc, dim=-1) @ vv
 
                 ref = unfused().float()
                 pairs = s * (s + 1) / 2 if causal else s * s
@@ -108,6 +122,7 @@ def main():
                     for mode, xs in (("cold", cold), ("batch", batch), ("graph", graph)):
                         med = statistics.median(xs)
                         rec = {"B": b, "H": h, "S": s, "d": d, "precision": dname, "backend": backend,
+                               **({"H_kv": hkv} if hkv != h else {}),
                                "causal": causal, "mode": mode, "samples_us": [round(x, 4) for x in xs],
                                "median_us": med, "tflops": flops / (med * 1e-6) / 1e12,
                                "calls_per_sample": {"cold": 1, "batch": n, "graph": 2 if big else 20}[mode], "max_abs_diff_vs_unfused": err}

@@ -1,12 +1,12 @@
-"""PyTorch side-by-side reference for perfgate's rowwise and gemm suites.
+"""PyTorch side-by-side reference for perfgate's rowwise, gemm and elementwise suites.
 
 Run on the same GPU in the same job as perfgate (docs/results/device-rowwise.sh):
 
     python3 torch_rowwise.py time perfgate.json > torch.json   # times the same cases in PyTorch
     python3 torch_rowwise.py table perfgate.json torch.json    # ratio table (Markdown)
 
-`time` reads perfgate's results, and for every benchmark of the rowwise and
-gemm suites times the PyTorch equivalent the way perfgate times (CUDA events;
+`time` reads perfgate's results, and for every benchmark of the rowwise,
+gemm and elementwise suites times the PyTorch equivalent the way perfgate times (CUDA events;
 cold: a 2x L2 memset before each sample, outside the timed region; batch: N
 back-to-back calls per event pair, one sample >= 1 ms), and measures the peak
 device memory PyTorch's allocator held for inputs, outputs and temporaries.
@@ -19,6 +19,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
+SUITES = ("rowwise", "gemm", "elementwise")
 DT = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 
@@ -74,6 +75,21 @@ def rowwise_fn(op, dt, rows, dim, keep, dev):
     raise ValueError(op)
 
 
+def elementwise_fn(op, dt, n, dev):
+    a = torch.rand(n, device=dev, dtype=DT[dt]) * 4 - 2
+    b = torch.rand(n, device=dev, dtype=DT[dt]) * 1.5 + 0.5
+    o = torch.empty_like(a)
+    return {
+        "add": lambda: torch.add(a, b, out=o),
+        "mul": lambda: torch.mul(a, b, out=o),
+        "div": lambda: torch.div(a, b, out=o),
+        "relu": lambda: torch.relu(a),
+        "sigmoid": lambda: torch.sigmoid(a, out=o),
+        "gelu": lambda: F.gelu(a, approximate="tanh"),
+        "swish": lambda: F.silu(a),
+    }[op]
+
+
 def gemm_fn(dt, tf32, m, n, k, dev):
     torch.backends.cuda.matmul.allow_tf32 = tf32
     a = torch.rand(m, k, device=dev, dtype=DT[dt]) * 2 - 1
@@ -86,7 +102,7 @@ def case_key(b):
     op = b["name"].split("/")[0]
     if b["suite"] == "gemm":
         op = "matmul"  # cublas and tiled compare with the same torch.matmul
-    return (b["suite"], op, p.get("dtype"), p.get("tf32", ""), p.get("shape"))
+    return (b["suite"], op, p.get("dtype"), p.get("tf32", ""), p.get("shape") or p.get("n"))
 
 
 def time_cases(path):
@@ -96,16 +112,18 @@ def time_cases(path):
     flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=dev)
     cases = {}
     for b in res["benchmarks"]:
-        if b["suite"] in ("rowwise", "gemm") and not b.get("error"):
+        if b["suite"] in SUITES and not b.get("error"):
             cases.setdefault(case_key(b), set()).add(b["params"]["mode"])
     out = []
     for (suite, op, dt, tf32, shape), modes in sorted(cases.items()):
-        dims = [int(v) for v in shape.split("x")]
+        dims = [int(v) for v in str(shape).split("x")]
         torch.cuda.synchronize()
         torch.cuda.empty_cache()
         base = torch.cuda.memory_allocated()
         torch.cuda.reset_peak_memory_stats()
-        if suite == "gemm":
+        if suite == "elementwise":
+            fn = elementwise_fn(op, dt, dims[0], dev)
+        elif suite == "gemm":
             fn = gemm_fn(dt, tf32 == "on", dims[0], dims[1], dims[2], dev)
         else:
             rows, dim = (dims[0] * dims[1], dims[2]) if len(dims) == 3 else (dims[0], dims[1])
@@ -133,7 +151,7 @@ def table(pg_path, torch_path):
     print("| benchmark | mode | perfgate µs | CV | torch µs | torch/perfgate | % of copy | % of peak | vs cuBLAS | mem MB perfgate / torch |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for b in pg["benchmarks"]:
-        if b["suite"] not in ("rowwise", "gemm"):
+        if b["suite"] not in SUITES:
             continue
         mode = b["params"]["mode"]
         name = b["suite"] + "/" + b["name"].rsplit("/mode=", 1)[0]
@@ -145,7 +163,7 @@ def table(pg_path, torch_path):
         ratio = f"{t['median_us'] / m['median_us']:.3f}" if t else "–"
         tus = f"{t['median_us']:.2f}" if t else "–"
         tmem = f"{t['peak_mem_mb']:.0f}" if t else "–"
-        copy = f"{m['pct_of_copy']:.1f}" if "pct_of_copy" in m and b["suite"] == "rowwise" else ""
+        copy = f"{m['pct_of_copy']:.1f}" if "pct_of_copy" in m and b["suite"] != "gemm" else ""
         peak = f"{m['pct_of_peak']:.1f}" if "pct_of_peak" in m else ""
         vs = m.get("speedup_vs_cublas")
         vs = f"{100 * vs:.1f}% ({category(vs)})" if vs else ""

@@ -55,17 +55,6 @@ template <> __device__ __forceinline__ void mma<bf16>(float c[4], const unsigned
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// pack2 rounds (lo, hi) to T and packs them, lo in the low half.
-template <class T> __device__ __forceinline__ unsigned pack2(float lo, float hi);
-template <> __device__ __forceinline__ unsigned pack2<f16>(float lo, float hi) {
-    unsigned r;
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-    return r;
-}
-template <> __device__ __forceinline__ unsigned pack2<bf16>(float lo, float hi) {
-    return (unsigned)from_f<bf16>(lo).v | ((unsigned)from_f<bf16>(hi).v << 16);
-}
-
 // load_q reads a warp's 16 query rows (row0…) as mma A fragments, 16 columns each.
 template <int D>
 __device__ __forceinline__ void load_q(unsigned qa[D / 16][4], const u16* q, int row0, int g, int t) {
@@ -124,18 +113,20 @@ __device__ __forceinline__ void pv_chunk(float acc[D / 8][4], const unsigned pa[
 
 // flash_fwd: grid (S/64, B·H), 128 threads, dynamic shared memory
 // 4·64·(D+8)·2 bytes (K and V, two buffers each). S must be a multiple of 64.
+// group query heads share a K/V head (grouped-query attention; 1: one each):
+// query head y = b·H + h reads K/V head y / group = b·KVH + h / group.
 template <class T, int D, bool CAUSAL>
-__device__ __forceinline__ void flash_fwd(const T* Q, const T* K, const T* V, T* O, int S, float scale_log2) {
+__device__ __forceinline__ void flash_fwd(const T* Q, const T* K, const T* V, T* O, int S, float scale_log2, int group) {
     extern __shared__ __align__(16) unsigned char att_smem[];
     constexpr int LD = D + 8, TILE = ATT_BN * LD;
     u16* ks = (u16*)att_smem;
     u16* vs = ks + 2 * TILE;
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     int qb = CAUSAL ? gridDim.x - 1 - blockIdx.x : blockIdx.x; // longest causal rows first
-    i64 head = (i64)blockIdx.y * S * D;
+    i64 head = (i64)blockIdx.y * S * D, kvhead = (i64)(blockIdx.y / group) * S * D;
     const u16* q = (const u16*)Q + head;
-    const u16* k = (const u16*)K + head;
-    const u16* v = (const u16*)V + head;
+    const u16* k = (const u16*)K + kvhead;
+    const u16* v = (const u16*)V + kvhead;
     int row0 = qb * ATT_BM + warp * 16;
     unsigned qa[D / 16][4];
     load_q<D>(qa, q, row0, g, t);
@@ -228,12 +219,12 @@ __device__ __forceinline__ void flash_fwd(const T* Q, const T* K, const T* V, T*
 // (i, j) (no mask: the softmax applies it). Grid (S/128, S/64, B·H): a block
 // computes 64 rows × 128 keys, 4 warps of 16 rows; K tile in shared memory.
 template <class T, int D>
-__device__ __forceinline__ void naive_scores(const T* Q, const T* K, T* P, int S, float scale) {
+__device__ __forceinline__ void naive_scores(const T* Q, const T* K, T* P, int S, float scale, int group) {
     __shared__ __align__(16) u16 kt[128 * (D + 8)];
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     i64 head = (i64)blockIdx.z * S * D;
     int row0 = blockIdx.y * 64 + warp * 16, key0 = blockIdx.x * 128;
-    load_tile<128, D, 128>(kt, (const u16*)K + head, key0);
+    load_tile<128, D, 128>(kt, (const u16*)K + (i64)(blockIdx.z / group) * S * D, key0);
     cp_async_commit();
     unsigned qa[D / 16][4];
     load_q<D>(qa, (const u16*)Q + head, row0, g, t);
@@ -319,14 +310,14 @@ __device__ __forceinline__ void naive_softmax(T* P, int S, i64 rows) {
 // P and V tiles of 64 keys stream through shared memory, double-buffered:
 // dynamic shared memory of 2·64·(72 + D + 8)·2 bytes.
 template <class T, int D>
-__device__ __forceinline__ void naive_pv(const T* P, const T* V, T* O, int S) {
+__device__ __forceinline__ void naive_pv(const T* P, const T* V, T* O, int S, int group) {
     constexpr int KT = 64;
     extern __shared__ __align__(16) unsigned char att_smem[];
     u16(*pt)[64 * (KT + 8)] = (u16(*)[64 * (KT + 8)])att_smem;
     u16(*vt)[KT * (D + 8)] = (u16(*)[KT * (D + 8)])(att_smem + 2 * 64 * (KT + 8) * 2);
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3, m = lane >> 3;
     const u16* p = (const u16*)P + (i64)blockIdx.y * S * S + (i64)blockIdx.x * 64 * S;
-    const u16* v = (const u16*)V + (i64)blockIdx.y * S * D;
+    const u16* v = (const u16*)V + (i64)(blockIdx.y / group) * S * D;
     float acc[D / 8][4];
 #pragma unroll
     for (int n = 0; n < D / 8; n++) acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.f;
@@ -369,19 +360,19 @@ __device__ __forceinline__ void naive_pv(const T* P, const T* V, T* O, int S) {
 
 #define ATT_ENTRIES(T, D)                                                                                        \
     extern "C" __global__ void __launch_bounds__(128, FLASH_MIN_BLOCKS) flash_##T##_d##D(const T* q, const T* k, const T* v, T* o, \
-                                                                        int s, float sl) {                       \
-        flash_fwd<T, D, false>(q, k, v, o, s, sl);                                                               \
+                                                                        int s, float sl, int gr) {               \
+        flash_fwd<T, D, false>(q, k, v, o, s, sl, gr);                                                               \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(128, FLASH_MIN_BLOCKS) flash_causal_##T##_d##D(const T* q, const T* k, const T* v, \
-                                                                               T* o, int s, float sl) {          \
-        flash_fwd<T, D, true>(q, k, v, o, s, sl);                                                                \
+                                                                               T* o, int s, float sl, int gr) {  \
+        flash_fwd<T, D, true>(q, k, v, o, s, sl, gr);                                                                \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(128) naive_scores_##T##_d##D(const T* q, const T* k, T* p,      \
-                                                                               int s, float scale) {             \
-        naive_scores<T, D>(q, k, p, s, scale);                                                                   \
+                                                                               int s, float scale, int gr) {     \
+        naive_scores<T, D>(q, k, p, s, scale, gr);                                                                   \
     }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(128) naive_pv_##T##_d##D(const T* p, const T* v, T* o, int s) { \
-        naive_pv<T, D>(p, v, o, s);                                                                              \
+    extern "C" __global__ void __launch_bounds__(128) naive_pv_##T##_d##D(const T* p, const T* v, T* o, int s, int gr) { \
+        naive_pv<T, D>(p, v, o, s, gr);                                                                              \
     }
 
 typedef f16 fp16;

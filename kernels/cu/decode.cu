@@ -7,7 +7,14 @@
 // its scores, softmax and P·V on its own (flash-decoding's split, inside one
 // block), and one barrier merges the eight partial results.
 // decode_step runs one step per launch; decode_loop is the persistent
-// kernel: one launch runs all L steps, keeping O[t-1] in shared memory.
+// kernel: one launch runs all L steps, keeping O[t-1] in shared memory, and
+// the first ls positions of its sequence's K and V too (copied once at the
+// start: what a kernel that lives across steps can do and one launch per
+// step cannot). At L ≤ 256 a block's K/V stay in L1 without it; it pays at
+// L = 512 and in cold runs, where the steps would otherwise fetch the cache
+// row by row from DRAM. K rows are stored with their 16-byte chunks swizzled
+// (chunk c of row j at c ^ (j & 7)) so the eight lanes of a quarter warp,
+// each reading its own row, hit distinct banks.
 
 #define NEG_INF __uint_as_float(0xff800000u)
 #define DEC_THREADS 256
@@ -52,7 +59,7 @@ __device__ __forceinline__ void load4(const T* p, float f[4]) {
 // from shared memory instead of global memory.
 template <class T, int D>
 __device__ __forceinline__ void decode_step(float qt, const T* K, const T* V, T* O, int t, int L, float scale_log2,
-                                            DecShared<D>& sh, bool persistent) {
+                                            DecShared<D>& sh, bool persistent, const T* Ks, const T* Vs, int ls) {
     i64 base = (i64)blockIdx.x * L * D;
     int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     if (tid < D) {
@@ -64,21 +71,25 @@ __device__ __forceinline__ void decode_step(float qt, const T* K, const T* V, T*
     int n = t + 1, share = (n + DEC_WARPS - 1) / DEC_WARPS;
     int k0 = warp * share, k1 = min(n, k0 + share);
     float mx = NEG_INF;
+    const float4* q4 = (const float4*)sh.q;
     for (int j = k0 + lane; j < k1; j += 32) {
-        const v16* kr = (const v16*)(K + base + (i64)j * D);
-        float dot = 0.f;
+        const v16* kr = j < ls ? (const v16*)(Ks + (i64)j * D) : (const v16*)(K + base + (i64)j * D);
+        int sw = j < ls ? (j & 7) : 0;
+        float dot[4] = {0.f, 0.f, 0.f, 0.f}; // four independent FMA chains, not one of D
 #pragma unroll
         for (int c = 0; c < D / 8; c++) {
-            v16 w = kr[c];
+            v16 w = kr[c ^ sw];
             unsigned u[4] = {w.x, w.y, w.z, w.w};
+            float4 qa = q4[2 * c], qb = q4[2 * c + 1];
+            float qv[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
 #pragma unroll
             for (int e = 0; e < 8; e++) {
                 T h;
                 h.v = (u16)(u[e / 2] >> (16 * (e & 1)));
-                dot = fmaf(to_f(h), sh.q[c * 8 + e], dot);
+                dot[e & 3] = fmaf(to_f(h), qv[e], dot[e & 3]);
             }
         }
-        sh.sc[j] = dot * scale_log2;
+        sh.sc[j] = ((dot[0] + dot[1]) + (dot[2] + dot[3])) * scale_log2;
         mx = fmaxf(mx, sh.sc[j]);
     }
     mx = warp_max(mx);
@@ -98,19 +109,22 @@ __device__ __forceinline__ void decode_step(float qt, const T* K, const T* V, T*
 #pragma unroll
         for (int e = 0; e < PER; e++) a[u][e] = 0.f;
     const T* vb = V + base + lane * PER;
+    const T* vs = Vs + lane * PER;
     int j = k0;
-    for (; j + 4 <= k1; j += 4) { // four rows in flight
+    for (; j + 8 <= k1; j += 8) { // eight rows in flight
+        float f[8][4];
 #pragma unroll
-        for (int u = 0; u < 4; u++) {
-            float p = sh.sc[j + u], f[4];
-            load4(vb + (i64)(j + u) * D, f);
+        for (int u = 0; u < 8; u++) load4(j + u < ls ? vs + (j + u) * D : vb + (i64)(j + u) * D, f[u]);
 #pragma unroll
-            for (int e = 0; e < PER; e++) a[u][e] = fmaf(p, f[e], a[u][e]);
+        for (int u = 0; u < 8; u++) {
+            float p = sh.sc[j + u];
+#pragma unroll
+            for (int e = 0; e < PER; e++) a[u & 3][e] = fmaf(p, f[u][e], a[u & 3][e]);
         }
     }
     for (; j < k1; j++) {
         float p = sh.sc[j], f[4];
-        load4(vb + (i64)j * D, f);
+        load4(j < ls ? vs + j * D : vb + (i64)j * D, f);
 #pragma unroll
         for (int e = 0; e < PER; e++) a[0][e] = fmaf(p, f[e], a[0][e]);
     }
@@ -139,22 +153,43 @@ __device__ __forceinline__ void decode_step(float qt, const T* K, const T* V, T*
     __syncthreads(); // the next step reuses the shared arrays
 }
 
+// stage_kv copies positions 0 … ls-1 of this block's K (swizzled) and V into
+// shared memory.
+template <class T, int D>
+__device__ __forceinline__ void stage_kv(const T* K, const T* V, int L, T* Ks, T* Vs, int ls) {
+    constexpr int C = D / 8; // 16-byte chunks a row
+    i64 base = (i64)blockIdx.x * L * D;
+    const v16* kg = (const v16*)(K + base);
+    const v16* vg = (const v16*)(V + base);
+    for (int i = threadIdx.x; i < ls * C; i += blockDim.x) {
+        int j = i / C, c = i % C;
+        ((v16*)Ks)[j * C + (c ^ (j & 7))] = kg[i];
+        ((v16*)Vs)[i] = vg[i];
+    }
+    __syncthreads();
+}
+
 #define DEC_ENTRIES(T, NAME, D)                                                                              \
     extern "C" __global__ void __launch_bounds__(DEC_THREADS) decode_step_##NAME##_d##D(                  \
         const T* q, const T* k, const T* v, T* o, int t, int l, float sl) {                                 \
         __shared__ DecShared<D> sh;                                                                          \
         float qt = threadIdx.x < D ? to_f(q[(i64)blockIdx.x * l * D + (i64)t * D + threadIdx.x]) : 0.f;     \
-        decode_step<T, D>(qt, k, v, o, t, l, sl, sh, false);                                                 \
+        decode_step<T, D>(qt, k, v, o, t, l, sl, sh, false, (const T*)0, (const T*)0, 0);                   \
     }                                                                                                        \
+    /* ls: positions of K/V kept in dynamic shared memory (2 · ls · D elements). */                        \
     extern "C" __global__ void __launch_bounds__(DEC_THREADS) decode_loop_##NAME##_d##D(                  \
-        const T* q, const T* k, const T* v, T* o, int l, float sl) {                                        \
+        const T* q, const T* k, const T* v, T* o, int l, float sl, int ls) {                                \
         __shared__ DecShared<D> sh;                                                                          \
+        extern __shared__ __align__(16) unsigned char dec_kv[];                                              \
+        T* ks = (T*)dec_kv;                                                                                  \
+        T* vs = ks + (i64)ls * D;                                                                            \
         const T* qb = q + (i64)blockIdx.x * l * D + threadIdx.x;                                             \
         float qt = threadIdx.x < D ? to_f(qb[0]) : 0.f;                                                      \
+        stage_kv<T, D>(k, v, l, ks, vs, ls);                                                                 \
         for (int t = 0; t < l; t++) {                                                                        \
             /* The next step's Q row does not depend on this step: load it now. */                          \
             float qn = (threadIdx.x < D && t + 1 < l) ? to_f(qb[(i64)(t + 1) * D]) : 0.f;                    \
-            decode_step<T, D>(qt, k, v, o, t, l, sl, sh, true);                                              \
+            decode_step<T, D>(qt, k, v, o, t, l, sl, sh, true, ks, vs, ls);                                  \
             qt = qn;                                                                                         \
         }                                                                                                    \
     }

@@ -30,13 +30,13 @@ __device__ __forceinline__ void ew(const T* __restrict__ a, const T* __restrict_
         const v16* bv = (const v16*)b;
         v16* ov = (v16*)o;
         for (i64 i = tid; i < nv; i += stride) {
-            Lanes<T> x, y, r;
+            Lanes<T> x, y;
             x.v = av[i];
             if (Binary) y.v = bv[i];
+            float r[V];
 #pragma unroll
-            for (int k = 0; k < V; k++)
-                r.e[k] = from_f<T>(Op::f(to_f(x.e[k]), Binary ? to_f(y.e[k]) : 0.0f));
-            ov[i] = r.v;
+            for (int k = 0; k < V; k++) r[k] = Op::f(to_f(x.e[k]), Binary ? to_f(y.e[k]) : 0.0f);
+            ov[i] = pack_v16<T>(r);
         }
         done = nv * V;
     }

@@ -1,17 +1,14 @@
 // gemm.cu: perfgate's own GEMM kernels, C (M×N) = A (M×K) · B (K×N), all
-// row-major. fp16/bf16: a 128×128×32 block tile, 8 warps of 64×32, tensor
-// cores through mma.sync.m16n8k16 (fp32 accumulation) fed by ldmatrix from
+// row-major. fp16/bf16: a 128×BN×BK block tile (BN 128 or 256: 8 warps of
+// 64×32 or 64×64, the wider warp tile issuing 4 mma per ldmatrix instead of
+// 2.7; BK 32 or 64), tensor cores through mma.sync.m16n8k16 (fp32 accumulation) fed by ldmatrix from
 // shared memory that cp.async fills GEMM_STAGES tiles ahead; rows padded by
 // 16 bytes so ldmatrix is free of bank conflicts. Blocks are rasterised in
 // groups of 8 tile rows so neighbouring blocks share A and B in L2. fp32: a
 // 128×128×8 FFMA tile, 8×8 outputs per thread. M, N multiples of 128 and K
 // of 32 (the suite's shapes are).
 #define GEMM_BM 128
-#define GEMM_BN 128
-#define GEMM_BK 32
 #define GEMM_STAGES 4
-#define GEMM_APAD (GEMM_BK + 8)
-#define GEMM_BPAD (GEMM_BN + 8)
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -56,42 +53,48 @@ __device__ __forceinline__ void tile_of(int bid, int tiles_m, int tiles_n, int& 
     tn = (bid % in_group) / size;
 }
 
-template <class T>
+template <class T, int BN, int BK>
 __device__ __forceinline__ void load_tile(T* as, T* bs, const T* __restrict__ A, const T* __restrict__ B,
                                           int K, int N, int row0, int col0, int k0) {
+    constexpr int APAD = BK + 8, BPAD = BN + 8;
     int tid = threadIdx.x;
 #pragma unroll
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < GEMM_BM * BK / 2048; i++) {
         int id = tid + i * 256;
-        int r = id / 4, c = (id % 4) * 8;
-        cp_async16(as + r * GEMM_APAD + c, A + (i64)(row0 + r) * K + k0 + c);
-        int br = id / 16, bc = (id % 16) * 8;
-        cp_async16(bs + br * GEMM_BPAD + bc, B + (i64)(k0 + br) * N + col0 + bc);
+        int r = id / (BK / 8), c = (id % (BK / 8)) * 8;
+        cp_async16(as + r * APAD + c, A + (i64)(row0 + r) * K + k0 + c);
+    }
+#pragma unroll
+    for (int i = 0; i < BK * BN / 2048; i++) {
+        int id = tid + i * 256;
+        int br = id / (BN / 8), bc = (id % (BN / 8)) * 8;
+        cp_async16(bs + br * BPAD + bc, B + (i64)(k0 + br) * N + col0 + bc);
     }
 }
 
-template <class T>
+template <class T, int BN, int BK>
 __device__ void gemm_mma(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K) {
+    constexpr int APAD = BK + 8, BPAD = BN + 8, WN = BN / 4, NI = WN / 8;
     extern __shared__ __align__(16) unsigned char smem[];
     T* as = (T*)smem;
-    T* bs = as + GEMM_STAGES * GEMM_BM * GEMM_APAD;
+    T* bs = as + GEMM_STAGES * GEMM_BM * APAD;
     int tm, tn;
-    tile_of(blockIdx.x, M / GEMM_BM, N / GEMM_BN, tm, tn);
-    int row0 = tm * GEMM_BM, col0 = tn * GEMM_BN;
+    tile_of(blockIdx.x, M / GEMM_BM, N / BN, tm, tn);
+    int row0 = tm * GEMM_BM, col0 = tn * BN;
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
-    float acc[4][4][4];
+    int wm = (warp / 4) * 64, wn = (warp % 4) * WN;
+    float acc[4][NI][4];
 #pragma unroll
     for (int i = 0; i < 4; i++)
 #pragma unroll
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < NI; j++)
 #pragma unroll
             for (int k = 0; k < 4; k++) acc[i][j][k] = 0.0f;
-    int ktiles = K / GEMM_BK;
+    int ktiles = K / BK;
 #pragma unroll
     for (int s = 0; s < GEMM_STAGES - 1; s++) {
         if (s < ktiles)
-            load_tile(as + s * GEMM_BM * GEMM_APAD, bs + s * GEMM_BK * GEMM_BPAD, A, B, K, N, row0, col0, s * GEMM_BK);
+            load_tile<T, BN, BK>(as + s * GEMM_BM * APAD, bs + s * BK * BPAD, A, B, K, N, row0, col0, s * BK);
         cp_commit();
     }
     for (int kt = 0; kt < ktiles; kt++) {
@@ -100,46 +103,56 @@ __device__ void gemm_mma(const T* __restrict__ A, const T* __restrict__ B, T* __
         int nt = kt + GEMM_STAGES - 1;
         if (nt < ktiles) {
             int s = nt % GEMM_STAGES;
-            load_tile(as + s * GEMM_BM * GEMM_APAD, bs + s * GEMM_BK * GEMM_BPAD, A, B, K, N, row0, col0, nt * GEMM_BK);
+            load_tile<T, BN, BK>(as + s * GEMM_BM * APAD, bs + s * BK * BPAD, A, B, K, N, row0, col0, nt * BK);
         }
         cp_commit();
-        const T* at = as + (kt % GEMM_STAGES) * GEMM_BM * GEMM_APAD;
-        const T* bt = bs + (kt % GEMM_STAGES) * GEMM_BK * GEMM_BPAD;
+        const T* at = as + (kt % GEMM_STAGES) * GEMM_BM * APAD;
+        const T* bt = bs + (kt % GEMM_STAGES) * BK * BPAD;
 #pragma unroll
-        for (int kk = 0; kk < GEMM_BK; kk += 16) {
-            unsigned af[4][4], bfr[4][2];
+        for (int kk = 0; kk < BK; kk += 16) {
+            unsigned af[4][4], bfr[NI][2];
 #pragma unroll
             for (int mi = 0; mi < 4; mi++)
-                ldsm_x4(af[mi], at + (wm + mi * 16 + lane % 16) * GEMM_APAD + kk + (lane / 16) * 8);
+                ldsm_x4(af[mi], at + (wm + mi * 16 + lane % 16) * APAD + kk + (lane / 16) * 8);
 #pragma unroll
-            for (int nj = 0; nj < 2; nj++) {
+            for (int nj = 0; nj < NI / 2; nj++) {
                 unsigned r[4];
-                ldsm_x4_t(r, bt + (kk + lane % 16) * GEMM_BPAD + wn + nj * 16 + (lane / 16) * 8);
+                ldsm_x4_t(r, bt + (kk + lane % 16) * BPAD + wn + nj * 16 + (lane / 16) * 8);
                 bfr[2 * nj][0] = r[0]; bfr[2 * nj][1] = r[1];
                 bfr[2 * nj + 1][0] = r[2]; bfr[2 * nj + 1][1] = r[3];
             }
 #pragma unroll
             for (int mi = 0; mi < 4; mi++)
 #pragma unroll
-                for (int ni = 0; ni < 4; ni++) Mma<T>::run(acc[mi][ni], af[mi], bfr[ni]);
+                for (int ni = 0; ni < NI; ni++) Mma<T>::run(acc[mi][ni], af[mi], bfr[ni]);
         }
     }
     cp_wait<0>();
 #pragma unroll
     for (int mi = 0; mi < 4; mi++)
 #pragma unroll
-        for (int ni = 0; ni < 4; ni++) {
+        for (int ni = 0; ni < NI; ni++) {
             int r = row0 + wm + mi * 16 + lane / 4, c = col0 + wn + ni * 8 + (lane % 4) * 2;
 #pragma unroll
             for (int h = 0; h < 2; h++) {
-                T pair[2] = {from_f<T>(acc[mi][ni][2 * h]), from_f<T>(acc[mi][ni][2 * h + 1])};
-                *(unsigned*)(C + (i64)(r + 8 * h) * N + c) = *(unsigned*)pair;
+                *(unsigned*)(C + (i64)(r + 8 * h) * N + c) = pack2<T>(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]);
             }
         }
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) gemm_tiled_fp16(const f16* A, const f16* B, f16* C, int M, int N, int K) { gemm_mma(A, B, C, M, N, K); }
-extern "C" __global__ void __launch_bounds__(256, 1) gemm_tiled_bf16(const bf16* A, const bf16* B, bf16* C, int M, int N, int K) { gemm_mma(A, B, C, M, N, K); }
+// Entries: gemm_tiled_<T> (128×128×32), gemm_tiled256_<T> (128×256×32) and
+// gemm_tiled256k64_<T> (128×256×64: half the barriers per K);
+// suite_gemm_cuda.go (gemmTile) picks one per shape.
+#define GEMM_ENTRY(NAME, BN, BK)                                                                                       \
+    extern "C" __global__ void __launch_bounds__(256, 1) NAME##_fp16(const f16* A, const f16* B, f16* C, int M, int N, int K) { \
+        gemm_mma<f16, BN, BK>(A, B, C, M, N, K);                                                                        \
+    }                                                                                                                   \
+    extern "C" __global__ void __launch_bounds__(256, 1) NAME##_bf16(const bf16* A, const bf16* B, bf16* C, int M, int N, int K) { \
+        gemm_mma<bf16, BN, BK>(A, B, C, M, N, K);                                                                       \
+    }
+GEMM_ENTRY(gemm_tiled, 128, 32)
+GEMM_ENTRY(gemm_tiled256, 256, 32)
+GEMM_ENTRY(gemm_tiled256k64, 256, 64)
 
 // gemm_tiled_fp32: FFMA, 128×128×8 tiles, each thread 8×8 outputs in two
 // 4-wide strips per dimension (conflict-free float4 shared-memory reads).
