@@ -13,7 +13,7 @@ import (
 func TestExports(t *testing.T) {
 	hist := filepath.Join("..", "..", "examples", "history")
 	out, errOut, code := invoke(t, nil, "summary", filepath.Join(hist, "main-1.json"))
-	if code != 0 || !strings.Contains(out, "| <code>add/dtype=fp32/n=1M/mode=cold</code> | us | ") || !strings.Contains(out, "NVIDIA H100 80GB HBM3") {
+	if code != 0 || !strings.Contains(out, "| <code>add/<wbr>dtype=fp32/<wbr>n=1M/<wbr>mode=cold</code> | us | ") || !strings.Contains(out, "NVIDIA H100 80GB HBM3") {
 		t.Errorf("summary: exit %d, %s\n%.600s", code, errOut, out)
 	}
 	file := filepath.Join(t.TempDir(), "SUMMARY.md")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/stats"
+	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // distColumns are the descriptive statistics shown per side of a benchmark.
@@ -45,15 +46,26 @@ func writeDistributions(b *strings.Builder, c *compare.Comparison) {
 		return
 	}
 	fmt.Fprintf(b, "<details><summary>Distributions (%d)</summary>\n\n", len(rs))
-	b.WriteString("| benchmark | side | " + strings.ReplaceAll(distColumns, "\t", " | ") + " |\n|:--|:--|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	// A comment is 780 px wide: the Markdown leaves out the mean, min and
+	// p95 (the text and JSON reports have them), and says the unit once a
+	// row, so the table fits.
+	b.WriteString("| benchmark | side | n | unit | median | std | p99 | max |\n|:--|:--|--:|:--|--:|--:|--:|--:|\n")
 	for _, r := range rs {
+		factor, unit := units.Scale(r.Baseline.Median, r.Unit)
+		if r.Baseline.N == 0 {
+			factor, unit = units.Scale(r.Candidate.Median, r.Unit)
+		}
 		for _, side := range []struct {
 			name string
 			s    stats.Summary
 		}{{"baseline", r.Baseline}, {"candidate", r.Candidate}} {
-			cells := strings.Split(distCells(side.s, r.Unit), "\t")
-			for i := range cells {
-				cells[i] = md(cells[i])
+			cells := []string{fmt.Sprint(side.s.N), md(unit)}
+			for _, v := range []float64{side.s.Median, side.s.Std, side.s.P99, side.s.Max} {
+				if side.s.N == 0 {
+					cells = append(cells, "—")
+					continue
+				}
+				cells = append(cells, sig(v*factor))
 			}
 			fmt.Fprintf(b, "| %s | %s | %s |\n", mdCode(r.Suite+"/"+r.Name), side.name, strings.Join(cells, " | "))
 		}

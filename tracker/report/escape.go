@@ -63,5 +63,33 @@ func mdCode(s string) string {
 	if s == "" {
 		return ""
 	}
-	return "<code>" + md(s) + "</code>"
+	// <wbr> lets a long name break after a "/" (GitHub keeps the tag): a
+	// name that cannot break widens the table past the comment. Names of
+	// up to 20 characters fit beside the other columns whole.
+	if len([]rune(s)) <= 20 {
+		return "<code>" + md(s) + "</code>"
+	}
+	return "<code>" + strings.ReplaceAll(md(s), "/", "/<wbr>") + "</code>"
+}
+
+// mdText escapes free text for a table cell, letting a long word such as
+// CUDA_ERROR_ILLEGAL_ADDRESS break after its _ / - . (<wbr>): a word that
+// cannot break widens the table past the comment.
+func mdText(s string) string {
+	words := strings.Split(md(s), " ")
+	for i, w := range words {
+		if len([]rune(w)) > 16 {
+			for _, sep := range []string{"\\_", "/", "-", "."} {
+				w = strings.ReplaceAll(w, sep, sep+"<wbr>")
+			}
+			words[i] = w
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// mdValue is value for a table cell: a number never breaks from its unit.
+// A word joiner (U+2060) after each - and / keeps cpu-µs/op whole.
+func mdValue(v float64, unit string) string {
+	return strings.NewReplacer(" ", "\u00a0", "-", "-\u2060", "/", "/\u2060").Replace(md(value(v, unit)))
 }

@@ -42,14 +42,15 @@ func ci(lo, hi float64, sep string) string {
 	return pct(lo) + sep + pct(hi)
 }
 
-// pval formats a p-value: three decimals, or two significant digits in
-// exponent form below 0.001.
+// pval formats a p-value: three decimals, or "<0.001" below (which is
+// all a gate's decision needs, and 3.3e-08 broke over two lines in a PR
+// comment's table).
 func pval(p float64) string {
 	switch {
 	case math.IsNaN(p):
 		return "—"
 	case p < 0.001:
-		return strconv.FormatFloat(p, 'e', 1, 64)
+		return "<0.001"
 	}
 	return strconv.FormatFloat(p, 'f', 3, 64)
 }

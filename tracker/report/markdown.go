@@ -126,7 +126,7 @@ func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 			md(strings.Join(diffs, ", ")), map[bool]string{true: " (see Environment below)", false: ""}[l.context])
 	}
 	b.WriteString(confirmMarkdown(o.Confirmation))
-	writeChanged(&b, c, l.rows)
+	writeChanged(&b, c, l.rows, l.context)
 	if l.charts {
 		b.WriteString(historyMarkdown(c, o.History))
 	}
@@ -183,8 +183,8 @@ func changed(c *compare.Comparison) []*compare.Result {
 }
 
 // writeChanged writes the changed sections with at most limit rows in all
-// (negative: no limit).
-func writeChanged(b *strings.Builder, c *compare.Comparison, limit int) {
+// (negative: no limit), and with notes what their columns mean.
+func writeChanged(b *strings.Builder, c *compare.Comparison, limit int, notes bool) {
 	rows := changed(c)
 	shown := len(rows)
 	if limit >= 0 && limit < shown {
@@ -203,7 +203,7 @@ func writeChanged(b *strings.Builder, c *compare.Comparison, limit int) {
 			continue
 		}
 		fmt.Fprintf(b, "#### %s (%d)\n\n", s.title, countVerdict(c, s.verdict))
-		b.WriteString("| benchmark | baseline → candidate | change | " + ciHead + " | p (adj.) | n |")
+		b.WriteString("| benchmark | baseline → candidate | change¹ | " + ciHead + " | p² | n³ |")
 		align := "|:--|--:|--:|:-:|--:|--:|"
 		if s.why {
 			b.WriteString(" why |")
@@ -211,12 +211,12 @@ func writeChanged(b *strings.Builder, c *compare.Comparison, limit int) {
 		}
 		b.WriteString("\n" + align + "\n")
 		for _, r := range sec {
-			fmt.Fprintf(b, "| %s | %s → %s | %s | %s | %s | %d / %d |",
-				mdCode(r.Suite+"/"+r.Name), md(value(r.BaselineMedian, r.Unit)), md(value(r.CandidateMedian, r.Unit)),
-				bold(pct(r.Change), r.Verdict == compare.Regression), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)),
+			fmt.Fprintf(b, "| %s | %s\u00a0→ %s | %s | %s | %s | %d/%d |",
+				mdCode(r.Suite+"/"+r.Name), mdValue(r.BaselineMedian, r.Unit), mdValue(r.CandidateMedian, r.Unit),
+				bold(pct(r.Change), r.Verdict == compare.Regression), ci(r.CILow, r.CIHigh, "\u00a0… "), md(pval(shownP(r))),
 				r.NBaseline, r.NCandidate)
 			if s.why {
-				b.WriteString(" " + md(r.Reason) + " |")
+				b.WriteString(" " + mdText(r.Reason) + " |")
 			}
 			b.WriteByte('\n')
 		}
@@ -225,11 +225,21 @@ func writeChanged(b *strings.Builder, c *compare.Comparison, limit int) {
 	if hidden := len(rows) - shown; hidden > 0 {
 		fmt.Fprintf(b, "… and %s not shown.\n\n", count(hidden, "more changed benchmark"))
 	}
+	if shown > 0 && notes {
+		b.WriteString(columnNotes + "\n\n")
+	}
 	if n := c.Summary.Insufficient; n > 0 {
 		fmt.Fprintf(b, "❔ %s too few samples to judge (new benchmarks among them); see the table of all benchmarks.\n\n",
 			map[bool]string{true: "1 benchmark has", false: fmt.Sprintf("%d benchmarks have", n)}[n == 1])
 	}
 }
+
+// columnNotes says what the changed tables' columns are: the change is not
+// the ratio of the medians beside it (+0.0% next to 49.47 → 49.89 µs read
+// as a bug).
+const columnNotes = "<sub>¹ change: Hodges–Lehmann estimate of the shift candidate/baseline − 1 from the run-level model " +
+	"(positive is worse), not the ratio of the medians shown. ² p: adjusted one-sided p-value in the direction of the change. " +
+	"³ n: samples, baseline/candidate.</sub>"
 
 func countVerdict(c *compare.Comparison, v compare.Verdict) int {
 	n := 0
@@ -251,13 +261,20 @@ func bold(s string, on bool) string {
 // writeDetails writes the collapsed table of every benchmark.
 func writeDetails(b *strings.Builder, c *compare.Comparison) {
 	fmt.Fprintf(b, "<details><summary>All benchmarks (%d)</summary>\n\n", len(c.Results))
-	b.WriteString("| benchmark | verdict | baseline | candidate | change | " + level(c.Options.CILevel()) +
-		" CI | p (adj.) | n | run spread | note |\n|:--|:--|--:|--:|--:|:-:|--:|--:|--:|:--|\n")
+	// Ten columns do not fit a 780 px comment: the verdict and the run
+	// spread join the note, and p is in the changed tables (and the text
+	// and JSON reports).
+	b.WriteString("| benchmark | baseline → candidate | change | " + level(c.Options.CILevel()) +
+		" CI | n | verdict, note |\n|:--|--:|--:|:-:|--:|:--|\n")
 	for i := range c.Results {
 		r := &c.Results[i]
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %d / %d | %s | %s |\n",
-			mdCode(r.Suite+"/"+r.Name), verdictWords(r), md(value(r.BaselineMedian, r.Unit)), md(value(r.CandidateMedian, r.Unit)),
-			pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, spread(r), md(r.Reason))
+		note := verdictWords(r) + "; runs " + spread(r)
+		if r.Reason != "" {
+			note += "; " + r.Reason
+		}
+		fmt.Fprintf(b, "| %s | %s\u00a0→ %s | %s | %s | %d/%d | %s |\n",
+			mdCode(r.Suite+"/"+r.Name), mdValue(r.BaselineMedian, r.Unit), mdValue(r.CandidateMedian, r.Unit),
+			pct(r.Change), ci(r.CILow, r.CIHigh, "\u00a0… "), r.NBaseline, r.NCandidate, mdText(note))
 	}
 	b.WriteString("\n</details>\n\n")
 }

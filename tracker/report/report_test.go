@@ -122,6 +122,28 @@ func clean(t *testing.T) *compare.Comparison {
 	return c
 }
 
+// gotest is go test -bench output measured in a custom unit (a
+// b.ReportMetric of CPU time, cpu-ns/op) over three baseline runs: its
+// values must read as cpu-µs/op (issue 11, defect 8).
+func gotest(t *testing.T) *compare.Comparison {
+	t.Helper()
+	b := func(name, unit string, level float64) model.Benchmark {
+		return bm("gotest", name, unit, model.Lower, seq(level, level/500, 10))
+	}
+	var base []*model.Results
+	for i, c := range []string{"a", "b", "c"} {
+		base = append(base, run("b"+c, c, "main", 18+i, envMain,
+			b("BenchmarkChecksum/size=1024", "cpu-ns/op", 11728*(1+0.01*float64(i))), b("BenchmarkInsertionSort", "cpu-ns/op", 40800)))
+	}
+	cand := []*model.Results{run("c1", "d", "pr", 21, envMain,
+		b("BenchmarkChecksum/size=1024", "cpu-ns/op", 15100), b("BenchmarkInsertionSort", "cpu-ns/op", 40810))}
+	c, err := compare.Compare(base, cand, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // incomparable is a comparison where every stored run was on another GPU.
 func incomparable(t *testing.T) *compare.Comparison {
 	t.Helper()
@@ -197,7 +219,7 @@ func golden(t *testing.T, name, got string) {
 
 func TestGolden(t *testing.T) {
 	cases := map[string]func(*testing.T) *compare.Comparison{
-		"mixed": mixed, "clean": clean, "incomparable": incomparable, "nasty": nasty,
+		"mixed": mixed, "clean": clean, "incomparable": incomparable, "nasty": nasty, "gotest": gotest,
 	}
 	for name, mk := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -290,7 +312,7 @@ func TestMarkdownMaxBytes(t *testing.T) {
 		if !strings.HasSuffix(got, o.Footer+"\n") || !strings.Contains(got, "job summary") {
 			t.Errorf("MaxBytes %d: lost the footer or the overflow pointer:\n%s", max, got)
 		}
-		if max >= 900 && (!strings.HasPrefix(got, "### "+md(VerdictLine(c))) || !strings.Contains(got, "mul/fp32")) {
+		if max >= 900 && (!strings.HasPrefix(got, "### "+md(VerdictLine(c))) || !strings.Contains(got, "mul/<wbr>fp32")) {
 			t.Errorf("MaxBytes %d: lost the verdict line or the regression row:\n%s", max, got)
 		}
 	}

@@ -98,3 +98,29 @@ func Number(v float64) string {
 	dec := min(max(3-int(math.Floor(math.Log10(a))), 0), 6)
 	return strconv.FormatFloat(v, 'f', dec, 64)
 }
+
+// Scale returns the unit Format would show v in and the factor that
+// converts values of unit to it, for a table that prints the unit once
+// (11728 cpu-ns/op: 0.001, "cpu-µs/op").
+func Scale(v float64, unit string) (factor float64, scaled string) {
+	s := Format(v, unit)
+	num, u, ok := strings.Cut(s, " ")
+	n, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil || v == 0 || n == 0 {
+		return 1, unit
+	}
+	// The factor from the formatted (rounded) number is off in the fourth
+	// digit: take the nearest power of ten (or of 1024 for IEC prefixes).
+	f := n / v
+	tidy, _ := benchunit.Tidy(1, unit) // MB -> B is 1e6
+	if model.IsTimeUnit(unit) {
+		tidy = 1
+	}
+	for _, base := range []float64{10, 1024} {
+		e := math.Round(math.Log(f/tidy) / math.Log(base))
+		if p := tidy * math.Pow(base, e); math.Abs(f/p-1) < 0.01 {
+			return p, u
+		}
+	}
+	return f, u
+}

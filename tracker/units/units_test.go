@@ -37,3 +37,24 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestScale(t *testing.T) {
+	tests := []struct {
+		v      float64
+		unit   string
+		factor float64
+		scaled string
+	}{
+		{11728, "cpu-ns/op", 1e-3, "cpu-µs/op"},
+		{51234.5, "ns", 1e-3, "µs"},
+		{3842.1, "GB/s", 1, "GB/s"},
+		{57.06, "MB/s", 1e6 / (1 << 20), "MiB/s"},
+		{0, "ns", 1, "ns"},
+	}
+	for _, tt := range tests {
+		f, u := Scale(tt.v, tt.unit)
+		if math.Abs(f/tt.factor-1) > 1e-12 || u != tt.scaled {
+			t.Errorf("Scale(%v, %q) = %v, %q; want %v, %q", tt.v, tt.unit, f, u, tt.factor, tt.scaled)
+		}
+	}
+}
