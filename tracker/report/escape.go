@@ -72,22 +72,6 @@ func mdCode(s string) string {
 	return "<code>" + strings.ReplaceAll(md(s), "/", "/<wbr>") + "</code>"
 }
 
-// mdText escapes free text for a table cell, letting a long word such as
-// CUDA_ERROR_ILLEGAL_ADDRESS break after its _ / - . (<wbr>): a word that
-// cannot break widens the table past the comment.
-func mdText(s string) string {
-	words := strings.Split(md(s), " ")
-	for i, w := range words {
-		if len([]rune(w)) > 16 {
-			for _, sep := range []string{"\\_", "/", "-", "."} {
-				w = strings.ReplaceAll(w, sep, sep+"<wbr>")
-			}
-			words[i] = w
-		}
-	}
-	return strings.Join(words, " ")
-}
-
 // mdValue is value for a table cell: a number never breaks from its unit.
 // A word joiner (U+2060) after each - and / keeps cpu-µs/op whole.
 func mdValue(v float64, unit string) string {

@@ -216,7 +216,7 @@ func writeChanged(b *strings.Builder, c *compare.Comparison, limit int, notes bo
 				bold(pct(r.Change), r.Verdict == compare.Regression), ci(r.CILow, r.CIHigh, "\u00a0… "), md(pval(shownP(r))),
 				r.NBaseline, r.NCandidate)
 			if s.why {
-				b.WriteString(" " + mdText(r.Reason) + " |")
+				b.WriteString(" " + md(r.Reason) + " |")
 			}
 			b.WriteByte('\n')
 		}
@@ -274,7 +274,7 @@ func writeDetails(b *strings.Builder, c *compare.Comparison) {
 		}
 		fmt.Fprintf(b, "| %s | %s\u00a0→ %s | %s | %s | %d/%d | %s |\n",
 			mdCode(r.Suite+"/"+r.Name), mdValue(r.BaselineMedian, r.Unit), mdValue(r.CandidateMedian, r.Unit),
-			pct(r.Change), ci(r.CILow, r.CIHigh, "\u00a0… "), r.NBaseline, r.NCandidate, mdText(note))
+			pct(r.Change), ci(r.CILow, r.CIHigh, "\u00a0… "), r.NBaseline, r.NCandidate, md(note))
 	}
 	b.WriteString("\n</details>\n\n")
 }
