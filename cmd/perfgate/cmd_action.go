@@ -69,10 +69,10 @@ func runAction(ctx context.Context, args []string, e *env) error {
 		return errNotInActions
 	}
 	// perfgate's own workflow commands go to the log as they are; every
-	// other line passes through a logWriter, which keeps hostile text
+	// other line passes through an action.LogWriter, which keeps hostile text
 	// (benchmark names, run ids, messages) from being read as a command.
 	gha := githubactions.New(githubactions.WithGetenv(e.Getenv), githubactions.WithWriter(e.Stdout))
-	stdout, stderr := newLogWriter(e.Stdout), newLogWriter(e.Stderr)
+	stdout, stderr := action.NewLogWriter(e.Stdout), action.NewLogWriter(e.Stderr)
 	e.Stdout, e.Stderr = stdout, stderr
 	defer stdout.Flush()
 	defer stderr.Flush()

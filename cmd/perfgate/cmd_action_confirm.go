@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/ab"
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
@@ -35,17 +36,17 @@ func (a *actionRun) confirmAB(ctx context.Context, base, head []*model.Results, 
 		return final, conf, nil
 	}
 	rounds := confirm.DefaultRounds
-	fmt.Fprintf(a.e.Stderr, "perfgate: confirming %s: %d more A/B rounds of %s\n", plural(len(targets), "regression"), rounds, strings.Join(quoted, ", "))
+	fmt.Fprintf(a.e.Stderr, "perfgate: confirming %s: %d more A/B rounds of %s\n", runner.Plural(len(targets), "regression"), rounds, strings.Join(quoted, ", "))
 	cbase, chead, err := a.ab.Rounds(ctx, regexp.MustCompile("^("+strings.Join(quoted, "|")+")$"), rounds)
 	if err == nil {
-		err = ab.HeadRuns(chead, confirmRun(head[0].Run), "c")
+		err = ab.HeadRuns(chead, runner.ConfirmRun(head[0].Run), "c")
 	}
 	if err != nil {
 		fmt.Fprintf(a.e.Stderr, "perfgate: the confirmation re-run failed, the regressions stand: %v\n", err)
 		return first, confirm.Failed(first, rounds, err.Error()), nil
 	}
-	keepTargets(cbase, targets)
-	keepTargets(chead, targets)
+	runner.KeepTargets(cbase, targets)
+	runner.KeepTargets(chead, targets)
 	rerun, err1 := action.CompareAB(cbase, chead, first.Options)
 	combined, err2 := action.CompareAB(append(slices.Clone(base), cbase...), append(slices.Clone(head), chead...), first.Options)
 	if err1 != nil || err2 != nil {

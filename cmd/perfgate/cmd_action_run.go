@@ -8,6 +8,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/perfgate/perfgate/ab"
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
@@ -108,7 +109,7 @@ func (a *actionRun) Confirm(ctx context.Context, b *model.Baseline, m *action.Me
 	if a.plan.Interleaved {
 		return a.confirmAB(ctx, m.Base, m.Runs, first)
 	}
-	return check.Confirm(ctx, &confirmer{e: a.e, rounds: confirm.DefaultRounds, cfg: a.cfg}, confirm.DefaultRounds, b, m.Runs, first)
+	return check.Confirm(ctx, &runner.Confirmer{Runner: newRunner(a.e), Rounds: confirm.DefaultRounds, Config: a.cfg}, confirm.DefaultRounds, b, m.Runs, first)
 }
 
 // Group, EndGroup and Annotate write to the job's log (action.Log).

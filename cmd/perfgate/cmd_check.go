@@ -129,7 +129,7 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	var conf *confirm.Confirmation
 	if cf.confirm && c.Failed() {
 		var rs []*model.Results
-		c, conf, rs = check.Confirm(ctx, &confirmer{e: e, rounds: cf.confirmRuns, cfg: cf.cfg}, cf.confirmRuns, b, cands, c)
+		c, conf, rs = check.Confirm(ctx, &runner.Confirmer{Runner: newRunner(e), Rounds: cf.confirmRuns, Config: cf.cfg}, cf.confirmRuns, b, cands, c)
 		cands = append(cands, rs...)
 		cf.candidates = append(cf.candidates, check.RunNames(rs)...)
 	}

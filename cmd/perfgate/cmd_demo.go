@@ -13,6 +13,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/report"
 )
 
 func init() {
@@ -28,7 +29,7 @@ const demoBaselineRuns = 3
 
 func runDemo(ctx context.Context, args []string, e *env) error {
 	fs := newFlagSet(e, "demo", "[--format markdown|text|json] [--examples DIR]")
-	format := fs.String("format", formatMarkdown, "output format: "+strings.Join(formats, ", "))
+	format := fs.String("format", report.FormatMarkdown, "output format: "+strings.Join(report.Formats, ", "))
 	dir := fs.String("examples", "examples", "the example data `DIR`: history/*.json and pr.json")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -36,7 +37,7 @@ func runDemo(ctx context.Context, args []string, e *env) error {
 	if fs.NArg() > 0 {
 		return usageError("demo: unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkChoice("-format", *format, formats); err != nil {
+	if err := checkChoice("-format", *format, report.Formats); err != nil {
 		return err
 	}
 	history, pr, err := demoFiles(*dir)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -10,17 +9,6 @@ import (
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/report"
 )
-
-// The output formats of compare, check and action.
-const (
-	formatText     = "text"
-	formatMarkdown = "markdown"
-	formatJSON     = "json"
-	formatCSV      = "csv"
-	formatLaTeX    = "latex"
-)
-
-var formats = []string{formatText, formatMarkdown, formatJSON, formatCSV, formatLaTeX}
 
 // compareFlags are the verdict flags shared by compare, check and action.
 // The threshold is a percentage on the command line, read by
@@ -59,7 +47,7 @@ func (f *compareFlags) register(fs *flag.FlagSet, e *env) {
 		"check and action: how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline (env PERFGATE_HISTORY)")
 	fs.Float64Var(&f.runSpread, "run-spread", f.envFloat(e, "run-spread", "PERFGATE_RUN_SPREAD", 100*def.RunSpreadPrior),
 		"the run-to-run spread, in `percent`, assumed where no replicated runs measure it (one job a side) (env PERFGATE_RUN_SPREAD)")
-	fs.StringVar(&f.format, "format", formatText, "output format: "+strings.Join(formats, ", "))
+	fs.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.Formats, ", "))
 }
 
 // envFloat reads a numeric default from the environment, remembering one
@@ -120,7 +108,7 @@ func (f *compareFlags) options() (compare.Options, error) {
 	if err := checkChoice("-correction", f.correction, compare.Corrections); err != nil {
 		return compare.Options{}, err
 	}
-	if err := checkChoice("-format", f.format, formats); err != nil {
+	if err := checkChoice("-format", f.format, report.Formats); err != nil {
 		return compare.Options{}, err
 	}
 	o := compare.DefaultOptions()
@@ -138,27 +126,9 @@ func checkChoice(flagName, v string, allowed []string) error {
 	return usageError("%s: must be one of %s, got %q", flagName, strings.Join(allowed, ", "), v)
 }
 
-// renderComparison writes the comparison in format (text, markdown or json).
+// renderComparison writes the comparison in format (report.Render).
 func renderComparison(w io.Writer, c *compare.Comparison, format string) error {
-	var err error
-	switch format {
-	case formatText:
-		_, err = io.WriteString(w, report.Text(c))
-	case formatMarkdown:
-		_, err = io.WriteString(w, report.Markdown(c, report.Options{}))
-	case formatJSON:
-		err = report.JSON(w, c)
-	case formatCSV:
-		err = report.CSV(w, c)
-	case formatLaTeX:
-		err = report.LaTeX(w, c)
-	default:
-		return usageError("-format: must be one of %s, got %q", strings.Join(formats, ", "), format)
-	}
-	if err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
+	return report.Render(w, c, nil, format)
 }
 
 // resultFiles is a repeatable flag collecting results file names.

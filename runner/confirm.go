@@ -1,9 +1,8 @@
-package main
+package runner
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,40 +10,39 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/perfgate/perfgate/kernels"
-	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/check"
-	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
-	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/model"
-	"github.com/perfgate/perfgate/tracker/report"
 )
 
-// A confirmer re-runs regressed benchmarks in fresh perfgate processes
+// A Confirmer re-runs regressed benchmarks in fresh perfgate processes
 // before a check fails on them (check --confirm, the action's confirm
-// input). The decision is tracker/confirm's; this only runs things.
-type confirmer struct {
-	e      *env
-	rounds int
-	cfg    *config.Config // the suites' configuration; nil: built-in suites only
+// input): check.Rerunner. The decision is tracker/confirm's; this only
+// runs things.
+type Confirmer struct {
+	Runner *Runner
+	Rounds int
+	Config *config.Config // the suites' configuration; nil: built-in suites only
 }
 
-// confirmUnits returns the processes of one confirmation round: a suite of
+var _ check.Rerunner = (*Confirmer)(nil)
+
+// Units returns the processes of one confirmation round: a suite of
 // cfg that holds a target runs alone (perfgate run --config FILE --suite
 // NAME, no prepare: the first rounds prepared this checkout); a built-in
 // suite runs only the targets (an exact --filter on their names, at a size
 // preset that lists them). Targets in neither are returned as skipped,
 // with the reason.
-func (cf *confirmer) confirmUnits(targets []model.Key) ([]runner.Unit, map[model.Key]string) {
-	var units []runner.Unit
+func (cf *Confirmer) Units(targets []model.Key) ([]Unit, map[model.Key]string) {
+	var units []Unit
 	skipped := map[model.Key]string{}
 	byUnit := map[string][]string{} // built-in unit name → target names
 	args := map[string][]string{}
 	for _, k := range targets {
-		if cf.cfg != nil && slices.ContainsFunc(cf.cfg.Suites, func(s config.Suite) bool { return s.Name == k.Suite }) {
+		if cf.Config != nil && slices.ContainsFunc(cf.Config.Suites, func(s config.Suite) bool { return s.Name == k.Suite }) {
 			if _, done := args[k.Suite]; !done {
-				args[k.Suite] = []string{"run", "--config", cf.cfg.File, "--suite", k.Suite, "--skip-prepare"}
-				units = append(units, runner.Unit{Name: k.Suite})
+				args[k.Suite] = []string{"run", "--config", cf.Config.File, "--suite", k.Suite, "--skip-prepare"}
+				units = append(units, Unit{Name: k.Suite})
 			}
 			continue
 		}
@@ -56,7 +54,7 @@ func (cf *confirmer) confirmUnits(targets []model.Key) ([]runner.Unit, map[model
 		name := k.Suite + " (" + size + ")"
 		if _, done := args[name]; !done {
 			args[name] = []string{"run", "--suite", k.Suite, "--size", size}
-			units = append(units, runner.Unit{Name: name})
+			units = append(units, Unit{Name: name})
 		}
 		byUnit[name] = append(byUnit[name], regexp.QuoteMeta(k.Name))
 	}
@@ -84,47 +82,47 @@ func builtinSize(k model.Key) string {
 	return ""
 }
 
-// confirmRun is the run block of confirmation rounds of the candidate's
+// ConfirmRun is the run block of confirmation rounds of the candidate's
 // job: the same commit, branch, event and testbed, in the candidate's run
 // group, with IDs no earlier confirmation used (<job>-<random>-c1 …).
-func confirmRun(cand model.Run) model.Run {
+func ConfirmRun(cand model.Run) model.Run {
 	r := cand
-	r.Group = first(cand.Group, cand.ID)
+	if r.Group == "" {
+		r.Group = cand.ID
+	}
 	r.ID = r.Group + "-" + uuid.NewString()[:8]
 	return r
 }
 
-var _ check.Rerunner = (*confirmer)(nil)
-
-// Rerun runs the targets in cf.rounds confirmation rounds of cand's job and
+// Rerun runs the targets in cf.Rounds confirmation rounds of cand's job and
 // returns the rounds, holding only the targets' benchmarks, and the targets
 // that could not be re-run. No unit to run: no rounds. A failure is said
 // on stderr: the regressions then stand (check.Confirm).
-func (cf *confirmer) Rerun(ctx context.Context, targets []model.Key, cand model.Run) ([]*model.Results, map[model.Key]string, error) {
-	units, skipped := cf.confirmUnits(targets)
+func (cf *Confirmer) Rerun(ctx context.Context, targets []model.Key, cand model.Run) ([]*model.Results, map[model.Key]string, error) {
+	units, skipped := cf.Units(targets)
 	if len(units) == 0 {
 		return nil, skipped, nil
 	}
-	fmt.Fprintf(cf.e.Stderr, "perfgate: confirming %s: re-running %s in %d fresh rounds\n",
-		plural(len(targets), "regression"), unitNames(units), cf.rounds)
-	rs, err := newRunner(cf.e).Rounds(ctx, runner.Spec{Rounds: cf.rounds, Units: units, Run: confirmRun(cand), Prefix: "c"})
+	fmt.Fprintf(cf.Runner.Log, "perfgate: confirming %s: re-running %s in %d fresh rounds\n",
+		Plural(len(targets), "regression"), unitNames(units), cf.Rounds)
+	rs, err := cf.Runner.Rounds(ctx, Spec{Rounds: cf.Rounds, Units: units, Run: ConfirmRun(cand), Prefix: "c"})
 	if err != nil {
-		fmt.Fprintf(cf.e.Stderr, "perfgate: the confirmation re-run failed, the regressions stand: %v\n", err)
+		fmt.Fprintf(cf.Runner.Log, "perfgate: the confirmation re-run failed, the regressions stand: %v\n", err)
 		return nil, nil, err
 	}
-	keepTargets(rs, targets)
+	KeepTargets(rs, targets)
 	return rs, skipped, nil
 }
 
-// keepTargets leaves only the targets' benchmarks in rs: a config suite
+// KeepTargets leaves only the targets' benchmarks in rs: a config suite
 // re-runs whole, but only the regressions are re-judged.
-func keepTargets(rs []*model.Results, targets []model.Key) {
+func KeepTargets(rs []*model.Results, targets []model.Key) {
 	for _, r := range rs {
 		r.Benchmarks = slices.DeleteFunc(r.Benchmarks, func(b model.Benchmark) bool { return !slices.Contains(targets, b.Key()) })
 	}
 }
 
-func unitNames(units []runner.Unit) string {
+func unitNames(units []Unit) string {
 	names := make([]string, len(units))
 	for i, u := range units {
 		names[i] = u.Name
@@ -132,32 +130,10 @@ func unitNames(units []runner.Unit) string {
 	return strings.Join(names, ", ")
 }
 
-func plural(n int, what string) string {
+// Plural says "1 regression", "2 regressions".
+func Plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// renderConfirmed is renderComparison with the confirmation (nil: none):
-// after the table in text, a section after the verdict in Markdown. The
-// JSON report carries the final verdicts; the reasons of regressions that
-// did not hold say so.
-func renderConfirmed(w io.Writer, c *compare.Comparison, conf *confirm.Confirmation, format string) error {
-	if conf == nil || format == formatJSON {
-		return renderComparison(w, c, format)
-	}
-	var s string
-	switch format {
-	case formatText:
-		s = report.Text(c) + report.ConfirmText(conf)
-	case formatMarkdown:
-		s = report.Markdown(c, report.Options{Confirmation: conf})
-	default:
-		return renderComparison(w, c, format)
-	}
-	if _, err := io.WriteString(w, s); err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
 }

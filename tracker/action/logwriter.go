@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"unicode"
 )
 
-// A logWriter passes text to the job log so that no line of it is a
+// A LogWriter passes text to the job log so that no line of it is a
 // workflow command. The runner treats a line (split at "\n" or "\r") as a
 // command when, after leading white space, it starts with "::", and looks
 // for the legacy "##[" anywhere in it; benchmark names, run ids, file
@@ -15,7 +15,7 @@ import (
 // here, so "::stop-commands::x" or "x\n::error::forged" print as text.
 // perfgate's own commands are written to the log beneath it, never
 // through it. Text is passed on a line at a time; Flush sends the rest.
-type logWriter struct {
+type LogWriter struct {
 	w   io.Writer
 	buf []byte
 }
@@ -24,9 +24,10 @@ type logWriter struct {
 // on (and treated as ended).
 const maxLogLine = 64 << 10
 
-func newLogWriter(w io.Writer) *logWriter { return &logWriter{w: w} }
+// NewLogWriter returns a LogWriter writing to w.
+func NewLogWriter(w io.Writer) *LogWriter { return &LogWriter{w: w} }
 
-func (l *logWriter) Write(p []byte) (int, error) {
+func (l *LogWriter) Write(p []byte) (int, error) {
 	l.buf = append(l.buf, p...)
 	end := bytes.LastIndexAny(l.buf, "\r\n")
 	if end < 0 && len(l.buf) < maxLogLine {
@@ -44,7 +45,7 @@ func (l *logWriter) Write(p []byte) (int, error) {
 }
 
 // Flush passes on a last line that has no line break.
-func (l *logWriter) Flush() error {
+func (l *LogWriter) Flush() error {
 	if len(l.buf) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestLogWriter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			w := newLogWriter(&out)
+			w := NewLogWriter(&out)
 			for _, s := range tt.writes {
 				if n, err := w.Write([]byte(s)); err != nil || n != len(s) {
 					t.Fatalf("Write = %d, %v", n, err)
@@ -39,7 +39,7 @@ func TestLogWriter(t *testing.T) {
 		})
 	}
 	var out bytes.Buffer
-	w := newLogWriter(&out)
+	w := NewLogWriter(&out)
 	w.Write([]byte(strings.Repeat("y", maxLogLine) + "::z"))
 	if out.Len() < maxLogLine {
 		t.Errorf("a %d-byte line without a break was held back", maxLogLine)
