@@ -24,12 +24,21 @@ var operations = []string{
 	"issues/delete-comment",
 	"users/get-authenticated",
 	"repos/create-commit-status",
+	// The release workflow (.github/workflows/release.yml).
+	"repos/get-release-by-tag",
+	"repos/create-release",
+	"repos/update-release",
+	"repos/upload-release-asset",
+	"repos/delete-release-asset",
 }
 
 type op struct {
-	ID           string              `json:"operation_id"`
-	Method       string              `json:"method"`
-	Path         string              `json:"path"`
+	ID     string `json:"operation_id"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// Server is the operation's own origin when it is not the API's
+	// (uploads go to https://uploads.github.com).
+	Server       string              `json:"server,omitempty"`
 	Query        []string            `json:"query,omitempty"`
 	BodyRequired []string            `json:"body_required,omitempty"`
 	BodyEnums    map[string][]string `json:"body_enums,omitempty"`
@@ -90,8 +99,12 @@ func (s *spec) extract(id, method, path string, o map[string]any) op {
 			r.Query = append(r.Query, p["name"].(string))
 		}
 	}
-	if rb, ok := o["requestBody"].(map[string]any); ok {
-		sch := s.resolve(rb["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any))
+	if srv := asSlice(o["servers"]); len(srv) == 1 {
+		r.Server, _ = srv[0].(map[string]any)["url"].(string)
+	}
+	rb, _ := o["requestBody"].(map[string]any)
+	if js, ok := asMap(rb["content"])["application/json"].(map[string]any); ok {
+		sch := s.resolve(js["schema"].(map[string]any))
 		for _, f := range asSlice(sch["required"]) {
 			r.BodyRequired = append(r.BodyRequired, f.(string))
 		}
@@ -119,11 +132,11 @@ func (s *spec) extract(id, method, path string, o map[string]any) op {
 
 func (s *spec) responseRequired(resp map[string]any) []string {
 	resp = s.resolve(resp)
-	content, ok := resp["content"].(map[string]any)
+	js, ok := asMap(resp["content"])["application/json"].(map[string]any)
 	if !ok {
 		return nil
 	}
-	sch := s.resolve(content["application/json"].(map[string]any)["schema"].(map[string]any))
+	sch := s.resolve(js["schema"].(map[string]any))
 	if sch["type"] == "array" {
 		sch = s.resolve(sch["items"].(map[string]any))
 	}
@@ -154,6 +167,11 @@ func (s *spec) required(sch map[string]any) []string {
 		}
 	}
 	return req
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }
 
 func asSlice(v any) []any {

@@ -1,6 +1,8 @@
 // Package fakegithub is a fake GitHub REST API for tests: an httptest
 // server under a non-empty base path (like GitHub Enterprise Server's
-// /api/v3) that keeps issue comments and commit statuses, paginates like
+// /api/v3) that keeps issue comments, commit statuses and releases (their
+// assets uploaded under /api/uploads and downloaded from
+// /OWNER/REPO/releases/download/TAG/NAME, as on GHES), paginates like
 // GitHub (per_page, page, Link headers), can be told to fail with 5xx and
 // rate-limit responses, and checks every request it receives against
 // GitHub's official REST description (testdata/openapi-ops.json).
@@ -38,8 +40,11 @@ type Request struct {
 // A Server is a running fake GitHub API.
 type Server struct {
 	// URL is the API root to use as GITHUB_API_URL (ends in /api/v3).
-	URL   string
-	Token string // the token every request must carry
+	URL string
+	// ServerURL is the web root to use as GITHUB_SERVER_URL: release
+	// downloads.
+	ServerURL string
+	Token     string // the token every request must carry
 
 	srv *httptest.Server
 	ops []Operation
@@ -48,6 +53,7 @@ type Server struct {
 	identity   User                  // who the token is: the author of what it writes
 	comments   map[string][]*Comment // by "owner/repo#issue"
 	statuses   map[string][]Status   // by "owner/repo@sha"
+	releases   []*release
 	nextID     int64
 	stubs      []*stub
 	violations []string
@@ -73,9 +79,12 @@ func New(t testing.TB, token string) *Server {
 		identity: bot,
 	}
 	mux := http.NewServeMux()
-	mux.Handle(BasePath+"/", http.StripPrefix(BasePath, http.HandlerFunc(s.serve)))
+	mux.Handle(BasePath+"/", http.StripPrefix(BasePath, s.api(false)))
+	mux.Handle(UploadsPath+"/", http.StripPrefix(UploadsPath, s.api(true)))
+	mux.HandleFunc("/_objects/", s.object)
+	mux.HandleFunc("/", s.download)
 	s.srv = httptest.NewServer(mux)
-	s.URL = s.srv.URL + BasePath
+	s.URL, s.ServerURL = s.srv.URL+BasePath, s.srv.URL
 	t.Cleanup(func() {
 		s.srv.Close()
 		s.Verify(t)
@@ -90,12 +99,21 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// api serves the API root, or with uploads the uploads root, whose
+// operations are those the description gives their own server.
+func (s *Server) api(uploads bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, uploads) })
+}
+
 // serve records the request, checks it against the REST description, and
 // answers from a stub if one matches, else from the fake's state.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, uploads bool) {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	op, params := match(s.ops, r.Method, r.URL.Path)
+	if op != nil && (op.Server != "") != uploads {
+		op, params = nil, nil // e.g. an upload sent to the API root
+	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body}
 	// Record the request before answering, and its status as the header
 	// goes out, so a client that has its answer finds it recorded.
@@ -158,6 +176,16 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, op *Operation, p
 		s.authenticatedUser(w, r)
 	case "repos/create-commit-status":
 		s.createStatus(w, r, p, body)
+	case "repos/get-release-by-tag":
+		s.getReleaseByTag(w, p)
+	case "repos/create-release":
+		s.createRelease(w, r, p, body)
+	case "repos/update-release":
+		s.updateRelease(w, p, body)
+	case "repos/upload-release-asset":
+		s.uploadAsset(w, r, p, body)
+	case "repos/delete-release-asset":
+		s.deleteAsset(w, p)
 	default:
 		writeJSON(w, http.StatusNotImplemented, map[string]string{"message": "fakegithub: " + op.ID + " not implemented"})
 	}

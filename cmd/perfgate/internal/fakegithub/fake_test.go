@@ -47,6 +47,11 @@ func TestOperationsExtract(t *testing.T) {
 		"issues/delete-comment":      "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
 		"users/get-authenticated":    "GET /user",
 		"repos/create-commit-status": "POST /repos/{owner}/{repo}/statuses/{sha}",
+		"repos/get-release-by-tag":   "GET /repos/{owner}/{repo}/releases/tags/{tag}",
+		"repos/create-release":       "POST /repos/{owner}/{repo}/releases",
+		"repos/update-release":       "PATCH /repos/{owner}/{repo}/releases/{release_id}",
+		"repos/upload-release-asset": "POST /repos/{owner}/{repo}/releases/{release_id}/assets",
+		"repos/delete-release-asset": "DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}",
 	}
 	for _, o := range ops {
 		if want[o.ID] != o.Method+" "+o.Path {

@@ -20,6 +20,7 @@ type Operation struct {
 	ID           string              `json:"operation_id"`
 	Method       string              `json:"method"`
 	Path         string              `json:"path"`
+	Server       string              `json:"server"` // its own origin, e.g. uploads.github.com; "" = the API's
 	Query        []string            `json:"query"`
 	BodyRequired []string            `json:"body_required"`
 	BodyEnums    map[string][]string `json:"body_enums"`
