@@ -105,9 +105,20 @@ find_libs() {
 # cuda: true, any other ref (a branch, a SHA, uses: ./), PERFGATE_BUILD_FROM_SOURCE
 # or any failure builds from source.
 try_release() {
-  local ref="${PERFGATE_ACTION_REF:-}" repo="${PERFGATE_ACTION_REPOSITORY:-}" asset base want got v
-  if [ -n "${PERFGATE_BUILD_FROM_SOURCE:-}" ] || [ "${PERFGATE_CUDA:-auto}" = true ] || [ -z "$repo" ] ||
-     ! [[ "$ref" =~ ^v[0-9]+(\.[0-9]+\.[0-9]+)?$ ]] || [ "$(uname -sm)" != "Linux x86_64" ] || ! command -v curl >/dev/null; then
+  local ref="${PERFGATE_ACTION_REF:-}" repo="${PERFGATE_ACTION_REPOSITORY:-}" asset base want got v why=""
+  if [ -n "${PERFGATE_BUILD_FROM_SOURCE:-}" ]; then
+    why="PERFGATE_BUILD_FROM_SOURCE is set"
+  elif [ "${PERFGATE_CUDA:-auto}" = true ]; then
+    why="cuda: true"
+  elif [ -z "$repo" ] || ! [[ "$ref" =~ ^v[0-9]+(\.[0-9]+\.[0-9]+)?$ ]]; then
+    why="the action's ref '${ref:-none}' is not a release tag"
+  elif [ "$(uname -sm)" != "Linux x86_64" ]; then
+    why="releases have no binary for $(uname -sm)"
+  elif ! command -v curl >/dev/null; then
+    why="no curl to download a release binary"
+  fi
+  if [ -n "$why" ]; then
+    echo "perfgate: $why; building from source"
     return 1
   fi
   asset=perfgate-linux-amd64

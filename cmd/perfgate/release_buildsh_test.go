@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// testBuildShRelease runs action/build.sh of the scratch repository as the
+// composite action's build step runs it (action.yml: PERFGATE_ACTION_REF is
+// github.action_ref, GITHUB_SERVER_URL the web root it downloads from)
+// against the release version the fake published: it takes the release
+// binary; PERFGATE_BUILD_FROM_SOURCE=1 and a tampered asset build from
+// source, saying why. cudaAsset is the release's CUDA binary.
+func testBuildShRelease(t *testing.T, s *releaseScratch, version, cudaAsset string) {
+	_, err := exec.LookPath("nvidia-smi")
+	gpuHost := err == nil // build.sh's test: it wants the CUDA 12 binary on such a host
+	published := s.fake.Releases("perfgate", "perfgate")
+	var release []byte
+	for _, r := range published {
+		if r.GetTagName() == version && !r.GetDraft() {
+			release = r.Files["perfgate-linux-amd64"]
+		}
+	}
+	if release == nil {
+		t.Fatalf("no release %s to download", version)
+	}
+	run := func(t *testing.T, cuda string, extra ...string) (log string, bin []byte) {
+		t.Helper()
+		dir := t.TempDir()
+		out := filepath.Join(dir, "github-output")
+		cmd := exec.Command("bash", filepath.Join(s.repo, "action", "build.sh"))
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Join(runtime.GOROOT(), "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"PERFGATE_CUDA="+cuda, "PERFGATE_CUDA_INCLUDE=", "PERFGATE_ACTION_REF="+version, "PERFGATE_ACTION_REPOSITORY="+releaseRepo,
+			"GITHUB_SERVER_URL="+s.fake.ServerURL, "GITHUB_ACTION_PATH="+s.repo, "RUNNER_TEMP="+dir, "GITHUB_OUTPUT="+out,
+			"PERFGATE_BUILD_FROM_SOURCE=")
+		cmd.Env = append(cmd.Env, extra...)
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("build.sh: %v\n%s", err, b)
+		}
+		gh, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path, ok := strings.CutPrefix(strings.Split(string(gh), "\n")[0], "bin=")
+		if !ok {
+			t.Fatalf("GITHUB_OUTPUT:\n%s", gh)
+		}
+		bin, err = os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := exec.Command(path, "version").Output(); err != nil || !strings.HasPrefix(string(v), "perfgate ") {
+			t.Errorf("%s version: %q, %v", path, v, err)
+		}
+		return string(b), bin
+	}
+
+	usesRelease := func(t *testing.T, cuda string) {
+		log, bin := run(t, cuda)
+		if !bytes.Equal(bin, release) || !strings.Contains(log, "using the release binary perfgate-linux-amd64 of "+version+" ("+version+")") {
+			t.Errorf("the step did not use the release binary:\n%s", log)
+		}
+	}
+	t.Run("cuda false: the default binary", func(t *testing.T) { usesRelease(t, "false") })
+	t.Run("cuda auto", func(t *testing.T) {
+		switch {
+		case !gpuHost:
+			usesRelease(t, "auto")
+		case cudaAsset == "perfgate-linux-amd64-cuda12":
+			t.Skip("nvidia-smi is on PATH and the release has a CUDA 12 binary: whether it loads depends on this host's libraries")
+		default:
+			// nvidia-smi is on PATH (it may fail: build.sh only looks for it),
+			// and this release has no CUDA 12 binary (see TestReleaseUnderAct).
+			log, bin := run(t, "auto")
+			if bytes.Equal(bin, release) || !strings.Contains(log, "no release binary perfgate-linux-amd64-cuda12 for "+version+"; building from source") {
+				t.Errorf("want a source build for want of a CUDA 12 binary:\n%s", log)
+			}
+		}
+	})
+	t.Run("PERFGATE_BUILD_FROM_SOURCE", func(t *testing.T) {
+		log, bin := run(t, "false", "PERFGATE_BUILD_FROM_SOURCE=1")
+		if bytes.Equal(bin, release) || !strings.Contains(log, "PERFGATE_BUILD_FROM_SOURCE is set; building from source") {
+			t.Errorf("not built from source, or without saying why:\n%s", log)
+		}
+	})
+	t.Run("tampered asset", func(t *testing.T) {
+		// A binary that would pass the version check: only the sum stops it.
+		fake := []byte("#!/bin/sh\necho 'perfgate " + version + " (tampered)'\n")
+		if err := s.fake.CorruptAsset("perfgate", "perfgate", version, "perfgate-linux-amd64", fake); err != nil {
+			t.Fatal(err)
+		}
+		defer s.fake.CorruptAsset("perfgate", "perfgate", version, "perfgate-linux-amd64", release)
+		log, bin := run(t, "false")
+		if bytes.Equal(bin, fake) || bytes.Equal(bin, release) ||
+			!strings.Contains(log, "the release binary perfgate-linux-amd64 of "+version+" does not match its SHA256SUMS; building from source") {
+			t.Errorf("the tampered binary was used, or the fallback did not say why:\n%s", log)
+		}
+	})
+}
