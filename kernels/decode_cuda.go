@@ -60,8 +60,8 @@ type decodeArgs struct {
 // the bytes that takes (allowed on fn): all L where they fit beside its
 // static shared memory, as many as fit where that is at least half of L,
 // else none. Measured on the H100 (fp16, per step): L = 512 with 411 of 512
-// staged 4.42 µs, none 4.93 µs; L = 4096 with 411 staged 69.5 µs, as the
-// shared memory taken from L1 slowed the rest.
+// staged 4.42 µs, none 4.93 µs; L = 4096 with 411 staged 69.5 µs, none
+// 68.0 µs (the carve-out is better left to L1 there).
 func (g *gpu) decodeStaged(fn cu.Function, l int, es int64) (ls int, bytes int, err error) {
 	optin, err := g.dev.Attribute(cu.DeviceAttribute(C.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN))
 	if err != nil {

@@ -73,8 +73,9 @@ func (g *gpu) readInto(host []byte, p cu.DevicePtr) error {
 }
 
 // verifyChunk is the most output verify copies to the host at once. Read in
-// one piece, the memory suite's 1 GiB output took `perfgate run --suite
-// memory` to a peak RSS of 2281 MiB on the H100; in pieces, 314 MiB.
+// one piece, the two 1 GiB copies of the copy-ceiling measurement (every
+// suite but memory runs it first) took `perfgate run --suite S --size ci` to
+// a peak RSS of 2.2–2.3 GiB on the H100; in pieces, 359–463 MiB.
 const verifyChunk = 64 << 20
 
 // verify compares the elements idx of an n-element dtype output at p with

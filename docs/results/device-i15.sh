@@ -3,10 +3,18 @@
 # elementwise, LayerNorm bf16, the rowwise medium preset) and issue 14's peak
 # RSS, with PyTorch side by side:
 #   source .gpu/gpu-env.sh && bash docs/results/device-i15.sh
-# Knobs: STAGES (default "test ew rowwise torch rss"), EW_FILTER, RW_SIZE
-# (default medium), RW_FILTER, RUNFLAGS (default --fast), OLD (a perfgate
-# source tree to build and measure the RSS of, as the "before").
-# Writes to $OUT: summary.txt, table.md, results.tgz.
+# Stages (STAGES, default "test ew rowwise decode attention torch rss gemm";
+# also rsssuites, rssfull, gemmall): go test; elementwise transcendental at
+# 16M/64M; rowwise at RW_SIZE (default medium); decode (DECODE_REPS processes,
+# DECODE_FILTER); attention at S = 2048 with torch_attention.py gqa; PyTorch
+# for the elementwise and rowwise runs; peak RSS of --suite memory (OLD: a
+# tree to build as the "before"), of every default suite at ci and of
+# --rounds 3 (OLD_GPUMEM: an older kernels/gpumem_cuda.go, e.g. `git show
+# 250844a:kernels/gpumem_cuda.go`, built into a copy of this tree), of the
+# default run; gemm fp16/bf16 in three tilings; the whole gemm medium preset.
+# Other knobs: EW_FILTER, RW_FILTER, RUNFLAGS (default --fast), BUDGET
+# (seconds after which a stage is skipped). Writes to $OUT: summary.txt,
+# table.md, results.tgz.
 set -uo pipefail
 STAGES=${STAGES:-test ew rowwise decode attention torch rss gemm}
 EW_FILTER=${EW_FILTER:-'^elementwise/(sigmoid|gelu|swish|add)/.*/n=(16M|64M)/'}
@@ -108,6 +116,31 @@ want rssfull && {
   echo "default run exit $?" | tee -a "$OUT/summary.txt"
   grep maxrss $W/default-run.log | tee -a "$OUT/summary.txt"
   tail -3 $W/default-run.log >> "$OUT/summary.txt"
+}
+
+want rsssuites && {
+  stage "peak RSS per default suite at size ci, new${OLD_GPUMEM:+ and old}; then perfgate run --rounds 3 (new)"
+  # OLD_GPUMEM: kernels/gpumem_cuda.go from before the chunked verify, built
+  # into an otherwise identical copy of this tree as the "before".
+  if [ -n "${OLD_GPUMEM:-}" ]; then
+    rm -rf /tmp/oldtree && cp -rL . /tmp/oldtree 2>/dev/null; cp "$OLD_GPUMEM" /tmp/oldtree/kernels/gpumem_cuda.go
+    (cd /tmp/oldtree && go build -tags cuda -o /tmp/pg_old ./cmd/perfgate) || echo "old build failed" | tee -a "$OUT/summary.txt"
+  fi
+  for suite in memory elementwise microbatch mixedops attention decode; do
+    for bin in $pg ${OLD_GPUMEM:+/tmp/pg_old}; do
+      maxrss $bin run --suite $suite --size ci --out $W/rss-$suite.json 2>&1 | grep maxrss | sed "s|^|$suite $bin |" | tee -a "$OUT/summary.txt"
+    done
+  done
+  maxrss timeout 200 $pg run "${meta[@]}" --rounds 3 --out $W/rounds3/ 2> $W/rounds3.log
+  echo "rounds 3 exit $?" | tee -a "$OUT/summary.txt"
+  grep maxrss $W/rounds3.log | tee -a "$OUT/summary.txt"
+}
+
+want gemmall && {
+  stage "perfgate run gemm --size medium $RUNFLAGS (every dtype)"
+  timeout 150 $pg run "${meta[@]}" --suite gemm --size medium $RUNFLAGS --out $W/gemm-medium.json 2> $W/gemm-medium.log
+  echo "gemm medium exit $?" | tee -a "$OUT/summary.txt"
+  grep -E "^(tiled|cublas)/" $W/gemm-medium.log | grep "mode=cold" | tee -a "$OUT/summary.txt"
 }
 
 want gemm && {
