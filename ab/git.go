@@ -2,21 +2,14 @@ package ab
 
 import (
 	"context"
-	"fmt"
-	"os/exec"
-	"strings"
+
+	"github.com/perfgate/perfgate/tracker/runmeta"
 )
 
-// gitIn runs git in dir and returns its trimmed standard output.
+// gitIn runs git in dir and returns its trimmed standard output
+// (runmeta.Git, perfgate's one git helper).
 func gitIn(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return strings.TrimSpace(string(out)), nil
+	return runmeta.Git(ctx, dir, args...)
 }
 
 // ShortSHA abbreviates a commit hash to 12 characters.

@@ -69,7 +69,7 @@ func Open(ctx context.Context, r *runner.Runner, o Options) (*Session, error) {
 	if dirty, _ := gitIn(ctx, s.root, "status", "--porcelain", "--untracked-files=no"); dirty != "" {
 		s.HeadLabel += " + uncommitted changes"
 	}
-	if err := s.loadHeadConfig(); err != nil {
+	if err := s.loadHeadConfig(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.addWorktree(ctx); err != nil {
@@ -83,10 +83,10 @@ func Open(ctx context.Context, r *runner.Runner, o Options) (*Session, error) {
 	return s, nil
 }
 
-func (s *Session) loadHeadConfig() error {
+func (s *Session) loadHeadConfig(ctx context.Context) error {
 	path := s.o.ConfigPath
 	if path == "" {
-		path = filepath.Join(s.root, config.DefaultFile)
+		path, _ = config.Find(ctx, s.root) // the one rule of where .perfgate.yml is
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

@@ -65,7 +65,7 @@ func runRun(ctx context.Context, args []string, e *env) error {
 	if fs.NArg() > 0 {
 		return usageError("run: unexpected argument %q (suites go in --suite)", fs.Arg(0))
 	}
-	if note := f.defaults(flagsGiven(fs), e); note != "" && !f.list {
+	if note := f.defaults(ctx, flagsGiven(fs), e); note != "" && !f.list {
 		fmt.Fprintln(e.Stderr, "perfgate: "+note)
 	}
 	o, err := f.options(e)
@@ -88,17 +88,17 @@ func runRun(ctx context.Context, args []string, e *env) error {
 }
 
 // defaults fills in what perfgate run runs when neither --suite nor
-// --config names it: the suites of ./.perfgate.yml when there is one (not
+// --config names it: the suites of the .perfgate.yml config.Find finds (not
 // for --list), else the default built-in suites (kernels.DefaultSuites) at
 // size ci unless --size (or PERFGATE_SIZE) names another. It returns a note
 // saying which, or "".
-func (f *runFlags) defaults(given map[string]bool, e *env) string {
+func (f *runFlags) defaults(ctx context.Context, given map[string]bool, e *env) string {
 	if f.suites != "" || f.config != "" {
 		return ""
 	}
-	if _, err := os.Stat(config.DefaultFile); err == nil && !f.list {
-		f.config = config.DefaultFile
-		return "no --suite: running the suites of " + config.DefaultFile
+	if path, found := config.Find(ctx, ""); found && !f.list {
+		f.config = path
+		return "no --suite: running the suites of " + path
 	}
 	if !f.list { // --list lists every suite
 		f.suites = strings.Join(kernels.DefaultSuites(), ",")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 	"strings"
@@ -148,7 +149,7 @@ func TestRunDefaultSelection(t *testing.T) {
 			if err := parseFlags(fs, tt.args); err != nil {
 				t.Fatal(err)
 			}
-			f.defaults(flagsGiven(fs), e)
+			f.defaults(context.Background(), flagsGiven(fs), e)
 			if f.suites != tt.wantSuites || f.size != tt.wantSize || f.config != tt.wantConfig {
 				t.Errorf("suites %q size %q config %q; want %q %q %q", f.suites, f.size, f.config, tt.wantSuites, tt.wantSize, tt.wantConfig)
 			}

@@ -65,15 +65,6 @@ func defaultRepo(ctx context.Context, e *env) string { return runmeta.DefaultRep
 // defaultTestbed is the testbed of a run no flag names (runmeta.DefaultTestbed).
 func defaultTestbed(e *env) string { return runmeta.DefaultTestbed(e.Getenv) }
 
-// git runs git (runmeta.Git) and returns its output, or "" when it fails.
-func git(ctx context.Context, args ...string) string {
-	out, err := runmeta.Git(ctx, "", args...)
-	if err != nil {
-		return ""
-	}
-	return out
-}
-
 func first(vals ...string) string {
 	for _, v := range vals {
 		if v != "" {
