@@ -55,6 +55,8 @@ type actionOptions struct {
 	env                            action.Env
 	eventPath, apiURL, reportPath  string
 	githubTimeout, dbTimeout       time.Duration // each GitHub request's and each database operation's deadline
+	notify                         action.NotifyPolicy
+	dashboardURL                   string // where perfgate site is published ("" for none)
 }
 
 func runAction(ctx context.Context, args []string, e *env) error {
@@ -191,6 +193,9 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 		return nil, usageError("pre-run-checks: %q is not %s", o.preRun, strings.Join(runner.PreRunPolicies, ", "))
 	}
 	if err := o.readTimeouts(gha, e); err != nil {
+		return nil, err
+	}
+	if err := o.readNotifyInputs(gha); err != nil {
 		return nil, err
 	}
 	return o, nil

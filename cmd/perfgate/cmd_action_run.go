@@ -47,6 +47,13 @@ func (a *actionRun) run(ctx context.Context) error {
 			return err
 		}
 	}
+	var notify *action.Notify
+	if a.plan.Mode == action.ModeBaseline && a.plan.Record {
+		var err error
+		if notify, err = notifyClients(a.o, a.e); err != nil {
+			return err
+		}
+	}
 	sf := storeFlags{dir: a.o.storeDir, dbURL: a.o.dbURL, spool: a.o.spoolDir, timeout: a.o.dbTimeout}
 	out, err := action.Run(ctx, action.RunOptions{
 		Plan: a.plan, Config: a.cfg, Compare: a.o.compare, Explicit: a.o.inputsSet,
@@ -62,7 +69,7 @@ func (a *actionRun) run(ctx context.Context) error {
 			return st, st.Close, nil
 		},
 		Spool:  func(runs []*model.Results, err error) error { return spoolOnFailure(a.e, sf, runs, err) },
-		GitHub: gh, Log: a, Files: a, Stdout: a.e.Stdout, Stderr: a.e.Stderr,
+		GitHub: gh, Notify: notify, Log: a, Files: a, Stdout: a.e.Stdout, Stderr: a.e.Stderr,
 	})
 	switch {
 	case err != nil:

@@ -16,21 +16,22 @@ import (
 // warns when the history cannot be read: the runs are stored by then.
 func (r *run) reportChanges(ctx context.Context, src TrendSource, runs []*model.Results) {
 	server := strings.TrimSuffix(r.o.ServerURL, "/")
-	md, err := ChangesSummary(ctx, src, runs, r.plan.BaselineBranch, server+"/"+r.plan.Repo.String())
+	cs, err := NewChanges(ctx, src, runs, r.plan.BaselineBranch)
 	if err != nil {
 		r.o.Log.Annotate("warning", "", fmt.Sprintf("perfgate: change points not checked: %v", err))
 		return
 	}
-	if md != "" {
+	if md := report.ChangesMarkdown(cs, r.plan.BaselineBranch, server+"/"+r.plan.Repo.String()); md != "" {
 		r.o.Files.AddStepSummary(md)
 		fmt.Fprintf(r.o.Stdout, "perfgate: new change points on %s are in the job summary\n", r.plan.BaselineBranch)
 	}
+	r.notify(ctx, cs)
 }
 
-// ChangesSummary reads the branch history of every suite and testbed of
-// the baseline runs among runs and renders the steps they made appear
-// (trend.NewSteps), or "" when there are none.
-func ChangesSummary(ctx context.Context, src TrendSource, runs []*model.Results, branch, repoURL string) (string, error) {
+// NewChanges reads the branch history of every suite and testbed of the
+// baseline runs among runs and returns the steps they made appear
+// (trend.NewSteps).
+func NewChanges(ctx context.Context, src TrendSource, runs []*model.Results, branch string) ([]trend.Change, error) {
 	type scope struct{ repo, suite, testbed string }
 	latest := map[string]bool{}
 	var scopes []scope
@@ -49,9 +50,9 @@ func ChangesSummary(ctx context.Context, src TrendSource, runs []*model.Results,
 	for _, s := range scopes {
 		series, err := src.Trend(ctx, model.TrendQuery{Repo: s.repo, Suite: s.suite, Branch: branch, Testbed: s.testbed})
 		if err != nil {
-			return "", fmt.Errorf("the history of suite %q: %w", s.suite, err)
+			return nil, fmt.Errorf("the history of suite %q: %w", s.suite, err)
 		}
 		cs = append(cs, trend.NewSteps(series, latest, trend.DefaultOptions())...)
 	}
-	return report.ChangesMarkdown(cs, branch, repoURL), nil
+	return cs, nil
 }

@@ -9,7 +9,8 @@
 // the outcome the exit code comes from.
 //
 // Everything outside sits behind the small interfaces declared here:
-// GitHub (Comments, Statuses; the go-github adapter lives in
+// GitHub (Comments, Statuses, and CommitComments and Issues for the
+// notices of new change points, notify.go; the go-github adapter lives in
 // cmd/perfgate/internal/githubapi), the history (Store), the runner
 // (Measurer) and the job's log and files (Log, Files). This package must
 // not import go-github, pgx, cu or the runner.

@@ -97,6 +97,7 @@ type RunOptions struct {
 	// report; it is called only when the plan records.
 	Spool  func(runs []*model.Results, err error) error
 	GitHub *GitHub // ModeCheck only
+	Notify *Notify // how new change points are announced (ModeBaseline; nil: the job summary only)
 	Log    Log
 	Files  Files
 	Stdout io.Writer // the log's plain lines (verdicts per benchmark)

@@ -30,6 +30,11 @@ var operations = []string{
 	"repos/update-release",
 	"repos/upload-release-asset",
 	"repos/delete-release-asset",
+	// The change-point notices (tracker/action/notify.go).
+	"repos/create-commit-comment",
+	"repos/list-comments-for-commit",
+	"issues/create",
+	"issues/list-for-repo",
 }
 
 type op struct {

@@ -49,14 +49,18 @@ type Server struct {
 	srv *httptest.Server
 	ops []Operation
 
-	mu         sync.Mutex
-	identity   User                  // who the token is: the author of what it writes
-	comments   map[string][]*Comment // by "owner/repo#issue"
-	statuses   map[string][]Status   // by "owner/repo@sha"
-	releases   []*release
-	nextID     int64
-	stubs      []*stub
-	violations []string
+	mu       sync.Mutex
+	identity User                  // who the token is: the author of what it writes
+	comments map[string][]*Comment // by "owner/repo#issue"
+	statuses map[string][]Status   // by "owner/repo@sha"
+	releases []*release
+	// commitComments (by "owner/repo@sha") and issues (by "owner/repo")
+	// are notify.go's.
+	commitComments map[string][]*CommitComment
+	issues         map[string][]*Issue
+	nextID         int64
+	stubs          []*stub
+	violations     []string
 
 	reqMu    sync.Mutex
 	requests []Request
@@ -187,6 +191,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, op *Operation, p
 	case "repos/delete-release-asset":
 		s.deleteAsset(w, p)
 	default:
+		if s.handleNotify(w, r, op, p, body) {
+			return
+		}
 		writeJSON(w, http.StatusNotImplemented, map[string]string{"message": "fakegithub: " + op.ID + " not implemented"})
 	}
 }

@@ -41,17 +41,21 @@ func TestOperationsExtract(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"issues/list-comments":       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
-		"issues/create-comment":      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
-		"issues/update-comment":      "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
-		"issues/delete-comment":      "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
-		"users/get-authenticated":    "GET /user",
-		"repos/create-commit-status": "POST /repos/{owner}/{repo}/statuses/{sha}",
-		"repos/get-release-by-tag":   "GET /repos/{owner}/{repo}/releases/tags/{tag}",
-		"repos/create-release":       "POST /repos/{owner}/{repo}/releases",
-		"repos/update-release":       "PATCH /repos/{owner}/{repo}/releases/{release_id}",
-		"repos/upload-release-asset": "POST /repos/{owner}/{repo}/releases/{release_id}/assets",
-		"repos/delete-release-asset": "DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}",
+		"issues/list-comments":           "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+		"issues/create-comment":          "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+		"issues/update-comment":          "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
+		"issues/delete-comment":          "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
+		"users/get-authenticated":        "GET /user",
+		"repos/create-commit-status":     "POST /repos/{owner}/{repo}/statuses/{sha}",
+		"repos/get-release-by-tag":       "GET /repos/{owner}/{repo}/releases/tags/{tag}",
+		"repos/create-release":           "POST /repos/{owner}/{repo}/releases",
+		"repos/update-release":           "PATCH /repos/{owner}/{repo}/releases/{release_id}",
+		"repos/upload-release-asset":     "POST /repos/{owner}/{repo}/releases/{release_id}/assets",
+		"repos/delete-release-asset":     "DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}",
+		"repos/create-commit-comment":    "POST /repos/{owner}/{repo}/commits/{commit_sha}/comments",
+		"repos/list-comments-for-commit": "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",
+		"issues/create":                  "POST /repos/{owner}/{repo}/issues",
+		"issues/list-for-repo":           "GET /repos/{owner}/{repo}/issues",
 	}
 	for _, o := range ops {
 		if want[o.ID] != o.Method+" "+o.Path {
