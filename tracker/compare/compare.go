@@ -71,6 +71,10 @@ type Result struct {
 	// significant at Alpha (before adjustment), as a fraction.
 	Detectable float64
 	PRun       float64 // the run-level one-sided worse p, unadjusted
+
+	// Warnings are caveats that do not change the verdict, such as a
+	// *NoiseWarning.
+	Warnings []error `json:"-"`
 }
 
 // Key returns the benchmark's suite and name.

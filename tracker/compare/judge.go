@@ -35,6 +35,9 @@ func assess(p *pool, opt Options, noBaseline bool) item {
 		Threshold: set.threshold, SummaryOnly: p.base.summaryOnly || p.cand.summaryOnly,
 	}}
 	r := &it.res
+	if w := noiseWarning(p); w != nil {
+		r.Warnings = append(r.Warnings, w)
+	}
 	switch {
 	case len(p.cand.errors) > 0:
 		r.Verdict, r.Reason = Error, strings.Join(p.cand.errors, "; ")

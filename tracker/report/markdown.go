@@ -127,6 +127,7 @@ func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 	}
 	b.WriteString(confirmMarkdown(o.Confirmation))
 	writeChanged(&b, c, l.rows, l.context)
+	writeWarnings(&b, c)
 	if l.charts {
 		b.WriteString(historyMarkdown(c, o.History))
 	}

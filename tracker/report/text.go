@@ -34,6 +34,9 @@ func Text(c *compare.Comparison) string {
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 	}
+	if w := textWarnings(c); w != "" {
+		b.WriteString("\n" + w)
+	}
 	if d := textDistributions(c); d != "" {
 		b.WriteString("\n" + d)
 	}
