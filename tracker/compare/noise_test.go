@@ -11,7 +11,7 @@ import (
 // the baseline runs' is flagged, with a CPU-time hint for go test
 // benchmarks (issue 11, defect 6).
 func TestNoiseWarning(t *testing.T) {
-	quiet := []float64{100, 101, 99, 100, 102, 98, 100, 101, 99, 100}  // CV 1.2%
+	quiet := []float64{100, 101, 99, 100, 102, 98, 100, 101, 99, 100} // CV 1.2%
 	busy := []float64{100, 140, 90, 170, 110, 95, 160, 100, 130, 180} // CV 24%
 	mk := func(id, branch, name, unit string, samples []float64) *model.Results {
 		return &model.Results{Schema: model.Schema, Run: model.Run{ID: id, Branch: branch},
