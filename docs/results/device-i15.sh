@@ -11,7 +11,8 @@
 # tree to build as the "before"), of every default suite at ci and of
 # --rounds 3 (OLD_GPUMEM: an older kernels/gpumem_cuda.go, e.g. `git show
 # 250844a:kernels/gpumem_cuda.go`, built into a copy of this tree), of the
-# default run; gemm fp16/bf16 in three tilings; the whole gemm medium preset.
+# default run; gemm fp16/bf16 in three tilings; gemmvar: fp16 4096 with 3
+# pipeline stages and with raster groups of 16; the whole gemm medium preset.
 # Other knobs: EW_FILTER, RW_FILTER, RUNFLAGS (default --fast), BUDGET
 # (seconds after which a stage is skipped). Writes to $OUT: summary.txt,
 # table.md, results.tgz.
@@ -141,6 +142,25 @@ want gemmall && {
   timeout 150 $pg run "${meta[@]}" --suite gemm --size medium $RUNFLAGS --out $W/gemm-medium.json 2> $W/gemm-medium.log
   echo "gemm medium exit $?" | tee -a "$OUT/summary.txt"
   grep -E "^(tiled|cublas)/" $W/gemm-medium.log | grep "mode=cold" | tee -a "$OUT/summary.txt"
+}
+
+want gemmvar && {
+  stage "gemm fp16 at 4096: tiled+cublas, then tiled with GEMM_STAGES 3, then raster groups of 16"
+  f='^gemm/(tiled|cublas)/dtype=fp16/shape=(4096x4096x4096|4096x11008x4096)/'
+  timeout 60 $pg run "${meta[@]}" --suite gemm --size medium --filter "$f" $RUNFLAGS --out $W/gemmvar-base.json 2> $W/gemmvar-base.log
+  grep -E "^gemm/.*mode=cold" $W/gemmvar-base.log | tee -a "$OUT/summary.txt"
+  for v in st3 g16; do
+    rm -rf /tmp/vt && cp -rL . /tmp/vt 2>/dev/null
+    case $v in
+      st3) sed -i 's/#define GEMM_STAGES 4/#define GEMM_STAGES 3/' /tmp/vt/kernels/cu/gemm.cu
+           sed -i 's/return 4 \* (128\*(bk+8)/return 3 * (128*(bk+8)/' /tmp/vt/kernels/suite_gemm_cuda.go ;;
+      g16) sed -i 's/const int group = 8;/const int group = 16;/' /tmp/vt/kernels/cu/gemm.cu ;;
+    esac
+    grep -c "GEMM_STAGES 3\|group = 16\|return 3 \*" /tmp/vt/kernels/cu/gemm.cu /tmp/vt/kernels/suite_gemm_cuda.go | tr '\n' ' ' | tee -a "$OUT/summary.txt"; echo | tee -a "$OUT/summary.txt"
+    (cd /tmp/vt && go build -tags cuda -o /tmp/pg-$v ./cmd/perfgate) && \
+      timeout 60 /tmp/pg-$v run "${meta[@]}" --suite gemm --size medium --filter '^gemm/tiled/dtype=fp16/shape=(4096x4096x4096|4096x11008x4096)/' $RUNFLAGS --out $W/gemmvar-$v.json 2> $W/gemmvar-$v.log
+    grep -E "^gemm/.*mode=cold" $W/gemmvar-$v.log | sed "s/^/$v /" | tee -a "$OUT/summary.txt"
+  done
 }
 
 want gemm && {

@@ -7,8 +7,8 @@
 // its scores, softmax and P·V on its own (flash-decoding's split, inside one
 // block), and one barrier merges the eight partial results.
 // decode_step runs one step per launch; decode_loop is the persistent
-// kernel: one launch runs all L steps, keeping O[t-1] in shared memory, and
-// the first ls positions of its sequence's K and V too (copied once at the
+// kernel: one launch runs all L steps, forming each step's query from the
+// previous output in shared memory, and keeping the first ls positions of its sequence's K and V too (copied once at the
 // start: what a kernel that lives across steps can do and one launch per
 // step cannot). At L ≤ 256 a block's K/V stay in L1 without it; it pays at
 // L = 512 and in cold runs, where the steps would otherwise fetch the cache
@@ -24,7 +24,6 @@
 template <int D>
 struct DecShared {
     float q[D];
-    float prev[D];         // O[t-1] (persistent kernel)
     float sc[DEC_MAXL];    // scores, then probabilities, of the step's keys
     float po[DEC_WARPS][D]; // each warp's unnormalised P·V
     float pm[DEC_WARPS], pl[DEC_WARPS]; // each warp's max and sum
@@ -55,19 +54,23 @@ __device__ __forceinline__ void load4(const T* p, float f[4]) {
 }
 
 // decode_step computes step t of this block's sequence. qt is Q[t][tid]
-// (threads tid < D), loaded by the caller; with persistent, O[t-1] is read
-// from shared memory instead of global memory.
+// (threads tid < D), loaded by the caller. With persistent, the query of a
+// step t > 0 is already in sh.q: the previous step formed it from qnext
+// (Q[t+1][tid]) and its own output, which saves a block barrier a step.
 template <class T, int D>
 __device__ __forceinline__ void decode_step(float qt, const T* K, const T* V, T* O, int t, int L, float scale_log2,
-                                            DecShared<D>& sh, bool persistent, const T* Ks, const T* Vs, int ls) {
+                                            DecShared<D>& sh, bool persistent, const T* Ks, const T* Vs, int ls,
+                                            float qnext) {
     i64 base = (i64)blockIdx.x * L * D;
     int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-    if (tid < D) {
-        float x = qt;
-        if (t > 0) x += persistent ? sh.prev[tid] : to_f(O[base + (i64)(t - 1) * D + tid]);
-        sh.q[tid] = to_f(from_f<T>(x));
+    if (!persistent || t == 0) {
+        if (tid < D) {
+            float x = qt;
+            if (t > 0) x += to_f(O[base + (i64)(t - 1) * D + tid]);
+            sh.q[tid] = to_f(from_f<T>(x));
+        }
+        __syncthreads();
     }
-    __syncthreads();
     int n = t + 1, share = (n + DEC_WARPS - 1) / DEC_WARPS;
     int k0 = warp * share, k1 = min(n, k0 + share);
     float mx = NEG_INF;
@@ -148,7 +151,8 @@ __device__ __forceinline__ void decode_step(float qt, const T* K, const T* V, T*
         }
         T r = from_f<T>(o / l);
         O[base + (i64)t * D + tid] = r;
-        sh.prev[tid] = to_f(r);
+        // Every warp is past its reads of sh.q (the barrier above).
+        if (persistent) sh.q[tid] = to_f(from_f<T>(qnext + to_f(r)));
     }
     __syncthreads(); // the next step reuses the shared arrays
 }
@@ -174,7 +178,7 @@ __device__ __forceinline__ void stage_kv(const T* K, const T* V, int L, T* Ks, T
         const T* q, const T* k, const T* v, T* o, int t, int l, float sl) {                                 \
         __shared__ DecShared<D> sh;                                                                          \
         float qt = threadIdx.x < D ? to_f(q[(i64)blockIdx.x * l * D + (i64)t * D + threadIdx.x]) : 0.f;     \
-        decode_step<T, D>(qt, k, v, o, t, l, sl, sh, false, (const T*)0, (const T*)0, 0);                   \
+        decode_step<T, D>(qt, k, v, o, t, l, sl, sh, false, (const T*)0, (const T*)0, 0, 0.f);                   \
     }                                                                                                        \
     /* ls: positions of K/V kept in dynamic shared memory (2 · ls · D elements). */                        \
     extern "C" __global__ void __launch_bounds__(DEC_THREADS) decode_loop_##NAME##_d##D(                  \
@@ -189,8 +193,7 @@ __device__ __forceinline__ void stage_kv(const T* K, const T* V, int L, T* Ks, T
         for (int t = 0; t < l; t++) {                                                                        \
             /* The next step's Q row does not depend on this step: load it now. */                          \
             float qn = (threadIdx.x < D && t + 1 < l) ? to_f(qb[(i64)(t + 1) * D]) : 0.f;                    \
-            decode_step<T, D>(qt, k, v, o, t, l, sl, sh, true, ks, vs, ls);                                  \
-            qt = qn;                                                                                         \
+            decode_step<T, D>(qt, k, v, o, t, l, sl, sh, true, ks, vs, ls, qn);                               \
         }                                                                                                    \
     }
 

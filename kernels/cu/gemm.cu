@@ -2,13 +2,12 @@
 // row-major. fp16/bf16: a 128×BN×BK block tile (BN 128 or 256: 8 warps of
 // 64×32 or 64×64, the wider warp tile issuing 4 mma per ldmatrix instead of
 // 2.7; BK 32 or 64), tensor cores through mma.sync.m16n8k16 (fp32 accumulation) fed by ldmatrix from
-// shared memory that cp.async fills GEMM_STAGES tiles ahead; rows padded by
+// shared memory that cp.async fills STAGES tiles ahead (4; 3 for the 64-deep tile); rows padded by
 // 16 bytes so ldmatrix is free of bank conflicts. Blocks are rasterised in
 // groups of 8 tile rows so neighbouring blocks share A and B in L2. fp32: a
 // 128×128×8 FFMA tile, 8×8 outputs per thread. M, N multiples of 128 and K
 // of 32 (the suite's shapes are).
 #define GEMM_BM 128
-#define GEMM_STAGES 4
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -72,12 +71,12 @@ __device__ __forceinline__ void load_tile(T* as, T* bs, const T* __restrict__ A,
     }
 }
 
-template <class T, int BN, int BK>
+template <class T, int BN, int BK, int STAGES>
 __device__ void gemm_mma(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K) {
     constexpr int APAD = BK + 8, BPAD = BN + 8, WN = BN / 4, NI = WN / 8;
     extern __shared__ __align__(16) unsigned char smem[];
     T* as = (T*)smem;
-    T* bs = as + GEMM_STAGES * GEMM_BM * APAD;
+    T* bs = as + STAGES * GEMM_BM * APAD;
     int tm, tn;
     tile_of(blockIdx.x, M / GEMM_BM, N / BN, tm, tn);
     int row0 = tm * GEMM_BM, col0 = tn * BN;
@@ -92,22 +91,22 @@ __device__ void gemm_mma(const T* __restrict__ A, const T* __restrict__ B, T* __
             for (int k = 0; k < 4; k++) acc[i][j][k] = 0.0f;
     int ktiles = K / BK;
 #pragma unroll
-    for (int s = 0; s < GEMM_STAGES - 1; s++) {
+    for (int s = 0; s < STAGES - 1; s++) {
         if (s < ktiles)
             load_tile<T, BN, BK>(as + s * GEMM_BM * APAD, bs + s * BK * BPAD, A, B, K, N, row0, col0, s * BK);
         cp_commit();
     }
     for (int kt = 0; kt < ktiles; kt++) {
-        cp_wait<GEMM_STAGES - 2>();
+        cp_wait<STAGES - 2>();
         __syncthreads();
-        int nt = kt + GEMM_STAGES - 1;
+        int nt = kt + STAGES - 1;
         if (nt < ktiles) {
-            int s = nt % GEMM_STAGES;
+            int s = nt % STAGES;
             load_tile<T, BN, BK>(as + s * GEMM_BM * APAD, bs + s * BK * BPAD, A, B, K, N, row0, col0, nt * BK);
         }
         cp_commit();
-        const T* at = as + (kt % GEMM_STAGES) * GEMM_BM * APAD;
-        const T* bt = bs + (kt % GEMM_STAGES) * BK * BPAD;
+        const T* at = as + (kt % STAGES) * GEMM_BM * APAD;
+        const T* bt = bs + (kt % STAGES) * BK * BPAD;
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
             unsigned af[4][4], bfr[NI][2];
@@ -143,16 +142,16 @@ __device__ void gemm_mma(const T* __restrict__ A, const T* __restrict__ B, T* __
 // Entries: gemm_tiled_<T> (128×128×32), gemm_tiled256_<T> (128×256×32) and
 // gemm_tiled256k64_<T> (128×256×64: half the barriers per K);
 // suite_gemm_cuda.go (gemmTile) picks one per shape.
-#define GEMM_ENTRY(NAME, BN, BK)                                                                                       \
+#define GEMM_ENTRY(NAME, BN, BK, ST)                                                                                       \
     extern "C" __global__ void __launch_bounds__(256, 1) NAME##_fp16(const f16* A, const f16* B, f16* C, int M, int N, int K) { \
-        gemm_mma<f16, BN, BK>(A, B, C, M, N, K);                                                                        \
+        gemm_mma<f16, BN, BK, ST>(A, B, C, M, N, K);                                                                        \
     }                                                                                                                   \
     extern "C" __global__ void __launch_bounds__(256, 1) NAME##_bf16(const bf16* A, const bf16* B, bf16* C, int M, int N, int K) { \
-        gemm_mma<bf16, BN, BK>(A, B, C, M, N, K);                                                                       \
+        gemm_mma<bf16, BN, BK, ST>(A, B, C, M, N, K);                                                                       \
     }
-GEMM_ENTRY(gemm_tiled, 128, 32)
-GEMM_ENTRY(gemm_tiled256, 256, 32)
-GEMM_ENTRY(gemm_tiled256k64, 256, 64)
+GEMM_ENTRY(gemm_tiled, 128, 32, 4)
+GEMM_ENTRY(gemm_tiled256, 256, 32, 4)
+GEMM_ENTRY(gemm_tiled256k64, 256, 64, 3)
 
 // gemm_tiled_fp32: FFMA, 128×128×8 tiles, each thread 8×8 outputs in two
 // 4-wide strips per dimension (conflict-free float4 shared-memory reads).
