@@ -156,15 +156,21 @@ func (s *Server) AppliedThen(code int) Responder {
 	}
 }
 
-// Barrier returns a responder to register for n requests: each waits
-// until all n have arrived (or 10 s passed) and is then answered from the
-// fake's state, so n concurrent clients see the same state, as two jobs
-// racing each other may.
+// Barrier returns a responder to register for n requests: each reads the
+// fake's state into its answer, then waits until all n have arrived (or
+// 10 s passed) before sending it, so n concurrent clients see the same
+// state, as two jobs racing each other may. The answer is taken before the
+// wait, not after: released together, one client could otherwise get its
+// answer and write before another's handler, delayed by the scheduler on a
+// loaded machine, read the state.
 func (s *Server) Barrier(n int) Responder {
 	var mu sync.Mutex
 	arrived := 0
 	all := make(chan struct{})
 	return func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		ans := httptest.NewRecorder()
+		s.answer(ans, r, body)
 		mu.Lock()
 		if arrived++; arrived == n {
 			close(all)
@@ -174,7 +180,10 @@ func (s *Server) Barrier(n int) Responder {
 		case <-all:
 		case <-time.After(10 * time.Second):
 		}
-		body, _ := io.ReadAll(r.Body)
-		s.answer(w, r, body)
+		for k, v := range ans.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(ans.Code)
+		_, _ = w.Write(ans.Body.Bytes())
 	}
 }
