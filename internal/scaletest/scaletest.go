@@ -2,7 +2,8 @@
 // input: it times one operation at two sizes and fails when the larger
 // costs more than the ratio of sizes allows (with room for noise), so the
 // next change that adds a quadratic loop is caught in CI. Ratios of sizes,
-// not absolute times, make it hold on a loaded 2-core runner as on a quiet
+// not absolute times, and the CPU time of the operation's thread, not the
+// wall time, make it hold on a loaded 2-core runner as on a quiet
 // workstation.
 //
 // It is imported by tests only, and imports the standard library only.
@@ -31,7 +32,7 @@ type Case struct {
 }
 
 // Linear times c at N and Factor × N and fails t when the ratio of the
-// minimum times exceeds PerDoubling per doubling. A measurement that fails
+// minimum CPU times exceeds PerDoubling per doubling. A measurement that fails
 // is repeated once before failing, as a load spike can hit every
 // repetition of one size.
 func Linear(t testing.TB, c Case) {
@@ -84,7 +85,5 @@ func (c *Case) measure() (small, large time.Duration) {
 func timed(op func()) time.Duration {
 	runtime.GC()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	start := time.Now()
-	op()
-	return time.Since(start)
+	return cost(op)
 }
