@@ -48,6 +48,9 @@ const DefaultDir = ".perfgate"
 type Store struct {
 	dir string
 	mu  sync.RWMutex // orders goroutines of this process; flock orders processes
+	// swept is set once this Store's first writer removed the leftovers
+	// (under mu held for writing).
+	swept bool
 
 	cache struct { // the last index decoded (see readIndex)
 		sync.Mutex
@@ -121,8 +124,9 @@ func (s *Store) withLock(ctx context.Context, write bool, fn func(exists bool) e
 		return infra(fmt.Sprintf("lock %s", s.lockPath()), err)
 	}
 	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	if write {
+	if write && !s.swept {
 		s.removeLeftovers()
+		s.swept = true
 	}
 	return fn(true)
 }
@@ -160,6 +164,11 @@ func flock(ctx context.Context, f *os.File, how int) error {
 // (model.WriteFileAtomic's ".NAME.tmpNNN", as large as a run): a writer
 // holds the exclusive lock, so none can be another writer's. Best effort:
 // a file that cannot be removed now is tried again by the next writer.
+// It walks every run file's name, so a Store does it once, on its first
+// write, not on every one: a long-lived writer (the worker) recording into
+// a history of 10⁴ runs paid for the walk on each record, a cost that grew
+// with the history. What a writer killed later leaves, the next process to
+// write removes.
 func (s *Store) removeLeftovers() {
 	_ = filepath.WalkDir(s.dir, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
