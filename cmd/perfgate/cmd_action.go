@@ -51,6 +51,8 @@ type actionOptions struct {
 	rounds                         int    // processes per suite (history mode) or A/B rounds (interleaved)
 	confirm                        bool   // re-run the regressions of a pull request before failing
 	comment                        action.CommentPolicy
+	shard                          action.Shard // this job's shard of a sharded job (cmd_action_shards.go)
+	shardGroup                     string       // the run group of a sharded job's runs
 	inputs                         action.Inputs
 	env                            action.Env
 	eventPath, apiURL, reportPath  string
@@ -185,6 +187,9 @@ func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error
 		return nil, &exitError{code: exitBadInput, err: err}
 	}
 	if err := o.readModeInputs(gha); err != nil {
+		return nil, err
+	}
+	if err := o.readShardInputs(gha, e); err != nil {
 		return nil, err
 	}
 	o.inputs.Interleaved = o.mode == modeInterleaved

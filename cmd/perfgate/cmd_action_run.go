@@ -58,7 +58,7 @@ func (a *actionRun) run(ctx context.Context) error {
 	out, err := action.Run(ctx, action.RunOptions{
 		Plan: a.plan, Config: a.cfg, Compare: a.o.compare, Explicit: a.o.inputsSet,
 		BaselineRuns: a.o.baselineRuns, BaselineTestbed: a.o.baselineTestbed, Filter: a.o.filter,
-		Confirm: a.o.confirm, Comment: a.o.comment, Secrets: action.Secrets(a.o.token, a.o.dbURL),
+		Confirm: a.o.confirm, Comment: a.o.comment, Shard: a.o.shard, Secrets: action.Secrets(a.o.token, a.o.dbURL),
 		Version: buildVersion(), ReportPath: a.o.reportPath, ServerURL: envDefault(a.e, "GITHUB_SERVER_URL", "https://github.com"),
 		Measurer: a,
 		OpenStore: func(ctx context.Context) (action.Store, func() error, error) {
@@ -100,11 +100,15 @@ func (a *actionRun) Measure(ctx context.Context) (*action.Measurement, error) {
 	var err error
 	if !a.plan.Interleaved {
 		m.Runs, m.Names, err = loadActionResults(ctx, a.e, a.o, a.cfg)
+		if m.Local {
+			a.o.groupShards(m.Runs)
+		}
 		return m, err
 	}
 	if m.Base, m.Runs, err = a.measureAB(ctx); err != nil {
 		return nil, err
 	}
+	a.o.groupShards(m.Runs)
 	m.Names = check.RunNames(m.Runs)
 	return m, nil
 }

@@ -119,3 +119,14 @@ func Migrate(ctx context.Context, url string, timeout time.Duration, progress fu
 		return db.Migrate(ctx, url, progress)
 	})
 }
+
+// SaveShard and Shards keep the reports of a sharded job's shards
+// (action.ShardStore).
+func (s *deadlineStore) SaveShard(ctx context.Context, r model.ShardReport) error {
+	_, err := bounded(ctx, s.timeout, "save the shard report", func(ctx context.Context) (struct{}, error) { return struct{}{}, s.st.SaveShard(ctx, r) })
+	return err
+}
+
+func (s *deadlineStore) Shards(ctx context.Context, set string) ([]model.ShardReport, error) {
+	return bounded(ctx, s.timeout, "read the shard reports", func(ctx context.Context) ([]model.ShardReport, error) { return s.st.Shards(ctx, set) })
+}

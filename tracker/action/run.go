@@ -84,6 +84,7 @@ type RunOptions struct {
 	Filter          *regexp.Regexp // the suites judged (nil: all); the baseline keeps only them
 	Confirm         bool           // re-run the regressions of a pull request before failing
 	Comment         CommentPolicy
+	Shard           Shard    // this run's shard of a sharded job (shards.go)
 	Secrets         []string // redacted from the comment, the summary and the report
 	Version         string   // perfgate's, for the footer
 	ReportPath      string   // the report file, named where the summary is cut
@@ -170,7 +171,12 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 		return Outcome{}, err
 	}
 	out := Outcome{Tally: tally, Failed: r.plan.FailOnRegression && tally.Verdict() == Fail}
-	if r.plan.Mode == ModeCheck {
+	switch {
+	case r.plan.Mode == ModeCheck && o.Shard.Count > 1:
+		if out.GitHubErr = r.updateGitHubShards(ctx, st, c); out.GitHubErr != nil {
+			o.Log.Annotate("error", "perfgate could not update GitHub", out.GitHubErr.Error())
+		}
+	case r.plan.Mode == ModeCheck:
 		out.GitHubErr = r.updateGitHub(ctx, c, tally)
 	}
 	if err := r.record(ctx, st, names, runs, c); err != nil {

@@ -16,6 +16,8 @@
 //   - Prune never deletes any shard of the latest KeepBaseline baseline jobs
 //     of each comparable configuration: repo, testbed, GPU, driver major and
 //     CUDA.
+//   - Shard reports (shards.go) come back by shard, a shard's later report
+//     replacing its earlier one, and sets do not see each other's.
 //
 // It imports testing, so only test files may import it.
 package storetest
@@ -44,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) history.Store) {
 		{"Baseline", baselineTests},
 		{"Trend", trendTests},
 		{"Prune", pruneTests},
+		{"Shards", shardTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

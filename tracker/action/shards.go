@@ -1,0 +1,270 @@
+package action
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/report"
+)
+
+// Sharded jobs. The jobs of a matrix (say one per GPU model, or one per
+// subset of the suites) share the workflow's job id and so the sticky
+// comment's marker. With the shards and shard inputs, each shard saves
+// its comparison to the history store under the key of the set (the pull
+// request's head commit and the marker), then rebuilds the comment and
+// the status from every report of the set found there. The last shard to
+// finish therefore posts the whole verdict, and earlier ones post what
+// was in so far, saying which shards are missing.
+//
+// Two shards finishing at once: each saves before it reads, so at least
+// one of them reads both reports; and each reads the store again after
+// posting and posts again when it finds reports it did not post. The
+// last post to land is followed by a read that finds nothing new, so the
+// comment and the status end up with every report. Duplicate comments
+// from simultaneous creates are merged by Sticky.Post.
+
+// A Shard says which shard of a sharded job this run is: Index 0 …
+// Count-1 (the matrix's strategy.job-index and strategy.job-total).
+// Count ≤ 1: the job is not sharded.
+type Shard struct{ Index, Count int }
+
+// A ShardStore keeps the reports of a sharded job's shards; both history
+// stores implement it.
+type ShardStore interface {
+	SaveShard(ctx context.Context, r model.ShardReport) error
+	Shards(ctx context.Context, set string) ([]model.ShardReport, error)
+}
+
+// maxShardPasses bounds the read-post-read rounds of one shard.
+const maxShardPasses = 5
+
+// ShardSet is the key of the shard set a pull-request run belongs to.
+func ShardSet(p *Plan) string {
+	return fmt.Sprintf("%s#%d@%s %s", p.Repo, p.PR, p.HeadSHA, p.Marker)
+}
+
+// A shardData is what a shard leaves for the others: its final comparison
+// and what the comment shows besides it. It is encoded with gob, which
+// keeps NaN figures and tolerates fields added or removed between
+// versions.
+type shardData struct {
+	Label      string // the shard's testbed, for the comment
+	Comparison *compare.Comparison
+	Notes      []string // pre-run check warnings
+}
+
+func encodeShard(d shardData) ([]byte, error) {
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(d)
+	return b.Bytes(), err
+}
+
+func decodeShard(b []byte) (shardData, error) {
+	var d shardData
+	err := gob.NewDecoder(bytes.NewReader(b)).Decode(&d)
+	if err == nil && d.Comparison == nil {
+		err = errors.New("no comparison")
+	}
+	return d, err
+}
+
+// A ShardMerge is the merged verdict of the shards reported so far.
+type ShardMerge struct {
+	Comparison *compare.Comparison
+	Progress   report.ShardProgress
+	Notes      []string
+}
+
+// MergeShards merges the reports of a set of count shards. Reports of
+// another shard count (an older run of the same commit, sharded
+// differently) are left out. A benchmark that more than one shard
+// measured (shards per GPU model) is named with the shard's label.
+func MergeShards(reports []model.ShardReport, count int) (*ShardMerge, error) {
+	m := &ShardMerge{Progress: report.ShardProgress{Count: count, Labels: make([]string, count)}}
+	var parts []shardData
+	var idx []int
+	for _, rep := range reports {
+		if rep.Shards != count || rep.Shard < 0 || rep.Shard >= count {
+			continue
+		}
+		d, err := decodeShard(rep.Data)
+		if err != nil {
+			return nil, fmt.Errorf("the report of shard %d: %w", rep.Shard, err)
+		}
+		parts, idx = append(parts, d), append(idx, rep.Shard)
+	}
+	if len(parts) == 0 {
+		return nil, errors.New("no report of this shard set in the store")
+	}
+	// A shard is named by its testbed, unless shards share one (shards of
+	// the suites on one kind of runner): then by its index.
+	testbeds := map[string]int{}
+	for _, d := range parts {
+		testbeds[d.Label]++
+	}
+	for i, d := range parts {
+		m.Progress.Labels[idx[i]] = d.Label
+		if d.Label == "" || testbeds[d.Label] > 1 {
+			m.Progress.Labels[idx[i]] = fmt.Sprintf("shard %d", idx[i])
+		}
+	}
+	m.Comparison = mergeComparisons(parts, m.Progress.Labels, idx)
+	for i, d := range parts {
+		for _, n := range d.Notes {
+			m.Notes = append(m.Notes, fmt.Sprintf("shard %d (%s): %s", idx[i], m.Progress.Labels[idx[i]], n))
+		}
+	}
+	return m, nil
+}
+
+func mergeComparisons(parts []shardData, labels []string, idx []int) *compare.Comparison {
+	seen := map[model.Key]int{}
+	for _, d := range parts {
+		for _, r := range d.Comparison.Results {
+			seen[r.Key()]++
+		}
+	}
+	c0 := parts[0].Comparison
+	out := &compare.Comparison{Options: c0.Options, Candidate: c0.Candidate}
+	var envs [2][]map[string]string
+	for i, d := range parts {
+		c := d.Comparison
+		for _, r := range c.Results {
+			if seen[r.Key()] > 1 {
+				r.Name += " @" + labels[idx[i]]
+			}
+			out.Results = append(out.Results, r)
+		}
+		out.CandidateRuns = append(out.CandidateRuns, c.CandidateRuns...)
+		out.Baseline = append(out.Baseline, c.Baseline...)
+		out.History = append(out.History, c.History...)
+		out.Incomparable = append(out.Incomparable, c.Incomparable...)
+		out.References = append(out.References, c.References...)
+		envs[0], envs[1] = append(envs[0], c.BaselineEnv), append(envs[1], c.CandidateEnv)
+	}
+	sort.SliceStable(out.Results, func(i, j int) bool {
+		a, b := out.Results[i], out.Results[j]
+		return a.Suite < b.Suite || a.Suite == b.Suite && a.Name < b.Name
+	})
+	out.Summary = compare.Summarize(out.Results)
+	out.BaselineEnv, out.CandidateEnv = joinEnvs(envs[0]), joinEnvs(envs[1])
+	return out
+}
+
+// joinEnvs merges environments: a key's distinct values joined by " / ",
+// as compare does for the runs of one side.
+func joinEnvs(es []map[string]string) map[string]string {
+	vals := map[string][]string{}
+	for _, e := range es {
+		for k, v := range e {
+			if !slices.Contains(vals[k], v) {
+				vals[k] = append(vals[k], v)
+			}
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(vals))
+	for k, v := range vals {
+		out[k] = strings.Join(v, " / ")
+	}
+	return out
+}
+
+// ShardStatus is the commit status of a merged verdict: while shards are
+// missing it is pending, unless a regression already fails it.
+func ShardStatus(m *ShardMerge, failOnRegression bool, targetURL string) Status {
+	st := StatusFor(TallyOf(m.Comparison), failOnRegression, targetURL)
+	if m.Progress.Complete() || st.State == StateFailure {
+		st.Description = Clip(m.Progress.ShardLine()+"; "+st.Description, MaxStatusDescription)
+		return st
+	}
+	st.State = StatePending
+	st.Description = Clip(m.Progress.ShardLine()+"; so far "+st.Description, MaxStatusDescription)
+	return st
+}
+
+// fingerprint names the reports of a read, to tell whether a later read
+// found more.
+func fingerprint(reports []model.ShardReport) string {
+	h := sha256.New()
+	for _, r := range reports {
+		fmt.Fprintf(h, "%d/%d:%d:", r.Shard, r.Shards, len(r.Data))
+		h.Write(r.Data)
+	}
+	return string(h.Sum(nil))
+}
+
+// updateGitHubShards saves this shard's comparison to the store, then
+// posts the comment and the status of every shard reported, until a read
+// after posting finds nothing new.
+func (r *run) updateGitHubShards(ctx context.Context, st Store, c *compare.Comparison) error {
+	ss, ok := st.(ShardStore)
+	if !ok {
+		return errors.New("the history store keeps no shard reports")
+	}
+	data, err := encodeShard(shardData{Label: c.Candidate.Testbed, Comparison: c, Notes: r.notes})
+	if err != nil {
+		return fmt.Errorf("encode the shard report: %w", err)
+	}
+	set, sh := ShardSet(r.plan), r.o.Shard
+	if err := ss.SaveShard(ctx, model.ShardReport{Set: set, Shard: sh.Index, Shards: sh.Count, Data: data}); err != nil {
+		return fmt.Errorf("save the shard report: %w", err)
+	}
+	posted := ""
+	for range maxShardPasses {
+		reports, err := ss.Shards(ctx, set)
+		if err != nil {
+			return fmt.Errorf("read the shard reports: %w", err)
+		}
+		fp := fingerprint(reports)
+		if fp == posted {
+			return nil
+		}
+		m, err := MergeShards(reports, sh.Count)
+		if err != nil {
+			return err
+		}
+		if err := r.postMerged(ctx, m); err != nil {
+			return err
+		}
+		posted = fp
+	}
+	return nil
+}
+
+// postMerged posts the comment and the status of a merged verdict.
+func (r *run) postMerged(ctx context.Context, m *ShardMerge) error {
+	pointer := "The full report of each shard is in its job's summary: " + r.plan.RunURL
+	var notes []string
+	notes = append(notes, m.Notes...)
+	extra := len(report.WithPreRunNotes("", notes)) + len(report.WithShards("### \n", m.Progress))
+	body := report.Markdown(m.Comparison, report.Options{Title: "perfgate", Footer: r.footer(), Overflow: pointer,
+		MaxBytes: MaxCommentChars - len(r.plan.Marker) - 1 - extra})
+	body = r.redact(report.WithShards(report.WithPreRunNotes(body, notes), m.Progress))
+	body = FitComment(r.plan.Marker, body, pointer)
+	tally := TallyOf(m.Comparison)
+	var errs []error
+	act, made, err := r.postComment(ctx, body, tally.Changed())
+	switch {
+	case err != nil:
+		errs = append(errs, fmt.Errorf("the pull-request comment: %w", err))
+	case act != CommentSkip:
+		fmt.Fprintf(r.o.Stderr, "perfgate: comment %sd (%s): %s\n", act, m.Progress.ShardLine(), made.URL)
+	}
+	st := ShardStatus(m, r.plan.FailOnRegression, r.plan.RunURL)
+	if err := r.o.GitHub.Statuses.Create(ctx, r.plan.Repo, r.plan.HeadSHA, st); err != nil {
+		errs = append(errs, fmt.Errorf("the commit status: %w", err))
+	}
+	return errors.Join(errs...)
+}
