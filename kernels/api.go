@@ -30,6 +30,9 @@ type Options struct {
 	Worker []string
 	// MPSControl is the nvidia-cuda-mps-control to run ("": from PATH).
 	MPSControl string
+	// Unchanged maps "suite/name" to the baseline's ptx_sha256: a benchmark
+	// whose kernels compile to the same hash is not measured (SkipUnchanged).
+	Unchanged map[string]string
 }
 
 // The size presets. SizeCI is the pull-request check's preset: few sizes

@@ -125,6 +125,10 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 	}
 	var out []model.Benchmark
 	for _, mode := range wanted {
+		if b, ok := SkipUnchanged(c.Suite, c.name(mode), c.params(mode), p.meta.PTXHash, o.Unchanged); ok {
+			out = append(out, b)
+			continue
+		}
 		t0 := time.Now()
 		m, err := g.measure(ctx, p.work, mode, p.ops, p.blocked, rulesFor(o))
 		if err != nil {

@@ -30,6 +30,10 @@ type Options struct {
 	// Strict runs perfgate doctor's checks first and refuses a GPU in a
 	// state that would spoil the measurement (PreRunStrict).
 	Strict bool
+	// SkipUnchangedAgainst names a results file of the baseline: the
+	// benchmarks whose kernels' ptx_sha256 is its newest run's are not
+	// measured but reported as skipped (skip.go). Built-in suites only.
+	SkipUnchangedAgainst string
 	// Meta returns the run block of the results; Run calls it once, after
 	// checking the options.
 	Meta func() (model.Run, error)
@@ -49,6 +53,13 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 	}
 	if err := r.strict(ctx, o.Strict); err != nil {
 		return nil, err
+	}
+	if o.SkipUnchangedAgainst != "" {
+		u, err := loadUnchanged(o.SkipUnchangedAgainst)
+		if err != nil {
+			return nil, err
+		}
+		o.Kernel.Unchanged = u
 	}
 	if len(o.Devices) > 0 {
 		if o.Rounds > 1 {
@@ -72,7 +83,7 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		return nil, err
 	}
 	if o.Rounds > 1 {
-		units := BuiltinUnits(o.Suites, o.Kernel, selectionArgs(o.Kernel))
+		units := BuiltinUnits(o.Suites, o.Kernel, append(selectionArgs(o.Kernel), skipArgs(o)...))
 		return r.Rounds(ctx, Spec{Rounds: o.Rounds, Units: units, Run: run, Prefix: "r"})
 	}
 	bs, env, err := r.Builtin(ctx, o.Suites, o.Kernel)
@@ -135,6 +146,7 @@ func (r *Runner) strict(ctx context.Context, on bool) error {
 // built-in suites as o selects them (no --out, no run metadata).
 func builtinArgs(o Options) []string {
 	args := append([]string{"run", "--suite", strings.Join(o.Suites, ",")}, selectionArgs(o.Kernel)...)
+	args = append(args, skipArgs(o)...)
 	if o.Strict {
 		args = append(args, "--strict")
 	}

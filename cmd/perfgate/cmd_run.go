@@ -26,6 +26,7 @@ func init() {
 type runFlags struct {
 	suites, filter, ops, size, dtypes, out string
 	config, devices                        string
+	skipUnchangedAgainst                   string
 	list, fast, skipPrepare, strict        bool
 	rounds                                 int
 	maxTime                                time.Duration
@@ -49,6 +50,7 @@ func (f *runFlags) register(fs interface {
 	fs.StringVar(&f.config, "config", "", "run the suites this .perfgate.yml declares (--suite then selects among them by name)")
 	fs.StringVar(&f.devices, "devices", "", "run on several GPUs at once, one worker process per GPU, results merged: all, or indices such as 0,1")
 	fs.BoolVar(&f.strict, "strict", false, "run perfgate doctor's checks first: refuse (exit 3) when another process uses the GPU, clocks are held down, MIG is on or the GPU is hot; print its other warnings")
+	fs.StringVar(&f.skipUnchangedAgainst, "skip-unchanged-against", "", "a results `file` of the baseline: benchmarks whose kernels' PTX hash (ptx_sha256) is the one of its newest run are not measured but reported as skipped (built-in suites)")
 	fs.BoolVar(&f.list, "list", false, "list suites and benchmarks (no GPU needed) and exit")
 	fs.BoolVar(&f.fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
 	fs.DurationVar(&f.maxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
@@ -123,7 +125,7 @@ func (f *runFlags) outPaths() ([]string, error) {
 // options checks the flags and turns them into the runner's options (but
 // the run block, which f.meta resolves later).
 func (f *runFlags) options(e *env) (runner.Options, error) {
-	o := runner.Options{Suites: splitList(f.suites), Rounds: f.rounds, SkipPrepare: f.skipPrepare, Strict: f.strict,
+	o := runner.Options{Suites: splitList(f.suites), Rounds: f.rounds, SkipPrepare: f.skipPrepare, Strict: f.strict, SkipUnchangedAgainst: f.skipUnchangedAgainst,
 		Kernel: kernels.Options{Size: f.size, Fast: f.fast, MaxTime: f.maxTime, CacheDir: e.Getenv("PERFGATE_CACHE"),
 			Worker: workerCommand(), Ops: splitList(f.ops), DTypes: splitList(f.dtypes)}}
 	if f.filter != "" {
@@ -140,8 +142,8 @@ func (f *runFlags) options(e *env) (runner.Options, error) {
 		return o, usageError("%v", err)
 	}
 	if f.config != "" && !f.list {
-		if f.filter != "" || f.ops != "" || f.dtypes != "" || f.maxTime != 0 {
-			return o, usageError("-config: --filter, --op, --dtype and --max-time apply to built-in suites; set them per suite in %s", f.config)
+		if f.filter != "" || f.ops != "" || f.dtypes != "" || f.maxTime != 0 || f.skipUnchangedAgainst != "" {
+			return o, usageError("-config: --filter, --op, --dtype, --max-time and --skip-unchanged-against apply to built-in suites; set them per suite in %s", f.config)
 		}
 		cfg, err := config.Load(f.config)
 		if err != nil {

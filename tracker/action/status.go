@@ -24,16 +24,18 @@ const (
 // A Tally counts the per-benchmark verdicts of a comparison.
 type Tally struct {
 	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
+	Skipped                                                                                   int     // not measured: kernel unchanged since the baseline
 	Threshold                                                                                 float64 // fraction, for the description
 }
 
 // Verdict is fail on any regression; inconclusive when no benchmark could
-// be judged (no comparable baseline, too few samples, errors); else pass.
+// be judged (no comparable baseline, too few samples, errors) and none was
+// skipped for an unchanged kernel; else pass.
 func (t Tally) Verdict() Verdict {
 	switch {
 	case t.Regressions > 0:
 		return Fail
-	case t.Improvements+t.Warnings+t.Unchanged+t.Noisy == 0:
+	case t.Improvements+t.Warnings+t.Unchanged+t.Noisy+t.Skipped == 0:
 		return Inconclusive
 	}
 	return Pass
@@ -59,7 +61,7 @@ func StatusFor(t Tally, failOnRegression bool, targetURL string) Status {
 	}{
 		{t.Regressions, "regression"}, {t.Improvements, "improvement"}, {t.Warnings, "warning"},
 		{t.Unchanged, "unchanged"}, {t.Noisy, "too noisy"}, {t.Insufficient, "insufficient data"}, {t.Incomparable, "incomparable"},
-		{t.Errors, "error"},
+		{t.Errors, "error"}, {t.Skipped, "skipped (kernel unchanged)"},
 	} {
 		if c.n > 0 {
 			parts = append(parts, plural(c.n, c.what))

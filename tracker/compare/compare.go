@@ -29,6 +29,10 @@ const (
 	// threshold's size cannot be told from noise, and the change did not
 	// clear the threshold by the margin the spread demands.
 	Noisy Verdict = "noisy"
+	// Skipped: not measured on purpose (model.InfoSkipped), e.g. its
+	// kernels' PTX is the baseline's; Reason says why. Neither a pass nor
+	// insufficient data.
+	Skipped Verdict = "skipped"
 )
 
 // A Result is the comparison of one benchmark. Medians are in Unit; NaN
@@ -83,6 +87,7 @@ func (r *Result) Key() model.Key { return model.Key{Suite: r.Suite, Name: r.Name
 // A Summary counts the verdicts of a comparison.
 type Summary struct {
 	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
+	Skipped                                                                                   int // not measured on purpose
 	// BelowThreshold counts the Unchanged benchmarks with a significant
 	// change smaller than the threshold.
 	BelowThreshold int
@@ -293,6 +298,8 @@ func summarize(rs []Result) Summary {
 			s.Errors++
 		case Incomparable:
 			s.Incomparable++
+		case Skipped:
+			s.Skipped++
 		}
 		if hasEstimate(r) {
 			logSum += math.Log1p(r.Change)
@@ -309,7 +316,7 @@ func summarize(rs []Result) Summary {
 // hasEstimate reports whether r counts towards the geometric mean.
 func hasEstimate(r *Result) bool {
 	switch r.Verdict {
-	case Error, Insufficient, Incomparable:
+	case Error, Insufficient, Incomparable, Skipped:
 		return false
 	}
 	return r.Change > -1 && !math.IsInf(r.Change, 0) && !math.IsNaN(r.Change)

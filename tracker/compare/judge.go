@@ -39,6 +39,8 @@ func assess(p *pool, opt Options, noBaseline bool) item {
 		r.Warnings = append(r.Warnings, w)
 	}
 	switch {
+	case p.cand.skipped != "" && len(p.cand.errors) == 0 && len(p.cand.segments) == 0:
+		r.Verdict, r.Reason = Skipped, p.cand.skipped
 	case len(p.cand.errors) > 0:
 		r.Verdict, r.Reason = Error, strings.Join(p.cand.errors, "; ")
 	case !p.cand.present:

@@ -22,6 +22,7 @@ type side struct {
 	present     bool      // some run of this side has the benchmark
 	segments    []segment // in run order
 	errors      []string  // distinct error messages, in run order
+	skipped     string    // why a run did not measure it on purpose (model.InfoSkipped)
 	summaryOnly bool      // some run reported summaries, not raw samples
 	samples     []float64 // pooled, sorted, in the common unit (set by resolveUnit)
 	// jobs holds each job's per-run summaries (log medians in the common
@@ -40,6 +41,10 @@ func (s *side) add(b *model.Benchmark, job int, pooled bool) {
 		return
 	}
 	s.present = true
+	if why := b.Info[model.InfoSkipped]; why != "" && len(b.Samples) == 0 {
+		s.skipped = why
+		return
+	}
 	if b.Error != "" && !slices.Contains(s.errors, b.Error) {
 		s.errors = append(s.errors, b.Error)
 	}

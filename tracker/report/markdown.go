@@ -128,6 +128,9 @@ func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 	b.WriteString(confirmMarkdown(o.Confirmation))
 	writeChanged(&b, c, l.rows, l.context)
 	writeWarnings(&b, c)
+	if l.context { // dropped with the context when the report must be cut; the verdict line keeps the count
+		writeSkipped(&b, c)
+	}
 	if l.charts {
 		b.WriteString(historyMarkdown(c, o.History))
 	}

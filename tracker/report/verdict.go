@@ -30,7 +30,9 @@ func verdict(c *compare.Comparison) (emoji, text string) {
 			count(len(c.Incomparable), "run"), firstReason(c))
 	case n == 0:
 		return "⚪", "Nothing compared: no benchmarks"
-	case s.Insufficient+s.Errors+s.Incomparable == n:
+	case s.Skipped == n:
+		return "⏭️", "Nothing measured: " + count(n, "benchmark") + " skipped, their kernels unchanged since the baseline"
+	case s.Insufficient+s.Errors+s.Incomparable+s.Skipped == n:
 		return "⚠️", "Nothing judged: " + count(n, "benchmark") + tail(c, false)
 	case s.Warnings+s.Errors+s.Noisy > 0:
 		return "⚠️", "No regression found, some inconclusive: " + count(n, "benchmark") + tail(c, true)
@@ -65,6 +67,7 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 	add(s.BelowThreshold, "smaller than the threshold")
 	add(s.Noisy, "too noisy to judge")
 	add(s.Insufficient, "with too few samples")
+	add(s.Skipped, "skipped")
 	if s.Regressions > 0 || withUnchanged {
 		add(s.Unchanged-s.BelowThreshold, "unchanged")
 	}
@@ -80,7 +83,7 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 // count formats "1 warning", "2 warnings", "3 unchanged", "2 with too few samples".
 func count(n int, what string) string {
 	switch what {
-	case "unchanged", "with too few samples", "too noisy to judge", "smaller than the threshold":
+	case "unchanged", "with too few samples", "too noisy to judge", "smaller than the threshold", "skipped":
 		return fmt.Sprintf("%d %s", n, what)
 	}
 	if n == 1 {
@@ -99,5 +102,5 @@ func firstReason(c *compare.Comparison) string {
 // order ranks verdicts for reports: what needs attention first.
 var order = map[compare.Verdict]int{
 	compare.Regression: 0, compare.Error: 1, compare.Warn: 2, compare.Improvement: 3,
-	compare.Noisy: 4, compare.Insufficient: 5, compare.Incomparable: 6, compare.Unchanged: 7,
+	compare.Noisy: 4, compare.Insufficient: 5, compare.Incomparable: 6, compare.Unchanged: 7, compare.Skipped: 8,
 }
