@@ -169,8 +169,8 @@ func runChartCompare(args []string, e *env) error {
 		return &model.InputError{File: report, Msg: err.Error()}
 	}
 	var doc struct {
-		Threshold  float64           `json:"threshold"`
-		Benchmarks []reportBenchmark `json:"benchmarks"`
+		ThresholdPct float64           `json:"threshold_pct"` // percent (report.JSON)
+		Benchmarks   []reportBenchmark `json:"benchmarks"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return &model.InputError{File: report, Msg: "not the JSON of compare --format json: " + err.Error()}
@@ -179,7 +179,7 @@ func runChartCompare(args []string, e *env) error {
 	for _, b := range doc.Benchmarks {
 		bars = append(bars, chart.Bar{Label: b.Suite + "/" + b.Name, Change: orNaN(b.Change), Low: orNaN(b.CILow), High: orNaN(b.CIHigh), Verdict: b.Verdict})
 	}
-	p, h, err := chart.Comparison(bars, doc.Threshold, title)
+	p, h, err := chart.Comparison(bars, doc.ThresholdPct/100, title)
 	if err != nil {
 		return err
 	}

@@ -50,6 +50,10 @@ func TestChart(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(svg); !bytes.Contains(b, []byte("<svg")) {
 		t.Errorf("%s is no SVG", svg)
+	} else if !bytes.Contains(b, []byte("stroke-dasharray")) {
+		// The ±threshold lines are dashed: the chart read threshold_pct
+		// (the JSON's threshold is in percent).
+		t.Errorf("%s has no dashed ±threshold lines", svg)
 	}
 
 	for _, c := range []struct {
