@@ -37,6 +37,8 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	opt.SortInPlace = true // the loaded runs are ours and read no more
+	defer limitHeap(e, append(append([]string(nil), baseFiles...), candFiles...))()
 	base, err := loadSide(baseFiles)
 	if err != nil {
 		return err

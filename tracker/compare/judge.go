@@ -35,7 +35,7 @@ func assess(p *pool, opt Options, noBaseline bool) item {
 		Threshold: set.threshold, SummaryOnly: p.base.summaryOnly || p.cand.summaryOnly,
 	}}
 	r := &it.res
-	if w := noiseWarning(p); w != nil {
+	if w := p.noise; w != nil {
 		r.Warnings = append(r.Warnings, w)
 	}
 	switch {

@@ -60,6 +60,7 @@ type pool struct {
 	params     map[string]string
 	base, cand side
 	unitErr    string // why the units cannot be reconciled, if they cannot
+	noise      *NoiseWarning
 }
 
 // pools groups the benchmarks of all runs by key, leaving out ignored ones,
@@ -99,7 +100,7 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 	})
 	var scratch []float64
 	for _, p := range order {
-		p.resolveUnit(&scratch)
+		p.resolveUnit(&scratch, opt.SortInPlace)
 	}
 	return order
 }
@@ -146,9 +147,12 @@ func jobRanks(runs []*model.Results) []int {
 
 // resolveUnit picks the common unit (the candidate's first, else the
 // baseline's first), converts every segment to it and pools each side's
-// samples, sorted, into a new slice (the runs' own samples stay untouched). Time units convert
-// into each other; any other disagreement is recorded in unitErr.
-func (p *pool) resolveUnit(scratch *[]float64) {
+// samples, sorted, into a new slice (the runs' own samples stay untouched,
+// unless inPlace lets a side whose one run needs no conversion have that
+// run's samples sorted in place instead of copied). Time units convert
+// into each other; any other disagreement is recorded in unitErr. The noise
+// warning is taken first, from the runs' samples in their order.
+func (p *pool) resolveUnit(scratch *[]float64, inPlace bool) {
 	switch {
 	case len(p.cand.segments) > 0:
 		p.unit = p.cand.segments[0].unit
@@ -157,7 +161,15 @@ func (p *pool) resolveUnit(scratch *[]float64) {
 	default:
 		return
 	}
+	p.noise = noiseWarning(p)
 	for _, s := range []*side{&p.base, &p.cand} {
+		if inPlace && len(s.segments) == 1 && s.segments[0].pooled && s.segments[0].unit == p.unit {
+			seg := s.segments[0]
+			s.addSummary(seg, 1, scratch)
+			s.samples = seg.samples
+			slices.Sort(s.samples)
+			continue
+		}
 		n := 0
 		for _, seg := range s.segments {
 			if seg.pooled {
