@@ -33,7 +33,7 @@ func ParseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 	}
 	for _, d := range devs[1:] {
 		if d.Name != devs[0].Name {
-			return nil, inputErr("-devices: GPU %d is a %s and GPU %d a %s: run each model separately (one testbed per GPU model)",
+			return nil, inputErr("--devices: GPU %d is a %s and GPU %d a %s: run each model separately (one testbed per GPU model)",
 				devs[0].Index, devs[0].Name, d.Index, d.Name)
 		}
 	}
@@ -43,7 +43,7 @@ func ParseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 func parseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 	if strings.TrimSpace(spec) == "all" {
 		if len(all) == 0 {
-			return nil, inputErr("-devices: no GPU found")
+			return nil, inputErr("--devices: no GPU found")
 		}
 		return all, nil
 	}
@@ -54,18 +54,18 @@ func parseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 		}
 		i, err := strconv.Atoi(s)
 		if err != nil || i < 0 {
-			return nil, inputErr("-devices: %q is not a GPU index (use all, or indices such as 0,1)", s)
+			return nil, inputErr("--devices: %q is not a GPU index (use all, or indices such as 0,1)", s)
 		}
 		if i >= len(all) {
-			return nil, inputErr("-devices: GPU %d does not exist (this machine has %d)", i, len(all))
+			return nil, inputErr("--devices: GPU %d does not exist (this machine has %d)", i, len(all))
 		}
 		if slices.ContainsFunc(out, func(d kernels.Device) bool { return d.Index == i }) {
-			return nil, inputErr("-devices: GPU %d is named twice", i)
+			return nil, inputErr("--devices: GPU %d is named twice", i)
 		}
 		out = append(out, all[i])
 	}
 	if len(out) == 0 {
-		return nil, inputErr("-devices: name all, or GPU indices such as 0,1")
+		return nil, inputErr("--devices: name all, or GPU indices such as 0,1")
 	}
 	return out, nil
 }

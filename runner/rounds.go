@@ -189,9 +189,9 @@ func Paths(out string, rounds int) ([]string, error) {
 	case rounds == 1:
 		return []string{out}, nil
 	case out == "" || out == "-":
-		return nil, inputErr("-out: --rounds %d writes %d results files, not standard output: name a directory (--out results/) or a pattern with {round} (--out results-{round}.json)", rounds, rounds)
+		return nil, inputErr("--out: --rounds %d writes %d results files, not standard output: name a directory (--out results/) or a pattern with {round} (--out results-{round}.json)", rounds, rounds)
 	default:
-		return nil, inputErr("-out: --rounds %d writes %d results files: name a directory (--out %s/) or a pattern with {round} (--out %s)",
+		return nil, inputErr("--out: --rounds %d writes %d results files: name a directory (--out %s/) or a pattern with {round} (--out %s)",
 			rounds, rounds, strings.TrimSuffix(out, ".json"), roundPattern(out))
 	}
 	width := len(strconv.Itoa(rounds))

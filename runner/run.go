@@ -63,7 +63,7 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 	}
 	if len(o.Devices) > 0 {
 		if o.Rounds > 1 {
-			return nil, inputErr("-devices: not with --rounds (run the rounds on each GPU in turn)")
+			return nil, inputErr("--devices: not with --rounds (run the rounds on each GPU in turn)")
 		}
 		run, err := o.Meta()
 		if err != nil {
@@ -124,7 +124,7 @@ func (r *Runner) runConfig(ctx context.Context, o Options) ([]*model.Results, er
 		}
 	}
 	if err == nil && len(rs) == 0 {
-		err = inputErr("-suite: %q selects no suite of %s", strings.Join(o.Suites, ","), cfg.File)
+		err = inputErr("--suite: %q selects no suite of %s", strings.Join(o.Suites, ","), cfg.File)
 	}
 	return rs, err
 }

@@ -37,7 +37,7 @@ func UnchangedKernels(runs []*model.Results) map[string]string {
 func loadUnchanged(path string) (map[string]string, error) {
 	runs, err := model.LoadAll([]string{path})
 	if err != nil {
-		return nil, fmt.Errorf("-skip-unchanged-against: %w", err)
+		return nil, fmt.Errorf("--skip-unchanged-against: %w", err)
 	}
 	return UnchangedKernels(runs), nil
 }

@@ -87,16 +87,16 @@ func (f *abFlags) validate(nargs int) (compare.Options, *regexp.Regexp, error) {
 	case nargs > 0:
 		return compare.Options{}, nil, usageError("unexpected argument (perfgate ab takes flags only)")
 	case f.o.Base == "":
-		return compare.Options{}, nil, usageError("-base: required (a git ref such as main or origin/main)")
+		return compare.Options{}, nil, usageError("--base: required (a git ref such as main or origin/main)")
 	case f.rounds < 1 || f.rounds > 1000:
-		return compare.Options{}, nil, usageError("-rounds: must be from 1 to 1000, got %d", f.rounds)
+		return compare.Options{}, nil, usageError("--rounds: must be from 1 to 1000, got %d", f.rounds)
 	case f.o.Order != ab.OrderABBA && f.o.Order != ab.OrderABAB:
-		return compare.Options{}, nil, usageError("-order: must be abba or abab, got %q", f.o.Order)
+		return compare.Options{}, nil, usageError("--order: must be abba or abab, got %q", f.o.Order)
 	}
 	if f.only != "" {
 		var err error
 		if only, err = regexp.Compile(f.only); err != nil {
-			return compare.Options{}, nil, usageError("-suite: %v", err)
+			return compare.Options{}, nil, usageError("--suite: %v", err)
 		}
 	}
 	opt, err := f.cf.options()

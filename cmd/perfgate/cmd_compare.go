@@ -29,9 +29,9 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	case fs.NArg() > 0:
 		return usageError("unexpected argument %q (results files go after --baseline or --candidate)", fs.Arg(0))
 	case len(baseFiles) == 0:
-		return usageError("-baseline: at least one baseline results file is required")
+		return usageError("--baseline: at least one baseline results file is required")
 	case len(candFiles) == 0:
-		return usageError("-candidate: at least one candidate results file is required")
+		return usageError("--candidate: at least one candidate results file is required")
 	}
 	opt, err := cf.options()
 	if err != nil {

@@ -37,7 +37,7 @@ func runDemo(ctx context.Context, args []string, e *env) error {
 	if fs.NArg() > 0 {
 		return usageError("demo: unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkChoice("-format", *format, report.Formats); err != nil {
+	if err := checkChoice("--format", *format, report.Formats); err != nil {
 		return err
 	}
 	history, pr, err := demoFiles(*dir)

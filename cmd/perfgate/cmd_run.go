@@ -114,10 +114,10 @@ func (f *runFlags) defaults(ctx context.Context, given map[string]bool, e *env) 
 // outPaths checks --rounds and returns the files --out names.
 func (f *runFlags) outPaths() ([]string, error) {
 	if f.rounds < 1 || f.rounds > runner.MaxRounds {
-		return nil, usageError("-rounds: must be from 1 to %d, got %d", runner.MaxRounds, f.rounds)
+		return nil, usageError("--rounds: must be from 1 to %d, got %d", runner.MaxRounds, f.rounds)
 	}
 	if f.skipPrepare && f.config == "" {
-		return nil, usageError("-skip-prepare: applies to --config runs only")
+		return nil, usageError("--skip-prepare: applies to --config runs only")
 	}
 	return runner.Paths(f.out, f.rounds)
 }
@@ -131,19 +131,19 @@ func (f *runFlags) options(e *env) (runner.Options, error) {
 	if f.filter != "" {
 		re, err := regexp.Compile(f.filter)
 		if err != nil {
-			return o, usageError("-filter: %v", err)
+			return o, usageError("--filter: %v", err)
 		}
 		o.Kernel.Filter = re
 	}
 	var oe *kernels.OptionError
 	if err := kernels.ValidateOptions(o.Kernel); errors.As(err, &oe) {
-		return o, usageError("-%s: %s", oe.Option, oe.Msg)
+		return o, usageError("--%s: %s", oe.Option, oe.Msg)
 	} else if err != nil {
 		return o, usageError("%v", err)
 	}
 	if f.config != "" && !f.list {
 		if f.filter != "" || f.ops != "" || f.dtypes != "" || f.maxTime != 0 || f.skipUnchangedAgainst != "" {
-			return o, usageError("-config: --filter, --op, --dtype, --max-time and --skip-unchanged-against apply to built-in suites; set them per suite in %s", f.config)
+			return o, usageError("--config: --filter, --op, --dtype, --max-time and --skip-unchanged-against apply to built-in suites; set them per suite in %s", f.config)
 		}
 		cfg, err := config.Load(f.config)
 		if err != nil {
@@ -152,7 +152,7 @@ func (f *runFlags) options(e *env) (runner.Options, error) {
 		o.Config = cfg
 	} else if f.devices != "" && !f.list {
 		if f.rounds > 1 {
-			return o, usageError("-devices: not with --rounds (run the rounds on each GPU in turn)")
+			return o, usageError("--devices: not with --rounds (run the rounds on each GPU in turn)")
 		}
 		all, err := listDevices()
 		if err != nil {

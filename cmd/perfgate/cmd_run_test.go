@@ -61,7 +61,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"stray argument", []string{"run", "elementwise"}, `unexpected argument "elementwise"`},
 		{"config with a built-in flag", []string{"run", "--config", "x.yml", "--filter", "add"}, "-config: --filter, --op, --dtype, --max-time and --skip-unchanged-against apply to built-in suites"},
 		{"unknown op", []string{"run", "--suite", "rowwise", "--op", "layernrom"}, `-op: "layernrom" is not an operation of a built-in suite`},
-		{"op of another suite", []string{"run", "--suite", "rowwise", "--op", "cublas"}, "-filter, -op, -dtype: they select no benchmark of rowwise"},
+		{"op of another suite", []string{"run", "--suite", "rowwise", "--op", "cublas"}, "--filter, --op, --dtype: they select no benchmark of rowwise"},
 		{"list of an unknown suite", []string{"run", "--list", "--suite", "nope"}, `-suite: unknown suite "nope"`},
 	}
 	for _, tt := range tests {
@@ -108,7 +108,7 @@ func TestRunSelectsNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, errs := runCmd(t, tt.args...)
-			if code != 2 || !strings.Contains(errs, "-filter, -op, -dtype: they select no benchmark of") {
+			if code != 2 || !strings.Contains(errs, "--filter, --op, --dtype: they select no benchmark of") {
 				t.Errorf("exit %d, stderr %q; want exit 2 before any GPU work", code, errs)
 			}
 		})

@@ -59,7 +59,7 @@ func (f *compareFlags) envFloat(e *env, name, key string, def float64) float64 {
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil {
-		f.envErrs[name] = usageError("%s (default of -%s): %q is not a number", key, name, s)
+		f.envErrs[name] = usageError("%s (default of --%s): %q is not a number", key, name, s)
 		return def
 	}
 	return v
@@ -73,7 +73,7 @@ func (f *compareFlags) envInt(e *env, name, key string, def int) int {
 	}
 	v, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil {
-		f.envErrs[name] = usageError("%s (default of -%s): %q is not an integer", key, name, s)
+		f.envErrs[name] = usageError("%s (default of --%s): %q is not an integer", key, name, s)
 		return def
 	}
 	return v
@@ -97,18 +97,18 @@ func (f *compareFlags) options() (compare.Options, error) {
 	}
 	switch {
 	case !(f.alpha > 0 && f.alpha < 1):
-		return compare.Options{}, usageError("-alpha: must be in (0, 1), got %v", f.alpha)
+		return compare.Options{}, usageError("--alpha: must be in (0, 1), got %v", f.alpha)
 	case f.minSamples < 2:
-		return compare.Options{}, usageError("-min-samples: must be at least 2, got %d", f.minSamples)
+		return compare.Options{}, usageError("--min-samples: must be at least 2, got %d", f.minSamples)
 	case f.history < 1 || f.history > 1000:
-		return compare.Options{}, usageError("-history: must be between 1 and 1000 jobs, got %d", f.history)
+		return compare.Options{}, usageError("--history: must be between 1 and 1000 jobs, got %d", f.history)
 	case !(f.runSpread >= 0) || f.runSpread > 100:
-		return compare.Options{}, usageError("-run-spread: must be a percentage in [0, 100], got %v", f.runSpread)
+		return compare.Options{}, usageError("--run-spread: must be a percentage in [0, 100], got %v", f.runSpread)
 	}
-	if err := checkChoice("-correction", f.correction, compare.Corrections); err != nil {
+	if err := checkChoice("--correction", f.correction, compare.Corrections); err != nil {
 		return compare.Options{}, err
 	}
-	if err := checkChoice("-format", f.format, report.Formats); err != nil {
+	if err := checkChoice("--format", f.format, report.Formats); err != nil {
 		return compare.Options{}, err
 	}
 	o := compare.DefaultOptions()
