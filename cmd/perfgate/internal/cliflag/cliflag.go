@@ -104,7 +104,9 @@ func PrintDefaults(w io.Writer, fs *flag.FlagSet) {
 		b.WriteString("\n    \t")
 		b.WriteString(strings.ReplaceAll(usage, "\n", "\n    \t"))
 		switch d := f.DefValue; {
-		case d == "" || d == "false" || d == "0":
+		case d == "" || d == "false" || d == "0" || d == "0s" || strings.Contains(usage, "(default"):
+			// A zero value says nothing, and a usage that states its own
+			// default (e.g. "default 15s; 1s with --fast") is not repeated.
 		case strings.ContainsAny(d, " \t"):
 			fmt.Fprintf(&b, " (default %q)", d)
 		default:

@@ -110,3 +110,24 @@ func TestPrintDefaults(t *testing.T) {
 		t.Errorf("a flag is printed with one dash:\n%s", b.String())
 	}
 }
+
+// TestPrintDefaultsNoRepeat: a zero duration is no default worth printing,
+// and a usage that states its own default is not followed by a second one
+// (run --help printed "(default 15s; 1s with --fast) (default 0s)").
+func TestPrintDefaultsNoRepeat(t *testing.T) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.Duration("max-time", 0, "cap on one benchmark (default 15s; 1s with --fast)")
+	fs.Duration("timeout", 0, "give up after this long")
+	fs.Int("history", 20, "jobs that inform the spread (default 20 when the config says nothing)")
+	var b strings.Builder
+	PrintDefaults(&b, fs)
+	out := b.String()
+	for _, bad := range []string{"(default 0s)", "(default 20)"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("PrintDefaults printed %q:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, "(default 15s; 1s with --fast)") {
+		t.Errorf("PrintDefaults dropped the usage's own default:\n%s", out)
+	}
+}
