@@ -4,14 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
-	"path/filepath"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -20,10 +13,6 @@ import (
 	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
-	"github.com/perfgate/perfgate/tracker/check"
-	"github.com/perfgate/perfgate/tracker/compare"
-	"github.com/perfgate/perfgate/tracker/config"
-	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
 
@@ -35,30 +24,12 @@ func init() {
 	})
 }
 
-// actionOptions is everything perfgate action acts on, read from the
-// inputs (INPUT_*) and the runner's environment (GITHUB_*).
-type actionOptions struct {
-	token, dbURL, storeDir, config string
-	spoolDir                       string // runs the database could not take wait here
-	resultFiles                    []string
-	filter                         *regexp.Regexp  // suites to run or judge (nil: all)
-	inputsSet                      map[string]bool // statistics inputs given (they win over the config)
-	compare                        compare.Options
-	baselineRuns                   int
-	baselineTestbed                string // the testbed label baselines come from ("" = the candidate's)
-	mode                           string // modeHistory or modeInterleaved
-	preRun                         string // the pre-run-checks policy: preRunWarn, preRunStrict, preRunOff
-	rounds                         int    // processes per suite (history mode) or A/B rounds (interleaved)
-	confirm                        bool   // re-run the regressions of a pull request before failing
-	comment                        action.CommentPolicy
-	shard                          action.Shard // this job's shard of a sharded job (cmd_action_shards.go)
-	shardGroup                     string       // the run group of a sharded job's runs
-	inputs                         action.Inputs
-	env                            action.Env
-	eventPath, apiURL, reportPath  string
-	githubTimeout, dbTimeout       time.Duration // each GitHub request's and each database operation's deadline
-	notify                         action.NotifyPolicy
-	dashboardURL                   string // where perfgate site is published ("" for none)
+// actionDefaults are the defaults the inputs fall back to that other
+// packages own.
+var actionDefaults = action.Defaults{
+	StoreDir: filestore.DefaultDir, SpoolDir: spool.DefaultDir,
+	GitHubTimeout: githubapi.DefaultTimeout, DBTimeout: open.DefaultTimeout,
+	Rounds: runner.DefaultActionRounds, MaxRounds: runner.MaxRounds, PreRunPolicies: runner.PreRunPolicies,
 }
 
 func runAction(ctx context.Context, args []string, e *env) error {
@@ -84,25 +55,27 @@ func runAction(ctx context.Context, args []string, e *env) error {
 	for _, s := range action.Secrets(gha.GetInput("github-token"), gha.GetInput("database-url")) {
 		gha.AddMask(s)
 	}
-	o, err := readActionOptions(gha, e)
+	o, err := action.ReadSettings(gha.GetInput, e.Getenv, actionDefaults)
 	if err != nil {
 		return err
 	}
-	cfg, err := loadActionConfig(ctx, o)
+	for _, w := range o.Warnings {
+		gha.WithFieldsMap(map[string]string{"title": "perfgate: deprecated input"}).Warningf("%s", w)
+	}
+	cfg, err := o.LoadConfig(ctx)
 	if err != nil {
 		return err
 	}
-	o.applyConfigDefaults(cfg)
-	event, err := readEvent(o.eventPath)
+	event, err := readEvent(o.EventPath)
 	if err != nil {
 		return err
 	}
-	plan, err := action.Decide(o.env, event, o.inputs)
+	plan, err := action.Decide(o.Env, event, o.Inputs)
 	if err != nil {
 		return planError(gha, err)
 	}
-	fmt.Fprintf(e.Stderr, "perfgate: %s on %s (%s): mode %s, baseline branch %s\n",
-		plan.Event, plan.Repo, shortSHA(plan.HeadSHA), plan.Mode, plan.BaselineBranch)
+	fmt.Fprintf(e.Stderr, "perfgate: %s on %s (%s): %s, baseline branch %s\n",
+		plan.Event, plan.Repo, shortSHA(plan.HeadSHA), plan.Kind, plan.BaselineBranch)
 	a := &actionRun{e: e, gha: gha, o: o, cfg: cfg, plan: plan}
 	return a.run(ctx)
 }
@@ -125,150 +98,6 @@ func planError(gha *githubactions.Action, err error) error {
 	return &exitError{code: exitBadInput, err: err}
 }
 
-// readActionOptions reads and checks the inputs; a bad one is a usage
-// error naming it.
-func readActionOptions(gha *githubactions.Action, e *env) (*actionOptions, error) {
-	o := &actionOptions{
-		token: gha.GetInput("github-token"), dbURL: gha.GetInput("database-url"),
-		storeDir: gha.GetInput("store-dir"), config: gha.GetInput("config"),
-		compare: compare.DefaultOptions(), baselineRuns: 3,
-		env: action.Env{
-			EventName: e.Getenv("GITHUB_EVENT_NAME"), Repository: e.Getenv("GITHUB_REPOSITORY"), SHA: e.Getenv("GITHUB_SHA"),
-			Ref: e.Getenv("GITHUB_REF"), RefName: e.Getenv("GITHUB_REF_NAME"),
-			ServerURL: envDefault(e, "GITHUB_SERVER_URL", "https://github.com"), RunID: e.Getenv("GITHUB_RUN_ID"),
-			Workflow: e.Getenv("GITHUB_WORKFLOW"), Job: e.Getenv("GITHUB_JOB"), BaseRef: e.Getenv("GITHUB_BASE_REF"),
-		},
-		eventPath: e.Getenv("GITHUB_EVENT_PATH"), apiURL: e.Getenv("GITHUB_API_URL"),
-	}
-	o.resultFiles = splitList(gha.GetInput("results-file"))
-	o.spoolDir = spool.DefaultDir
-	if o.storeDir == "" {
-		o.storeDir = filestore.DefaultDir
-	}
-	if cache := e.Getenv("RUNNER_TOOL_CACHE"); cache != "" {
-		// Outside the workspace, which actions/checkout cleans.
-		if gha.GetInput("store-dir") == "" {
-			o.storeDir = filepath.Join(cache, "perfgate", "store")
-		}
-		o.spoolDir = filepath.Join(cache, "perfgate", "spool")
-	}
-	o.spoolDir = envDefault(e, "PERFGATE_SPOOL", o.spoolDir)
-	o.reportPath = filepath.Join(envDefault(e, "RUNNER_TEMP", "."), "perfgate-report.md")
-	o.inputsSet = map[string]bool{}
-	for _, name := range []string{"threshold", "alpha"} {
-		o.inputsSet[name] = strings.TrimSpace(gha.GetInput(name)) != ""
-	}
-	var err error
-	if f := gha.GetInput("filter"); f != "" {
-		if o.filter, err = regexp.Compile(f); err != nil {
-			return nil, usageError("filter: %v", err)
-		}
-	}
-	if s := strings.TrimSpace(gha.GetInput("threshold")); s != "" {
-		if o.compare.Threshold, err = compare.ParseThreshold(s); err != nil {
-			return nil, usageError("threshold: %v", err)
-		}
-	}
-	if o.compare.Alpha, err = inputFloat(gha, "alpha", 0.01, 0, 1); err != nil {
-		return nil, err
-	}
-	o.inputs.BaselineBranch = gha.GetInput("baseline-branch")
-	bools := []struct {
-		name string
-		def  bool
-		dst  *bool
-	}{{"fail-on-regression", true, &o.inputs.FailOnRegression}, {"record", false, &o.inputs.Record}, {"allow-forks", false, &o.inputs.AllowForks}, {"confirm", true, &o.confirm}}
-	for _, b := range bools {
-		if *b.dst, err = inputBool(gha, b.name, b.def); err != nil {
-			return nil, err
-		}
-	}
-	if o.comment, err = action.ParseCommentPolicy(gha.GetInput("comment")); err != nil {
-		return nil, &exitError{code: exitBadInput, err: err}
-	}
-	if err := o.readModeInputs(gha); err != nil {
-		return nil, err
-	}
-	if err := o.readShardInputs(gha, e); err != nil {
-		return nil, err
-	}
-	o.inputs.Interleaved = o.mode == modeInterleaved
-	o.preRun = first(strings.TrimSpace(gha.GetInput("pre-run-checks")), runner.PreRunWarn)
-	if !slices.Contains(runner.PreRunPolicies, o.preRun) {
-		return nil, usageError("pre-run-checks: %q is not %s", o.preRun, strings.Join(runner.PreRunPolicies, ", "))
-	}
-	if err := o.readTimeouts(gha, e); err != nil {
-		return nil, err
-	}
-	if err := o.readNotifyInputs(gha); err != nil {
-		return nil, err
-	}
-	return o, nil
-}
-
-// inputFloat reads a numeric input within (lo, hi]; for threshold lo itself
-// is allowed.
-func inputFloat(gha *githubactions.Action, name string, def, lo, hi float64) (float64, error) {
-	s := strings.TrimSpace(gha.GetInput(name))
-	if s == "" {
-		return def, nil
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < lo || v > hi || (name == "alpha" && (v == lo || v == hi)) {
-		return 0, usageError("%s: %q is not a number in range (%v to %v)", name, s, lo, hi)
-	}
-	return v, nil
-}
-
-// readTimeouts reads github-timeout and database-timeout, which default to
-// PERFGATE_GITHUB_TIMEOUT and PERFGATE_DB_TIMEOUT, then to the built-in
-// deadlines.
-func (o *actionOptions) readTimeouts(gha *githubactions.Action, e *env) error {
-	for _, in := range []struct {
-		name, env string
-		def       time.Duration
-		dst       *time.Duration
-	}{
-		{"github-timeout", "PERFGATE_GITHUB_TIMEOUT", githubapi.DefaultTimeout, &o.githubTimeout},
-		{"database-timeout", "PERFGATE_DB_TIMEOUT", open.DefaultTimeout, &o.dbTimeout},
-	} {
-		s := firstNonEmpty(strings.TrimSpace(gha.GetInput(in.name)), e.Getenv(in.env))
-		if s == "" {
-			*in.dst = in.def
-			continue
-		}
-		d, err := parseDuration(in.name, s)
-		if err != nil {
-			return err
-		}
-		*in.dst = d
-	}
-	return nil
-}
-
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-// inputBool reads a true/false input, as the runner spells YAML booleans.
-func inputBool(gha *githubactions.Action, name string, def bool) (bool, error) {
-	switch s := strings.ToLower(strings.TrimSpace(gha.GetInput(name))); s {
-	case "":
-		return def, nil
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	default:
-		return false, usageError("%s: %q is not true or false", name, s)
-	}
-}
-
 // readEvent reads the webhook payload GITHUB_EVENT_PATH names.
 func readEvent(path string) ([]byte, error) {
 	if path == "" {
@@ -281,33 +110,16 @@ func readEvent(path string) ([]byte, error) {
 	return b, nil
 }
 
-// loadActionResults reads the results-file inputs, or runs the suites of
-// cfg; the filter input selects suites either way.
-func loadActionResults(ctx context.Context, e *env, o *actionOptions, cfg *config.Config) ([]*model.Results, []string, error) {
-	if len(o.resultFiles) > 0 {
-		runs, err := check.LoadCandidates(o.resultFiles)
-		if err == nil && o.filter != nil {
-			runs, err = filterSuites(runs, o.filter)
-		}
-		return runs, o.resultFiles, err
+// githubClient makes the GitHub client the check kind and notify-changes
+// use.
+func githubClient(o *action.Settings, e *env, need string) (*githubapi.Client, func(context.Context) (string, error), error) {
+	if o.Token == "" {
+		return nil, nil, usageError("github-token: empty; %s needs it", need)
 	}
-	runs, err := runActionSuites(ctx, e, cfg, o.filter, o.rounds)
+	c, err := githubapi.New(o.APIURL, o.Token, githubapi.Options{Timeout: o.GitHubTimeout})
 	if err != nil {
-		return nil, nil, err
-	}
-	return runs, check.RunNames(runs), nil
-}
-
-// githubClients makes the GitHub clients of the check mode.
-func githubClients(o *actionOptions, e *env) (*action.GitHub, error) {
-	if o.token == "" {
-		return nil, usageError("github-token: empty; the check mode needs it to comment and set the status")
-	}
-	c, err := githubapi.New(o.apiURL, o.token, githubapi.Options{Timeout: o.githubTimeout})
-	if err != nil {
-		return nil, usageError("%v", err)
+		return nil, nil, usageError("%v", err)
 	}
 	override := e.Getenv("PERFGATE_GITHUB_LOGIN")
-	return &action.GitHub{Comments: c.Comments(), Statuses: c.Statuses(),
-		Login: func(ctx context.Context) (string, error) { return c.Login(ctx, override) }}, nil
+	return c, func(ctx context.Context) (string, error) { return c.Login(ctx, override) }, nil
 }

@@ -85,7 +85,7 @@ func TestActionInterleaved(t *testing.T) {
 			store := filepath.Join(t.TempDir(), "store")
 			fake := fakegithub.New(t, "ghs_tok")
 			vars := actionVars(t, "pull_request", "pull_request.opened.json", "refs/pull/2/merge", map[string]string{
-				"config": filepath.Join(repo, ".perfgate.yml"), "mode": "interleaved", "rounds": "3",
+				"config": filepath.Join(repo, ".perfgate.yml"), "baseline": "interleaved", "rounds": "3",
 				"github-token": "ghs_tok", "store-dir": store})
 			vars["GITHUB_EVENT_PATH"], vars["GITHUB_API_URL"], vars["PERFGATE_TESTBED"] = event, fake.URL, "gpu-runner-1"
 			vars["GITHUB_HEAD_REF"] = "changes"
@@ -178,7 +178,7 @@ func checkRecordedPR(t *testing.T, store, id string, confirmRounds int) {
 func TestActionInterleavedFilter(t *testing.T) {
 	repo, event := makeActionABRepo(t, 1)
 	vars := actionVars(t, "pull_request", "pull_request.opened.json", "refs/pull/2/merge", map[string]string{
-		"config": filepath.Join(repo, ".perfgate.yml"), "mode": "interleaved", "github-token": "ghs_tok", "filter": "^gemm$"})
+		"config": filepath.Join(repo, ".perfgate.yml"), "baseline": "interleaved", "github-token": "ghs_tok", "filter": "^gemm$"})
 	vars["GITHUB_EVENT_PATH"], vars["GITHUB_API_URL"] = event, fakegithub.New(t, "ghs_tok").URL
 	code, stdout, stderr := runActionInProcess(t, vars)
 	if code != 2 || !strings.Contains(stderr, `filter: "^gemm$" matches no suite`) {
@@ -187,7 +187,9 @@ func TestActionInterleavedFilter(t *testing.T) {
 }
 
 // TestActionInterleavedNoBase checks that a base commit missing from the
-// checkout (a shallow clone) is exit 2 saying to fetch the history.
+// checkout (a shallow clone) is exit 2 saying to fetch the history. It
+// names the baseline by its deprecated input, mode, which still works and
+// warns.
 func TestActionInterleavedNoBase(t *testing.T) {
 	repo, _ := makeActionABRepo(t, 1)
 	vars := actionVars(t, "pull_request", "pull_request.opened.json", "refs/pull/2/merge", map[string]string{
@@ -196,6 +198,9 @@ func TestActionInterleavedNoBase(t *testing.T) {
 	code, stdout, stderr := runActionInProcess(t, vars)
 	if code != 2 || !strings.Contains(stderr, "fetch-depth: 0") {
 		t.Errorf("exit %d, want 2 naming fetch-depth: 0\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "::warning title=perfgate%3A deprecated input::the mode input is deprecated: name it baseline (baseline: interleaved)") {
+		t.Errorf("no deprecation warning for the mode input:\n%s", stdout)
 	}
 	if _, err := os.Stat(filepath.Join(repo, ".git", "worktrees")); err == nil {
 		if entries, _ := os.ReadDir(filepath.Join(repo, ".git", "worktrees")); len(entries) > 0 {

@@ -7,7 +7,7 @@ import "context"
 // the report and the comment; under strict, a GPU another process uses,
 // with clocks held down, partitioned by MIG or hot refuses the run (exit 3).
 func (a *actionRun) preRun(ctx context.Context) error {
-	warnings, err := newRunner(a.e).PreRun(ctx, a.o.preRun)
+	warnings, err := newRunner(a.e).PreRun(ctx, a.o.PreRun)
 	for _, w := range warnings {
 		a.gha.WithFieldsMap(map[string]string{"title": "perfgate pre-run check"}).Warningf("%s", w)
 	}

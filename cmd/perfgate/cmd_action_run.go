@@ -23,7 +23,7 @@ import (
 type actionRun struct {
 	e    *env
 	gha  *githubactions.Action
-	o    *actionOptions
+	o    *action.Settings
 	cfg  *config.Config // nil: results-file without a config file
 	plan *action.Plan
 	ab   *ab.Session // the interleaved mode's worktree, kept for the confirmation
@@ -40,26 +40,16 @@ var (
 
 func (a *actionRun) run(ctx context.Context) error {
 	defer a.closeAB()
-	var gh *action.GitHub
-	if a.plan.Mode == action.ModeCheck {
-		var err error
-		if gh, err = githubClients(a.o, a.e); err != nil {
-			return err
-		}
+	gh, notify, err := a.githubClients()
+	if err != nil {
+		return err
 	}
-	var notify *action.Notify
-	if a.plan.Mode == action.ModeBaseline && a.plan.Record {
-		var err error
-		if notify, err = notifyClients(a.o, a.e); err != nil {
-			return err
-		}
-	}
-	sf := storeFlags{dir: a.o.storeDir, dbURL: a.o.dbURL, spool: a.o.spoolDir, timeout: a.o.dbTimeout}
+	sf := storeFlags{dir: a.o.StoreDir, dbURL: a.o.DatabaseURL, spool: a.o.SpoolDir, timeout: a.o.DBTimeout}
 	out, err := action.Run(ctx, action.RunOptions{
-		Plan: a.plan, Config: a.cfg, Compare: a.o.compare, Explicit: a.o.inputsSet,
-		BaselineRuns: a.o.baselineRuns, BaselineTestbed: a.o.baselineTestbed, Filter: a.o.filter,
-		Confirm: a.o.confirm, Comment: a.o.comment, Shard: a.o.shard, Secrets: action.Secrets(a.o.token, a.o.dbURL),
-		Version: buildVersion(), ReportPath: a.o.reportPath, ServerURL: envDefault(a.e, "GITHUB_SERVER_URL", "https://github.com"),
+		Plan: a.plan, Config: a.cfg, Compare: a.o.Compare, Explicit: a.o.Explicit,
+		BaselineRuns: a.o.BaselineRuns, BaselineTestbed: a.o.BaselineTestbed, Filter: a.o.Filter,
+		Confirm: a.o.Confirm, Comment: a.o.Comment, Shard: a.o.Shard, Secrets: action.Secrets(a.o.Token, a.o.DatabaseURL),
+		Version: buildVersion(), ReportPath: a.o.ReportPath, ServerURL: a.o.Env.ServerURL,
 		Measurer: a,
 		OpenStore: func(ctx context.Context) (action.Store, func() error, error) {
 			st, err := openStore(ctx, sf)
@@ -90,8 +80,8 @@ func (a *actionRun) run(ctx context.Context) error {
 // interleaved mode, the head side of an A/B run here with the base side's
 // rounds.
 func (a *actionRun) Measure(ctx context.Context) (*action.Measurement, error) {
-	m := &action.Measurement{Local: len(a.o.resultFiles) == 0 && a.cfg != nil}
-	if len(a.o.resultFiles) == 0 {
+	m := &action.Measurement{Local: len(a.o.ResultFiles) == 0 && a.cfg != nil}
+	if len(a.o.ResultFiles) == 0 {
 		if err := a.preRun(ctx); err != nil {
 			return nil, err
 		}
@@ -101,14 +91,14 @@ func (a *actionRun) Measure(ctx context.Context) (*action.Measurement, error) {
 	if !a.plan.Interleaved {
 		m.Runs, m.Names, err = loadActionResults(ctx, a.e, a.o, a.cfg)
 		if m.Local {
-			a.o.groupShards(m.Runs)
+			a.o.GroupShards(m.Runs)
 		}
 		return m, err
 	}
 	if m.Base, m.Runs, err = a.measureAB(ctx); err != nil {
 		return nil, err
 	}
-	a.o.groupShards(m.Runs)
+	a.o.GroupShards(m.Runs)
 	m.Names = check.RunNames(m.Runs)
 	return m, nil
 }
@@ -148,8 +138,29 @@ func (a *actionRun) SetOutputs(pairs [][2]string) error {
 }
 
 func (a *actionRun) WriteReport(md string) error {
-	if err := os.WriteFile(a.o.reportPath, []byte(md), 0o644); err != nil {
-		return &model.InfraError{Op: "write the report " + a.o.reportPath, Err: err}
+	if err := os.WriteFile(a.o.ReportPath, []byte(md), 0o644); err != nil {
+		return &model.InfraError{Op: "write the report " + a.o.ReportPath, Err: err}
 	}
 	return nil
+}
+
+// githubClients makes the GitHub clients the plan needs: comments and
+// statuses to judge a pull request, commit comments or issues to announce
+// a recorded push's change points (nil when notify-changes is off).
+func (a *actionRun) githubClients() (*action.GitHub, *action.Notify, error) {
+	switch {
+	case a.plan.Kind == action.KindCheck:
+		c, login, err := githubClient(a.o, a.e, "a pull request check (to comment and set the status)")
+		if err != nil {
+			return nil, nil, err
+		}
+		return &action.GitHub{Comments: c.Comments(), Statuses: c.Statuses(), Login: login}, nil, nil
+	case a.plan.Kind == action.KindBaseline && a.plan.Record && a.o.Notify != action.NotifyOff:
+		c, login, err := githubClient(a.o, a.e, "notify-changes: "+string(a.o.Notify))
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, &action.Notify{Policy: a.o.Notify, CommitComments: c.CommitComments(), Issues: c.Issues(), DashboardURL: a.o.DashboardURL, Login: login}, nil
+	}
+	return nil, nil, nil
 }

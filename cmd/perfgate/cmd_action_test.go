@@ -65,10 +65,11 @@ func TestActionBadInputs(t *testing.T) {
 		{"missing results file", "push", map[string]string{"results-file": "nope.json"}, "nope.json"},
 		{"pull_request_target refused", "pull_request_target", map[string]string{"results-file": results}, "use pull_request"},
 		{"unsupported event", "issues", map[string]string{"results-file": results}, `event "issues": not supported`},
-		{"mode", "push", map[string]string{"mode": "ab", "results-file": results}, `mode: "ab" is not history or interleaved`},
-		{"rounds not a number", "push", map[string]string{"mode": "interleaved", "rounds": "five"}, `rounds: "five" is not an integer`},
-		{"zero rounds", "push", map[string]string{"mode": "interleaved", "rounds": "0"}, "rounds:"},
-		{"interleaved with results-file", "push", map[string]string{"mode": "interleaved", "results-file": results}, "mode: interleaved runs the suites of both sides itself"},
+		{"baseline", "push", map[string]string{"baseline": "ab", "results-file": results}, `baseline: "ab" is not history or interleaved`},
+		{"mode, baseline's deprecated name", "push", map[string]string{"mode": "ab", "results-file": results}, `mode: "ab" is not history or interleaved`},
+		{"rounds not a number", "push", map[string]string{"baseline": "interleaved", "rounds": "five"}, `rounds: "five" is not an integer`},
+		{"zero rounds", "push", map[string]string{"baseline": "interleaved", "rounds": "0"}, "rounds:"},
+		{"interleaved with results-file", "push", map[string]string{"baseline": "interleaved", "results-file": results}, "baseline: interleaved runs the suites of both sides itself"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

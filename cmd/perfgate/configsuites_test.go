@@ -65,6 +65,13 @@ func TestActionRunsConfigSuites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runActionSuites := func(ctx context.Context, e *env, cfg *config.Config, only *regexp.Regexp, rounds int) ([]*model.Results, error) {
+		run, err := actionRunMeta(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		return newRunner(e).ConfigRuns(ctx, cfg, only, rounds, run)
+	}
 	runs, err := runActionSuites(context.Background(), e, cfg, nil, 1)
 	if err != nil {
 		t.Fatal(err)

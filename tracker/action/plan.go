@@ -6,20 +6,22 @@ import (
 	"strings"
 )
 
-// A Mode is what a run of the action does.
-type Mode string
+// A Kind is what a run of the action does, decided from the event (not
+// to be confused with the baseline input, which says what a pull request
+// is judged against, nor with a benchmark's mode parameter).
+type Kind string
 
-// The modes.
+// The kinds of run.
 const (
-	// ModeCheck judges a pull request: summary, annotations, sticky
+	// KindCheck judges a pull request: summary, annotations, sticky
 	// comment, commit status; the run is recorded as a pull-request run.
-	ModeCheck Mode = "check"
-	// ModeBaseline records a run of the baseline branch (push, schedule)
+	KindCheck Kind = "check"
+	// KindBaseline records a run of the baseline branch (push, schedule)
 	// as history; the job summary reports it against the previous history.
-	ModeBaseline Mode = "baseline"
-	// ModeReport only reports to the job summary (workflow_dispatch, pushes
+	KindBaseline Kind = "baseline"
+	// KindReport only reports to the job summary (workflow_dispatch, pushes
 	// to other branches); it records only when the record input says so.
-	ModeReport Mode = "report"
+	KindReport Kind = "report"
 )
 
 // Env is the runner's description of the job: the GITHUB_* variables.
@@ -42,7 +44,7 @@ type Inputs struct {
 	Record         bool   // workflow_dispatch: record the run
 	AllowForks     bool
 	// Interleaved asks pull requests to be judged by an interleaved A/B
-	// on the runner (the mode input: interleaved) instead of the history.
+	// on the runner (the baseline input: interleaved) instead of the history.
 	Interleaved bool
 	// FailOnRegression makes a regression on a pull request fail the job.
 	FailOnRegression bool
@@ -50,10 +52,10 @@ type Inputs struct {
 
 // A Plan is what one run of the action will do, decided from the event.
 type Plan struct {
-	Mode           Mode
+	Kind           Kind
 	Event          string
 	Repo           Repo
-	PR             int    // the pull request number in ModeCheck
+	PR             int    // the pull request number in KindCheck
 	HeadSHA        string // the commit judged: the pull request's head, else GITHUB_SHA
 	Branch         string // the branch that ran: the pull request's head branch, else GITHUB_REF_NAME
 	BaselineBranch string
@@ -63,11 +65,11 @@ type Plan struct {
 	// (pull_request.base.sha and .ref, else GITHUB_BASE_REF).
 	BaseSHA, BaseRef string
 	// Interleaved: judge this pull request by an interleaved A/B of its
-	// base and head on this runner (Inputs.Interleaved, in ModeCheck only;
-	// other events record or report as in the history mode).
+	// base and head on this runner (Inputs.Interleaved, in KindCheck only;
+	// other events record or report as with the history baseline).
 	Interleaved bool
 	// FailOnRegression: a regression fails the job (exit 1); only in
-	// ModeCheck, with Inputs.FailOnRegression.
+	// KindCheck, with Inputs.FailOnRegression.
 	FailOnRegression bool
 	RunURL           string
 	Marker           string // the sticky comment's hidden marker
@@ -138,21 +140,21 @@ func Decide(env Env, event []byte, in Inputs) (*Plan, error) {
 	if pl.BaselineBranch == "" {
 		return nil, fmt.Errorf("baseline-branch: not set and the event payload names no default branch")
 	}
-	return pl, pl.decideMode(env, p, in)
+	return pl, pl.decideKind(env, p, in)
 }
 
-func (pl *Plan) decideMode(env Env, p payload, in Inputs) error {
+func (pl *Plan) decideKind(env Env, p payload, in Inputs) error {
 	onBaseline := env.Ref == "refs/heads/"+pl.BaselineBranch
 	switch env.EventName {
 	case "pull_request":
 		return pl.decidePR(env, p, in)
 	case "push", "schedule":
-		pl.Mode, pl.Record = ModeReport, false
+		pl.Kind, pl.Record = KindReport, false
 		if onBaseline {
-			pl.Mode, pl.Record = ModeBaseline, true
+			pl.Kind, pl.Record = KindBaseline, true
 		}
 	case "workflow_dispatch":
-		pl.Mode, pl.Record = ModeReport, in.Record
+		pl.Kind, pl.Record = KindReport, in.Record
 	case "pull_request_target":
 		return &EventError{env.EventName, "not supported: it runs with the base repository's secrets and write token, " +
 			"so checking out and running the pull request's code would hand them to it; use pull_request"}
@@ -167,7 +169,7 @@ func (pl *Plan) decidePR(env Env, p payload, in Inputs) error {
 	if pr == nil || pr.Number <= 0 || pr.Head.SHA == "" {
 		return &EventError{"pull_request", "the event payload has no pull_request number and head sha"}
 	}
-	pl.Mode, pl.Record = ModeCheck, true
+	pl.Kind, pl.Record = KindCheck, true
 	pl.PR, pl.HeadSHA, pl.Branch = pr.Number, pr.Head.SHA, pr.Head.Ref
 	pl.BaseSHA, pl.BaseRef = pr.Base.SHA, firstOf(pr.Base.Ref, env.BaseRef)
 	pl.Interleaved, pl.FailOnRegression = in.Interleaved, in.FailOnRegression
@@ -191,7 +193,7 @@ func (pl *Plan) BaseCommit() (string, error) {
 	case pl.BaseRef != "":
 		return "origin/" + pl.BaseRef, nil
 	}
-	return "", fmt.Errorf("mode: interleaved needs the pull request's base, but the event has no pull_request.base.sha and GITHUB_BASE_REF is empty")
+	return "", fmt.Errorf("baseline: interleaved needs the pull request's base, but the event has no pull_request.base.sha and GITHUB_BASE_REF is empty")
 }
 
 func firstOf(vals ...string) string {

@@ -63,7 +63,7 @@ type Files interface {
 	WriteReport(md string) error
 }
 
-// GitHub is what the check mode uses of GitHub: the comments, the
+// GitHub is what a check run (KindCheck) uses of GitHub: the comments, the
 // statuses, and the login the token writes as.
 type GitHub struct {
 	Comments Comments
@@ -97,8 +97,8 @@ type RunOptions struct {
 	// Spool keeps runs the store could not take and returns the error to
 	// report; it is called only when the plan records.
 	Spool  func(runs []*model.Results, err error) error
-	GitHub *GitHub // ModeCheck only
-	Notify *Notify // how new change points are announced (ModeBaseline; nil: the job summary only)
+	GitHub *GitHub // KindCheck only
+	Notify *Notify // how new change points are announced (KindBaseline; nil: the job summary only)
 	Log    Log
 	Files  Files
 	Stdout io.Writer // the log's plain lines (verdicts per benchmark)
@@ -162,7 +162,7 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 		runs, names = append(runs, extra...), append(names, check.RunNames(extra)...)
 	}
 	tally := TallyOf(c)
-	if r.plan.Mode == ModeCheck {
+	if r.plan.Kind == KindCheck {
 		if r.history, err = ReportHistory(ctx, st, c, r.plan.BaselineBranch); err != nil {
 			o.Log.Annotate("warning", "", fmt.Sprintf("perfgate: no history charts: %v", err))
 		}
@@ -172,17 +172,17 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 	}
 	out := Outcome{Tally: tally, Failed: r.plan.FailOnRegression && tally.Verdict() == Fail}
 	switch {
-	case r.plan.Mode == ModeCheck && o.Shard.Count > 1:
+	case r.plan.Kind == KindCheck && o.Shard.Count > 1:
 		if out.GitHubErr = r.updateGitHubShards(ctx, st, c); out.GitHubErr != nil {
 			o.Log.Annotate("error", "perfgate could not update GitHub", out.GitHubErr.Error())
 		}
-	case r.plan.Mode == ModeCheck:
+	case r.plan.Kind == KindCheck:
 		out.GitHubErr = r.updateGitHub(ctx, c, tally)
 	}
 	if err := r.record(ctx, st, names, runs, c); err != nil {
 		return Outcome{}, spool(err)
 	}
-	if r.plan.Mode == ModeBaseline && r.plan.Record {
+	if r.plan.Kind == KindBaseline && r.plan.Record {
 		r.reportChanges(ctx, st, runs)
 	}
 	return out, nil
@@ -192,7 +192,7 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 type run struct {
 	o       RunOptions
 	plan    *Plan
-	history report.Histories      // the check mode's recent baseline medians, for the charts
+	history report.Histories      // a check run's recent baseline medians, for the charts
 	conf    *confirm.Confirmation // what re-running the regressions showed (nil: not re-run)
 	notes   []string              // the pre-run checks' warnings
 }
@@ -200,7 +200,7 @@ type run struct {
 // confirming reports whether the regressions of c are re-run: on a pull
 // request, with the confirm input on, when the suites ran here.
 func (r *run) confirming(c *compare.Comparison, m *Measurement) bool {
-	if r.plan.Mode != ModeCheck || !r.o.Confirm || !c.Failed() {
+	if r.plan.Kind != KindCheck || !r.o.Confirm || !c.Failed() {
 		return false
 	}
 	if !m.Local {
@@ -220,7 +220,7 @@ func CompareAB(base, head []*model.Results, opt compare.Options) (*compare.Compa
 	return c, nil
 }
 
-// record stores the runs the plan says to. In the check mode a run that
+// record stores the runs the plan says to. In a check run a run that
 // claims to be a baseline-branch run is not stored: a pull request must
 // never become a baseline.
 func (r *run) record(ctx context.Context, st Store, names []string, runs []*model.Results, c *compare.Comparison) error {
@@ -230,7 +230,7 @@ func (r *run) record(ctx context.Context, st Store, names []string, runs []*mode
 	var keepNames []string
 	var keep []*model.Results
 	for i, x := range runs {
-		if r.plan.Mode == ModeCheck && x.Run.IsBaselineCandidate(r.plan.BaselineBranch) {
+		if r.plan.Kind == KindCheck && x.Run.IsBaselineCandidate(r.plan.BaselineBranch) {
 			r.o.Log.Annotate("warning", "", fmt.Sprintf("%s: run %s claims to be a %s run of %s outside a pull request; not recorded from a pull request",
 				names[i], x.Run.ID, x.Run.Event, x.Run.Branch))
 			continue
@@ -240,7 +240,7 @@ func (r *run) record(ctx context.Context, st Store, names []string, runs []*mode
 	if err := check.RecordRuns(ctx, r.o.Stderr, st, keepNames, keep); err != nil {
 		return err
 	}
-	if r.plan.Mode == ModeCheck {
+	if r.plan.Kind == KindCheck {
 		if _, err := check.SaveComparison(ctx, st, c); err != nil {
 			fmt.Fprintf(r.o.Stderr, "perfgate: warning: the comparison was not stored: %v\n", err)
 		}

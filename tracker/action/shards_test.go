@@ -167,7 +167,7 @@ func shardComparison(t *testing.T, testbed string, factor float64, names ...stri
 
 // shardRun is the run of one shard, posting to comments and statuses.
 func shardRun(i, n int, cs Comments, ss Statuses) *run {
-	p := &Plan{Mode: ModeCheck, Repo: Repo{"o", "r"}, PR: 2, HeadSHA: strings.Repeat("b", 40), FailOnRegression: true,
+	p := &Plan{Kind: KindCheck, Repo: Repo{"o", "r"}, PR: 2, HeadSHA: strings.Repeat("b", 40), FailOnRegression: true,
 		RunURL: "https://github.com/o/r/actions/runs/7", Marker: Marker("perfgate", "perfgate")}
 	return &run{plan: p, o: RunOptions{Plan: p, Shard: Shard{Index: i, Count: n}, Comment: CommentAlways, Version: "test",
 		GitHub: &GitHub{Comments: cs, Statuses: ss, Login: func(context.Context) (string, error) { return me, nil }},

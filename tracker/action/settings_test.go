@@ -1,0 +1,113 @@
+package action
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+var testDefaults = Defaults{StoreDir: ".perfgate", SpoolDir: ".perfgate-spool", GitHubTimeout: time.Minute, DBTimeout: 30 * time.Second,
+	Rounds: 1, MaxRounds: 100, PreRunPolicies: []string{"warn", "strict", "off"}}
+
+func readTestSettings(inputs, env map[string]string) (*Settings, error) {
+	return ReadSettings(func(k string) string { return inputs[k] }, func(k string) string { return env[k] }, testDefaults)
+}
+
+func TestReadSettingsDefaults(t *testing.T) {
+	s, err := readTestSettings(nil, map[string]string{"RUNNER_TEMP": "/tmp/r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case s.Baseline != BaselineHistory || s.Inputs.Interleaved:
+		t.Errorf("baseline %q (interleaved %v), want history", s.Baseline, s.Inputs.Interleaved)
+	case !s.Inputs.FailOnRegression || s.Inputs.Record || !s.Confirm:
+		t.Errorf("booleans %+v confirm %v: want fail-on-regression and confirm on, record off", s.Inputs, s.Confirm)
+	case s.StoreDir != ".perfgate" || s.SpoolDir != ".perfgate-spool" || s.ReportPath != "/tmp/r/perfgate-report.md":
+		t.Errorf("paths %q %q %q", s.StoreDir, s.SpoolDir, s.ReportPath)
+	case s.GitHubTimeout != time.Minute || s.DBTimeout != 30*time.Second || s.Rounds != 1 || s.PreRun != "warn":
+		t.Errorf("timeouts %v %v, rounds %d, pre-run %q: want the defaults", s.GitHubTimeout, s.DBTimeout, s.Rounds, s.PreRun)
+	case s.Shard != (Shard{Count: 1}) || s.Comment != CommentAlways || s.Notify != NotifyOff || len(s.Warnings) != 0:
+		t.Errorf("shard %+v comment %q notify %q warnings %q", s.Shard, s.Comment, s.Notify, s.Warnings)
+	}
+}
+
+func TestReadSettings(t *testing.T) {
+	tests := []struct {
+		name   string
+		inputs map[string]string
+		env    map[string]string
+		check  func(*Settings) bool
+	}{
+		{"baseline interleaved", map[string]string{"baseline": "interleaved", "rounds": "7"}, nil,
+			func(s *Settings) bool {
+				return s.Baseline == BaselineInterleaved && s.Inputs.Interleaved && s.Rounds == 7
+			}},
+		{"mode, the deprecated name, warns", map[string]string{"mode": "interleaved"}, nil,
+			func(s *Settings) bool {
+				return s.Baseline == BaselineInterleaved && len(s.Warnings) == 1 && strings.Contains(s.Warnings[0], "baseline: interleaved")
+			}},
+		{"tool cache holds store and spool", nil, map[string]string{"RUNNER_TOOL_CACHE": "/c"},
+			func(s *Settings) bool { return s.StoreDir == "/c/perfgate/store" && s.SpoolDir == "/c/perfgate/spool" }},
+		{"store-dir wins over the tool cache", map[string]string{"store-dir": "s"}, map[string]string{"RUNNER_TOOL_CACHE": "/c", "PERFGATE_SPOOL": "sp"},
+			func(s *Settings) bool { return s.StoreDir == "s" && s.SpoolDir == "sp" }},
+		{"shards", map[string]string{"shards": "4", "shard": "2"}, map[string]string{"GITHUB_RUN_ID": "9", "GITHUB_JOB": "bench"},
+			func(s *Settings) bool {
+				return s.Shard == (Shard{Index: 2, Count: 4}) && s.ShardGroup == "gha-9-1-bench"
+			}},
+		{"timeouts from the environment, seconds as integers", map[string]string{"database-timeout": "5"}, map[string]string{"PERFGATE_GITHUB_TIMEOUT": "2m"},
+			func(s *Settings) bool { return s.GitHubTimeout == 2*time.Minute && s.DBTimeout == 5*time.Second }},
+		{"threshold and alpha given", map[string]string{"threshold": "5%", "alpha": "0.05", "results-file": "a.json, b.json"}, nil,
+			func(s *Settings) bool {
+				return s.Compare.Threshold == 0.05 && s.Compare.Alpha == 0.05 && s.Explicit["threshold"] && s.Explicit["alpha"] && len(s.ResultFiles) == 2
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := readTestSettings(tt.inputs, tt.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(s) {
+				t.Errorf("settings %+v", s)
+			}
+		})
+	}
+}
+
+func TestReadSettingsErrors(t *testing.T) {
+	tests := []struct {
+		inputs map[string]string
+		want   string
+	}{
+		{map[string]string{"threshold": "ten"}, `threshold: "ten" is not a percentage`},
+		{map[string]string{"alpha": "1"}, `alpha: "1" is not a number in range (0 to 1)`},
+		{map[string]string{"alpha": "nan"}, `alpha: "nan" is not a number`},
+		{map[string]string{"record": "1"}, `record: "1" is not true or false`},
+		{map[string]string{"pre-run-checks": "refuse"}, `pre-run-checks: "refuse" is not warn, strict, off`},
+		{map[string]string{"comment": "sometimes"}, `comment: "sometimes" is not always, on-change or never`},
+		{map[string]string{"baseline": "ab"}, `baseline: "ab" is not history or interleaved`},
+		{map[string]string{"mode": "ab"}, `mode: "ab" is not history or interleaved`},
+		{map[string]string{"mode": "history", "baseline": "interleaved"}, `mode: "history", but baseline says "interleaved": mode is the deprecated name of baseline`},
+		{map[string]string{"baseline": "interleaved", "results-file": "r.json"}, "baseline: interleaved runs the suites of both sides itself"},
+		{map[string]string{"rounds": "101"}, `rounds: "101" is not an integer from 1 to 100`},
+		{map[string]string{"shard": "1"}, `shard: "1" given without shards`},
+		{map[string]string{"shards": "2", "shard": "2"}, `shard: "2" is not an integer from 0 to 1`},
+		{map[string]string{"shards": "257"}, `shards: "257" is not an integer from 1 to 256`},
+		{map[string]string{"github-timeout": "soon"}, `github-timeout: "soon" is not a positive duration`},
+		{map[string]string{"database-timeout": "-1s"}, `database-timeout: "-1s" is not a positive duration`},
+		{map[string]string{"filter": "gemm("}, "filter: error parsing regexp"},
+		{map[string]string{"notify-changes": "email"}, `notify-changes: "email" is not off, commit-comment or issue`},
+		{map[string]string{"dashboard-url": "https://x.io/a)[b](javascript:c"}, "dashboard-url:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			_, err := readTestSettings(tt.inputs, nil)
+			if !model.IsInputError(err) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v; want an input error containing %q", err, tt.want)
+			}
+		})
+	}
+}
