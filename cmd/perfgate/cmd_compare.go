@@ -5,6 +5,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/report"
 )
 
 func init() {
@@ -51,7 +52,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := renderComparison(e.Stdout, c, cf.format); err != nil {
+	if err := report.Render(e.Stdout, c, nil, cf.format); err != nil {
 		return err
 	}
 	if c.Failed() {

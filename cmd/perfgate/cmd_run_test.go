@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/runner"
 )
 
 // runCmd runs perfgate in-process with no environment.
@@ -143,15 +144,15 @@ func TestRunDefaultSelection(t *testing.T) {
 				}
 			}
 			e := &env{Getenv: func(k string) string { return tt.env[k] }, Stdout: io.Discard, Stderr: io.Discard}
-			var f runFlags
+			var s runner.Settings
 			fs := newFlagSet(e, "run", "")
-			f.register(fs, e)
+			registerRunFlags(fs, e, &s)
 			if err := parseFlags(fs, tt.args); err != nil {
 				t.Fatal(err)
 			}
-			f.defaults(context.Background(), flagsGiven(fs), e)
-			if f.suites != tt.wantSuites || f.size != tt.wantSize || f.config != tt.wantConfig {
-				t.Errorf("suites %q size %q config %q; want %q %q %q", f.suites, f.size, f.config, tt.wantSuites, tt.wantSize, tt.wantConfig)
+			s.Defaults(context.Background(), flagsGiven(fs)["size"] || tt.env["PERFGATE_SIZE"] != "")
+			if s.Suites != tt.wantSuites || s.Size != tt.wantSize || s.Config != tt.wantConfig {
+				t.Errorf("suites %q size %q config %q; want %q %q %q", s.Suites, s.Size, s.Config, tt.wantSuites, tt.wantSize, tt.wantConfig)
 			}
 		})
 	}

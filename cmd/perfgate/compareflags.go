@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"flag"
-	"io"
 	"strconv"
 	"strings"
 
@@ -10,54 +10,60 @@ import (
 	"github.com/perfgate/perfgate/tracker/report"
 )
 
-// compareFlags are the verdict flags shared by compare, check and action.
-// The threshold is a percentage on the command line, read by
-// compare.ParseThreshold ("10" and "10%" are ten percent), and a fraction
-// in compare.Options.
+// compareFlags are the verdict flags shared by compare, check and ab
+// (compare.Settings), and --format.
 type compareFlags struct {
-	threshold string // as given; options parses it
-	// thresholdEnv: the threshold's default came from PERFGATE_THRESHOLD.
-	thresholdEnv bool
-	alpha        float64
-	correction   string
-	minSamples   int
-	history      int
-	runSpread    float64 // percent
-	format       string
-	fs           *flag.FlagSet
-	envErrs      map[string]error // flag name -> its PERFGATE_* default did not parse
+	s      compare.Settings
+	format string
+	fs     *flag.FlagSet
+	// envSet: the flag's default came from its PERFGATE_* variable.
+	envSet  map[string]bool
+	envErrs map[string]error // flag name -> its PERFGATE_* default did not parse
 }
 
-// register adds --threshold, --alpha, --correction, --min-samples and
-// --format to fs, with defaults from PERFGATE_THRESHOLD, PERFGATE_ALPHA,
-// PERFGATE_CORRECTION and PERFGATE_MIN_SAMPLES.
+// compareEnv are the variables the verdict flags default from.
+var compareEnv = map[string]string{"threshold": "PERFGATE_THRESHOLD", "alpha": "PERFGATE_ALPHA", "correction": "PERFGATE_CORRECTION",
+	"min-samples": "PERFGATE_MIN_SAMPLES", "history": "PERFGATE_HISTORY", "run-spread": "PERFGATE_RUN_SPREAD"}
+
+// register adds the verdict flags and --format to fs, with defaults from
+// their PERFGATE_* variables.
 func (f *compareFlags) register(fs *flag.FlagSet, e *env) {
-	def := compare.DefaultOptions()
-	f.fs, f.envErrs = fs, map[string]error{}
-	f.thresholdEnv = e.Getenv("PERFGATE_THRESHOLD") != ""
-	alpha := f.envFloat(e, "alpha", "PERFGATE_ALPHA", def.Alpha)
-	minSamples := f.envInt(e, "min-samples", "PERFGATE_MIN_SAMPLES", def.MinSamples)
-	fs.StringVar(&f.threshold, "threshold", envDefault(e, "PERFGATE_THRESHOLD", "10%"),
+	def := compare.DefaultSettings()
+	f.fs, f.envSet, f.envErrs = fs, map[string]bool{}, map[string]error{}
+	for name, key := range compareEnv {
+		f.envSet[name] = e.Getenv(key) != ""
+	}
+	fs.StringVar(&f.s.Threshold, "threshold", envDefault(e, "PERFGATE_THRESHOLD", def.Threshold),
 		"the smallest change that matters, in `percent`: 10 and 10% are ten percent; below 1 write the sign (0.5%) (env PERFGATE_THRESHOLD)")
-	fs.Float64Var(&f.alpha, "alpha", alpha, "significance level of the adjusted p-values, in (0, 1); the CI level is 1 − alpha (env PERFGATE_ALPHA)")
-	fs.StringVar(&f.correction, "correction", envDefault(e, "PERFGATE_CORRECTION", def.Correction),
+	fs.Float64Var(&f.s.Alpha, "alpha", f.envFloat(e, "alpha", def.Alpha), "significance level of the adjusted p-values, in (0, 1); the CI level is 1 − alpha (env PERFGATE_ALPHA)")
+	fs.StringVar(&f.s.Correction, "correction", envDefault(e, "PERFGATE_CORRECTION", def.Correction),
 		"multiple-testing correction: "+strings.Join(compare.Corrections, ", ")+" (env PERFGATE_CORRECTION)")
-	fs.IntVar(&f.minSamples, "min-samples", minSamples, "fewest samples per side to judge a benchmark (env PERFGATE_MIN_SAMPLES)")
-	fs.IntVar(&f.history, "history", f.envInt(e, "history", "PERFGATE_HISTORY", def.HistoryJobs),
+	fs.IntVar(&f.s.MinSamples, "min-samples", int(f.envFloat(e, "min-samples", float64(def.MinSamples))), "fewest samples per side to judge a benchmark (env PERFGATE_MIN_SAMPLES)")
+	fs.IntVar(&f.s.History, "history", int(f.envFloat(e, "history", float64(def.History))),
 		"check and action: how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline (env PERFGATE_HISTORY)")
-	fs.Float64Var(&f.runSpread, "run-spread", f.envFloat(e, "run-spread", "PERFGATE_RUN_SPREAD", 100*def.RunSpreadPrior),
+	fs.Float64Var(&f.s.RunSpread, "run-spread", f.envFloat(e, "run-spread", def.RunSpread),
 		"the run-to-run spread, in `percent`, assumed where no replicated runs measure it (one job a side) (env PERFGATE_RUN_SPREAD)")
 	fs.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.Formats, ", "))
 }
 
-// envFloat reads a numeric default from the environment, remembering one
-// that does not parse for options to report unless the flag is given.
-func (f *compareFlags) envFloat(e *env, name, key string, def float64) float64 {
-	s := e.Getenv(key)
+// envFloat reads a numeric default from the flag's variable, remembering
+// one that does not parse (or is not an integer where the flag wants one)
+// for options to report unless the flag is given.
+func (f *compareFlags) envFloat(e *env, name string, def float64) float64 {
+	key := compareEnv[name]
+	s := strings.TrimSpace(e.Getenv(key))
 	if s == "" {
 		return def
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if name == "min-samples" || name == "history" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			f.envErrs[name] = usageError("%s (default of --%s): %q is not an integer", key, name, s)
+			return def
+		}
+		return float64(n)
+	}
+	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		f.envErrs[name] = usageError("%s (default of --%s): %q is not a number", key, name, s)
 		return def
@@ -65,55 +71,27 @@ func (f *compareFlags) envFloat(e *env, name, key string, def float64) float64 {
 	return v
 }
 
-// envInt is envFloat for integers.
-func (f *compareFlags) envInt(e *env, name, key string, def int) int {
-	s := e.Getenv(key)
-	if s == "" {
-		return def
-	}
-	v, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		f.envErrs[name] = usageError("%s (default of --%s): %q is not an integer", key, name, s)
-		return def
-	}
-	return v
-}
-
-// options validates the flags and returns the compare options. Errors are
-// usage errors (exit 2) naming the flag or environment variable.
+// options checks the flags (compare.Settings.Options) and --format. Errors
+// are usage errors (exit 2) naming the flag, or the variable its default
+// came from.
 func (f *compareFlags) options() (compare.Options, error) {
 	set := flagsGiven(f.fs)
-	for _, name := range []string{"threshold", "alpha", "min-samples", "history", "run-spread"} {
-		if err := f.envErrs[name]; err != nil && !set[name] {
+	for name, err := range f.envErrs {
+		if !set[name] {
 			return compare.Options{}, err
 		}
 	}
-	threshold, err := compare.ParseThreshold(f.threshold)
-	if err != nil {
-		if !set["threshold"] && f.thresholdEnv {
-			return compare.Options{}, usageError("PERFGATE_THRESHOLD (default of --threshold): %v", err)
-		}
-		return compare.Options{}, usageError("--threshold: %v", err)
-	}
+	o, err := f.s.Options()
+	var se *compare.SettingError
 	switch {
-	case !(f.alpha > 0 && f.alpha < 1):
-		return compare.Options{}, usageError("--alpha: must be in (0, 1), got %v", f.alpha)
-	case f.minSamples < 2:
-		return compare.Options{}, usageError("--min-samples: must be at least 2, got %d", f.minSamples)
-	case f.history < 1 || f.history > 1000:
-		return compare.Options{}, usageError("--history: must be between 1 and 1000 jobs, got %d", f.history)
-	case !(f.runSpread >= 0) || f.runSpread > 100:
-		return compare.Options{}, usageError("--run-spread: must be a percentage in [0, 100], got %v", f.runSpread)
-	}
-	if err := checkChoice("--correction", f.correction, compare.Corrections); err != nil {
-		return compare.Options{}, err
+	case errors.As(err, &se) && !set[se.Setting] && f.envSet[se.Setting]:
+		return o, usageError("%s (default of --%s): %s", compareEnv[se.Setting], se.Setting, se.Msg)
+	case errors.As(err, &se):
+		return o, usageError("--%s: %s", se.Setting, se.Msg)
 	}
 	if err := checkChoice("--format", f.format, report.Formats); err != nil {
 		return compare.Options{}, err
 	}
-	o := compare.DefaultOptions()
-	o.Threshold, o.Alpha, o.Correction, o.MinSamples = threshold, f.alpha, f.correction, f.minSamples
-	o.HistoryJobs, o.RunSpreadPrior = f.history, f.runSpread/100
 	return o, nil
 }
 
@@ -124,11 +102,6 @@ func checkChoice(flagName, v string, allowed []string) error {
 		}
 	}
 	return usageError("%s: must be one of %s, got %q", flagName, strings.Join(allowed, ", "), v)
-}
-
-// renderComparison writes the comparison in format (report.Render).
-func renderComparison(w io.Writer, c *compare.Comparison, format string) error {
-	return report.Render(w, c, nil, format)
 }
 
 // resultFiles is a repeatable flag collecting results file names.

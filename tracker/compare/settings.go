@@ -1,0 +1,59 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Settings are the verdict options as people write them (the flags of
+// compare, check and ab and their PERFGATE_* defaults): the threshold as
+// text in percent, the run-to-run spread in percent. Options checks them.
+type Settings struct {
+	Threshold  string // "10" and "10%" are ten percent (ParseThreshold)
+	Alpha      float64
+	Correction string
+	MinSamples int
+	History    int     // baseline jobs read to estimate the run-to-run spread
+	RunSpread  float64 // percent
+}
+
+// DefaultSettings are DefaultOptions, written as Settings.
+func DefaultSettings() Settings {
+	o := DefaultOptions()
+	return Settings{Threshold: "10%", Alpha: o.Alpha, Correction: o.Correction, MinSamples: o.MinSamples,
+		History: o.HistoryJobs, RunSpread: 100 * o.RunSpreadPrior}
+}
+
+// A SettingError names the setting that is wrong (threshold, alpha,
+// correction, min-samples, history, run-spread: the flags' names).
+type SettingError struct {
+	Setting, Msg string
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Msg }
+
+// Options checks s and returns the options, or a *SettingError for the
+// first bad setting.
+func (s Settings) Options() (Options, error) {
+	threshold, err := ParseThreshold(s.Threshold)
+	if err != nil {
+		return Options{}, &SettingError{"threshold", err.Error()}
+	}
+	switch {
+	case !(s.Alpha > 0 && s.Alpha < 1):
+		return Options{}, &SettingError{"alpha", fmt.Sprintf("must be in (0, 1), got %v", s.Alpha)}
+	case s.MinSamples < 2:
+		return Options{}, &SettingError{"min-samples", fmt.Sprintf("must be at least 2, got %d", s.MinSamples)}
+	case s.History < 1 || s.History > 1000:
+		return Options{}, &SettingError{"history", fmt.Sprintf("must be between 1 and 1000 jobs, got %d", s.History)}
+	case !(s.RunSpread >= 0) || s.RunSpread > 100:
+		return Options{}, &SettingError{"run-spread", fmt.Sprintf("must be a percentage in [0, 100], got %v", s.RunSpread)}
+	case !slices.Contains(Corrections, s.Correction):
+		return Options{}, &SettingError{"correction", fmt.Sprintf("must be one of %s, got %q", strings.Join(Corrections, ", "), s.Correction)}
+	}
+	o := DefaultOptions()
+	o.Threshold, o.Alpha, o.Correction, o.MinSamples = threshold, s.Alpha, s.Correction, s.MinSamples
+	o.HistoryJobs, o.RunSpreadPrior = s.History, s.RunSpread/100
+	return o, nil
+}
