@@ -8,16 +8,11 @@ import (
 
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/tracker/compare"
-	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
 
 func init() {
-	register(&command{
-		Name:    "ab",
-		Summary: "interleaved A/B: run the suites of the merge base and of the working tree alternately on this machine, and compare",
-		Run:     runAB,
-	})
+	register(&command{Name: "ab", Run: runAB})
 }
 
 // abFlags are perfgate ab's flags.
@@ -55,20 +50,14 @@ func runAB(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	defer s.Close()
-	base, head, err := s.Rounds(ctx, only, f.rounds)
+	c, base, head, err := s.Compare(ctx, only, f.rounds, opt, flagsGiven(fs))
 	if err != nil {
 		return err
 	}
-	opt.Interleaved = true
-	opt = applyConfig(opt, s.HeadConfig, flagsGiven(fs), resultKeys(base, head))
-	c, err := compare.Compare(base, head, opt)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	if err := writePooled(f.outBase, base); err != nil {
+	if err := ab.WritePooled(f.outBase, base); err != nil {
 		return err
 	}
-	if err := writePooled(f.outHead, head); err != nil {
+	if err := ab.WritePooled(f.outHead, head); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: interleaved A/B, %d rounds (%s) on %s: base %s (merge base of %s), head %s\n",
@@ -102,19 +91,4 @@ func (f *abFlags) validate(nargs int) (compare.Options, *regexp.Regexp, error) {
 	}
 	opt, err := f.cf.options()
 	return opt, only, err
-}
-
-// writePooled writes a side's pooled rounds to path ("": nowhere).
-func writePooled(path string, side []*model.Results) error {
-	if path == "" {
-		return nil
-	}
-	r, err := ab.Pool(side)
-	if err != nil {
-		return err
-	}
-	if err := model.WriteFile(path, r); err != nil {
-		return &model.InfraError{Op: "write " + path, Err: err}
-	}
-	return nil
 }

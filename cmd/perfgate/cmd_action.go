@@ -17,11 +17,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "action",
-		Summary: "run as the GitHub Action: inputs from INPUT_*, the event from GITHUB_* (docs/action.md)",
-		Run:     runAction,
-	})
+	register(&command{Name: "action", Run: runAction})
 }
 
 // actionDefaults are the defaults the inputs fall back to that other

@@ -17,11 +17,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "chart",
-		Summary: "draw a PNG or SVG chart: a benchmark's trend with its steps, or a comparison",
-		Run:     runChart,
-	})
+	register(&command{Name: "chart", Run: runChart})
 }
 
 // registerChartOutput adds --out, --format, --width and --height to fs.

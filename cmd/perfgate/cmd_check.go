@@ -8,17 +8,12 @@ import (
 
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/check"
-	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 func init() {
-	register(&command{
-		Name:    "check",
-		Summary: "judge a run against the latest runs of the baseline branch in the history",
-		Run:     runCheck,
-	})
+	register(&command{Name: "check", Run: runCheck})
 }
 
 // checkFlags are check's own flags; compare's verdict flags come from
@@ -32,7 +27,6 @@ type checkFlags struct {
 	record       bool
 	confirm      bool // re-run the regressions before failing
 	confirmRuns  int  // rounds of the re-run
-	cfg          *config.Config
 	runsEnvError error
 }
 
@@ -97,65 +91,46 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	if err := cf.validate(); err != nil {
 		return err
 	}
-	cands, err := check.LoadCandidates(cf.candidates)
+	cfg, err := loadOptionalConfig(ctx, cf.config)
 	if err != nil {
 		return err
 	}
-	s := check.Settings{Query: check.Query{Branch: cf.branch, Testbed: cf.testbed, Jobs: cf.runs, History: opt.HistoryJobs}, Compare: opt}
-	if s, err = cf.applyConfig(ctx, fs, e, s, cands); err != nil {
-		return err
-	}
-	// Only a check asked to store the candidates spools them when the
-	// database fails: without --record nothing is stored, spool included.
-	spoolIfRecording := func(err error) error {
-		if !cf.record {
-			return err
-		}
-		return spoolOnFailure(e, sf, cands, err)
-	}
-	st, err := openStore(ctx, sf)
-	if err != nil {
-		return spoolIfRecording(err)
-	}
-	defer st.Close()
-	b, err := check.Baseline(ctx, st, cands, s.Query)
-	if err != nil {
-		return spoolIfRecording(err)
-	}
-	c, err := check.Judge(b, cands, s.Query.Jobs, s.Compare)
+	res, err := check.Run(ctx, check.RunOptions{
+		Files:    cf.candidates,
+		Settings: check.Settings{Query: check.Query{Branch: cf.branch, Testbed: cf.testbed, Jobs: cf.runs, History: opt.HistoryJobs}, Compare: opt},
+		Config:   cfg, Explicit: explicitSettings(fs, e, checkEnv),
+		ConfirmRounds: confirmRounds(cf.confirm, cf.confirmRuns), Rerunner: &runner.Confirmer{Runner: newRunner(e), Rounds: cf.confirmRuns, Config: cfg},
+		Record: cf.record,
+		OpenStore: func(ctx context.Context) (check.Store, func() error, error) {
+			st, err := openStore(ctx, sf)
+			if err != nil {
+				return nil, nil, err
+			}
+			return st, st.Close, nil
+		},
+		Spool: func(runs []*model.Results, err error) error { return spoolOnFailure(e, sf, runs, err) },
+		Log:   e.Stderr,
+	})
 	if err != nil {
 		return err
 	}
-	var conf *confirm.Confirmation
-	if cf.confirm && c.Failed() {
-		var rs []*model.Results
-		c, conf, rs = check.Confirm(ctx, &runner.Confirmer{Runner: newRunner(e), Rounds: cf.confirmRuns, Config: cf.cfg}, cf.confirmRuns, b, cands, c)
-		cands = append(cands, rs...)
-		cf.candidates = append(cf.candidates, check.RunNames(rs)...)
-	}
-	if cf.record {
-		if err := check.RecordRuns(ctx, e.Stderr, st, cf.candidates, cands); err != nil {
-			return spoolOnFailure(e, sf, cands, err)
-		}
-		saveComparison(ctx, e, st, c)
-	}
-	return finishCheck(e, c, conf, cmp.format, s.Query.Branch, first(s.Query.Testbed, c.Candidate.Testbed))
+	q := res.Settings.Query
+	return finishCheck(e, res.Comparison, res.Confirmation, cmp.format, q.Branch, first(q.Testbed, res.Comparison.Candidate.Testbed))
 }
 
-// applyConfig takes the defaults the flags leave open from the config file
-// (check.ApplyConfig). A flag on the command line or its PERFGATE_*
-// variable wins over the file.
-func (cf *checkFlags) applyConfig(ctx context.Context, fs *flag.FlagSet, e *env, s check.Settings, cands []*model.Results) (check.Settings, error) {
-	cfg, err := loadOptionalConfig(ctx, cf.config)
-	if err != nil || cfg == nil {
-		return s, err
+// checkEnv are the variables whose setting, like a flag given, wins over
+// .perfgate.yml (check.ApplyConfig).
+var checkEnv = map[string]string{
+	check.SetBranch: "PERFGATE_BASELINE_BRANCH", check.SetRuns: "PERFGATE_BASELINE_RUNS",
+	check.SetTestbed: "PERFGATE_BASELINE_TESTBED", check.SetThreshold: "PERFGATE_THRESHOLD",
+	check.SetAlpha: "PERFGATE_ALPHA", check.SetCorrection: "PERFGATE_CORRECTION", check.SetMinSamples: "PERFGATE_MIN_SAMPLES",
+	check.SetHistory: "PERFGATE_HISTORY",
+}
+
+// confirmRounds is the rounds of --confirm's re-run, 0 without --confirm.
+func confirmRounds(confirm bool, rounds int) int {
+	if !confirm {
+		return 0
 	}
-	cf.cfg = cfg
-	set := explicitSettings(fs, e, map[string]string{
-		check.SetBranch: "PERFGATE_BASELINE_BRANCH", check.SetRuns: "PERFGATE_BASELINE_RUNS",
-		check.SetTestbed: "PERFGATE_BASELINE_TESTBED", check.SetThreshold: "PERFGATE_THRESHOLD",
-		check.SetAlpha: "PERFGATE_ALPHA", check.SetCorrection: "PERFGATE_CORRECTION", check.SetMinSamples: "PERFGATE_MIN_SAMPLES",
-		check.SetHistory: "PERFGATE_HISTORY",
-	})
-	return check.ApplyConfig(s, cfg, set, check.Keys(cands)), nil
+	return rounds
 }

@@ -9,11 +9,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "compare",
-		Summary: "compare candidate results files against baseline results files",
-		Run:     runCompare,
-	})
+	register(&command{Name: "compare", Run: runCompare})
 }
 
 func runCompare(ctx context.Context, args []string, e *env) error {

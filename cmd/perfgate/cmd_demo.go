@@ -17,11 +17,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "demo",
-		Summary: "judge the example PR run against the example main-branch history (exits 1: it has a regression)",
-		Run:     runDemo,
-	})
+	register(&command{Name: "demo", Run: runDemo})
 }
 
 // demoBaselineRuns is how many history runs the demo pools, check's default.

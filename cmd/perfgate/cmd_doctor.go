@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(&command{Name: "doctor", Summary: "check the GPU, driver, CUDA and NVRTC setup for reliable measurements", Run: runDoctor})
+	register(&command{Name: "doctor", Run: runDoctor})
 }
 
 func runDoctor(ctx context.Context, args []string, e *env) error {

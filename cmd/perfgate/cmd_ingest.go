@@ -12,11 +12,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "ingest",
-		Summary: "convert another tool's benchmark output into a perfgate results file",
-		Run:     runIngest,
-	})
+	register(&command{Name: "ingest", Run: runIngest})
 }
 
 // ingestOptions are the parsed flags of perfgate ingest.

@@ -9,11 +9,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "migrate",
-		Summary: "create or upgrade the Postgres history schema (safe to run from several jobs at once)",
-		Run:     runMigrate,
-	})
+	register(&command{Name: "migrate", Run: runMigrate})
 }
 
 func runMigrate(ctx context.Context, args []string, e *env) error {

@@ -11,11 +11,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "prune",
-		Summary: "delete old history, never the latest baseline runs of a testbed",
-		Run:     runPrune,
-	})
+	register(&command{Name: "prune", Run: runPrune})
 }
 
 // pruneOptions are the parsed flags of perfgate prune.

@@ -8,11 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "record",
-		Summary: "store results files in the history (main-branch push runs become baselines)",
-		Run:     runRecord,
-	})
+	register(&command{Name: "record", Run: runRecord})
 }
 
 func runRecord(ctx context.Context, args []string, e *env) error {

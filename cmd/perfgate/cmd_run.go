@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&command{Name: "run", Summary: "run built-in GPU suites and write results v1", Run: runRun})
+	register(&command{Name: "run", Run: runRun})
 }
 
 // registerRunFlags adds perfgate run's flags to fs, into s.

@@ -15,11 +15,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "site",
-		Summary: "build a static HTML dashboard of the history: a page per suite, trend charts, change points",
-		Run:     runSite,
-	})
+	register(&command{Name: "site", Run: runSite})
 }
 
 func runSite(ctx context.Context, args []string, e *env) error {

@@ -10,11 +10,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "summary",
-		Summary: "write a SUMMARY.md of results files: suites, environment, per-benchmark statistics",
-		Run:     runSummary,
-	})
+	register(&command{Name: "summary", Run: runSummary})
 }
 
 func runSummary(_ context.Context, args []string, e *env) error {

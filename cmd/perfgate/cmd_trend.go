@@ -11,11 +11,7 @@ import (
 )
 
 func init() {
-	register(&command{
-		Name:    "trend",
-		Summary: "show a benchmark's history run by run, with the step changes in it",
-		Run:     runTrend,
-	})
+	register(&command{Name: "trend", Run: runTrend})
 }
 
 func runTrend(ctx context.Context, args []string, e *env) error {

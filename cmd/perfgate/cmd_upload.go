@@ -2,22 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 
-	"github.com/perfgate/perfgate/tracker/check"
-	"github.com/perfgate/perfgate/tracker/history"
-	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 func init() {
-	register(&command{
-		Name:    "upload",
-		Summary: "send the runs spooled while the database was unreachable",
-		Run:     runUpload,
-	})
+	register(&command{Name: "upload", Run: runUpload})
 }
 
 func runUpload(ctx context.Context, args []string, e *env) error {
@@ -48,42 +39,5 @@ func runUpload(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	defer st.Close()
-	return uploadFiles(ctx, e, st, files)
-}
-
-// uploadFiles records each spooled file and removes it once the database
-// has it (recorded now or before). A bad or conflicting file stays, is
-// reported, and makes the exit code 2; a database failure stops the upload
-// with the remaining files in place (exit 3).
-func uploadFiles(ctx context.Context, e *env, st history.Recorder, files []string) error {
-	var bad []error
-	sent := 0
-	for _, f := range files {
-		r, err := model.Load(f)
-		if err != nil { // the error names the file
-			bad = append(bad, fmt.Errorf("%w (left in the spool)", err))
-			continue
-		}
-		out, err := st.Record(ctx, r)
-		if err == nil {
-			if rmErr := os.Remove(f); rmErr != nil {
-				return &exitError{code: exitInfra, err: fmt.Errorf("%s: sent, but cannot remove it: %w", f, rmErr)}
-			}
-			sent++
-			what := "uploaded"
-			if out == model.Duplicate {
-				what = "already in the database"
-			}
-			fmt.Fprintf(e.Stdout, "%s: %s %s\n", f, what, check.DescribeRun(&r.Run))
-			continue
-		}
-		if spool.Spools(err) {
-			return fmt.Errorf("%s: %w (%d of %d spooled run(s) sent; the rest stay spooled)", f, err, sent, len(files))
-		}
-		bad = append(bad, fmt.Errorf("%s: %w (left in the spool)", f, err))
-	}
-	if len(bad) > 0 {
-		return &exitError{code: exitBadInput, err: errors.Join(bad...)}
-	}
-	return nil
+	return spool.Upload(ctx, st, files, e.Stdout)
 }

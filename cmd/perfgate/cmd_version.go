@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	register(&command{Name: "version", Summary: "print the version", Run: runVersion})
+	register(&command{Name: "version", Run: runVersion})
 }
 
 func runVersion(ctx context.Context, args []string, e *env) error {

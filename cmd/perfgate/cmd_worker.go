@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{Name: "worker", Summary: "internal: one worker process of the sharing suite (perfgate run starts it)", Run: runWorker})
+	register(&command{Name: "worker", Run: runWorker})
 }
 
 // runWorker runs one sharing-suite workload: it says "ready" on stdout,

@@ -5,20 +5,8 @@ import (
 	"flag"
 	"strings"
 
-	"github.com/perfgate/perfgate/tracker/check"
-	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
-	"github.com/perfgate/perfgate/tracker/model"
 )
-
-// applyConfig merges a .perfgate.yml's statistics settings into o where
-// the flags flagsSet did not set them (check.ApplyConfig).
-func applyConfig(o compare.Options, cfg *config.Config, flagsSet map[string]bool, keys []model.Key) compare.Options {
-	return check.ApplyConfig(check.Settings{Compare: o}, cfg, flagsSet, keys).Compare
-}
-
-// resultKeys lists the benchmark keys of results documents (check.Keys).
-func resultKeys(rs ...[]*model.Results) []model.Key { return check.Keys(rs...) }
 
 // flagsGiven returns the names of the flags set on the command line.
 func flagsGiven(fs *flag.FlagSet) map[string]bool {

@@ -5,42 +5,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-func TestApplyConfig(t *testing.T) {
-	cfg := &config.Config{
-		Thresholds: config.Thresholds{Default: 0.05, Alpha: 0.05, Overrides: []config.ThresholdOverride{{Glob: "k/*", Threshold: 0.2}}},
-		Better:     []config.BetterOverride{{Glob: "k/rate*", Better: model.Higher}, {Glob: "*", Better: model.Lower}},
-		Ignore:     []string{"noisy/*"},
-	}
-	keys := []model.Key{{Suite: "k", Name: "rate[x]"}, {Suite: "k", Name: "time"}, {Suite: "other", Name: "a"}, {Suite: "k", Name: "time"}}
-	got := applyConfig(compare.DefaultOptions(), cfg, map[string]bool{"alpha": true}, keys)
-	if got.Threshold != 0.05 || got.Alpha != compare.DefaultOptions().Alpha {
-		t.Errorf("threshold %v alpha %v: want the file's threshold and the flag's alpha", got.Threshold, got.Alpha)
-	}
-	want := []compare.Override{
-		{Glob: `k/rate\[x\]`, Threshold: 0.2, Better: model.Higher},
-		{Glob: "k/time", Threshold: 0.2, Better: model.Lower},
-		{Glob: "other/a", Threshold: -1, Better: model.Lower},
-	}
-	if !reflect.DeepEqual(got.Overrides, want) || !reflect.DeepEqual(got.Ignore, []string{"noisy/*"}) {
-		t.Errorf("overrides %+v ignore %v", got.Overrides, got.Ignore)
-	}
-	if err := got.Validate(); err != nil {
-		t.Error(err)
-	}
-	if !compare.Match(got.Overrides[0].Glob, "k/rate[x]") || compare.Match(got.Overrides[0].Glob, "k/ratex") {
-		t.Error("the escaped glob does not match exactly its key")
-	}
-}
 
 func regexpMust(t *testing.T, s string) *regexp.Regexp {
 	t.Helper()

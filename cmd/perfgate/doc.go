@@ -27,6 +27,7 @@ Commands:
 	action   the GitHub Action entry point (configured by INPUT_* and GITHUB_*)
 	demo     judge the example PR run against the example history
 	version  print the version and whether CUDA was built in
+	worker   internal: one worker process of the sharing suite (perfgate run starts it)
 
 "perfgate <command> --help" lists a command's flags. Flags take their
 defaults from PERFGATE_* environment variables where a command says so

@@ -3,13 +3,13 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 
@@ -34,11 +34,10 @@ type env struct {
 }
 
 // A command is one perfgate subcommand. Each lives in its own cmd_NAME.go file
-// and adds itself to commands from an init function.
+// and adds itself to commands from an init function; doc.go lists them.
 type command struct {
-	Name    string
-	Summary string // one line for the command list
-	Run     func(ctx context.Context, args []string, e *env) error
+	Name string
+	Run  func(ctx context.Context, args []string, e *env) error
 }
 
 var commands = map[string]*command{}
@@ -81,17 +80,17 @@ func runEnv(ctx context.Context, args []string, e *env) int {
 	return exitCode(c.Run(ctx, args[1:], e), e)
 }
 
+// doc is doc.go, whose comment is the usage text (as golang.org/x/tools'
+// commands do it).
+//
+//go:embed doc.go
+var doc string
+
+// usage prints the package comment of doc.go: the commands and exit codes.
 func usage(w io.Writer) {
-	fmt.Fprint(w, "usage: perfgate <command> [flags]\n\ncommands:\n")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
-	}
-	fmt.Fprint(w, "\nRun 'perfgate <command> --help' for a command's flags.\n")
+	_, after, _ := strings.Cut(doc, "/*\n")
+	text, _, _ := strings.Cut(after, "*/")
+	io.WriteString(w, text)
 }
 
 // didYouMean is " (did you mean "X"?)" for the command nearest to name, or "".

@@ -39,9 +39,9 @@ func TestTopLevel(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}{
-		{"no arguments", nil, 2, "", "usage: perfgate <command>"},
-		{"help", []string{"help"}, 0, "", "Run 'perfgate <command> --help'"},
-		{"--help", []string{"--help"}, 0, "", "commands:"},
+		{"no arguments", nil, 2, "", "\tperfgate <command> [flags]"},
+		{"help", []string{"help"}, 0, "", `"perfgate <command> --help" lists a command's flags`},
+		{"--help", []string{"--help"}, 0, "", "Commands:"},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{"version", []string{"version"}, 0, "perfgate ", ""},
 		{"--version", []string{"--version"}, 0, "perfgate ", ""},
@@ -57,9 +57,20 @@ func TestTopLevel(t *testing.T) {
 		})
 	}
 	stderr := func() string { _, s, _ := invoke(t, nil, "help"); return s }()
+	// The usage is doc.go's comment: its command list must be the
+	// registered commands, no more, no fewer.
+	_, list, _ := strings.Cut(stderr, "Commands:\n\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	var listed []string
+	for _, l := range strings.Split(list, "\n") {
+		listed = append(listed, strings.Fields(l)[0])
+	}
 	for name := range commands {
-		if !slices.ContainsFunc(strings.Split(stderr, "\n"), func(l string) bool { return strings.HasPrefix(l, "  "+name+" ") }) {
-			t.Errorf("the command list does not name %s", name)
+		if !slices.Contains(listed, name) {
+			t.Errorf("doc.go's command list does not name %s", name)
 		}
+	}
+	if len(listed) != len(commands) {
+		t.Errorf("doc.go lists %d commands %q; %d are registered", len(listed), listed, len(commands))
 	}
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
-	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/report"
@@ -36,15 +34,6 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
-}
-
-// saveComparison stores c when st keeps comparisons (check.SaveComparison).
-// The verdict is already decided, so a failure here is a warning, not a
-// reason to fail the check.
-func saveComparison(ctx context.Context, e *env, st any, c *compare.Comparison) {
-	if _, err := check.SaveComparison(ctx, st, c); err != nil {
-		fmt.Fprintf(e.Stderr, "perfgate: warning: the comparison was not stored: %v\n", err)
-	}
 }
 
 // shortSHA abbreviates a commit hash to 12 characters.

@@ -1,0 +1,55 @@
+package spool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A Recorder stores runs; every history store is one.
+type Recorder interface {
+	Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error)
+}
+
+// Upload records each spooled file (Files) in st and removes it once the
+// database has it (recorded now or before), writing a line each to w. A
+// bad or conflicting file stays and is reported: an *model.InputError
+// naming every one once the rest are sent. A database failure (Spools)
+// stops the upload with the remaining files in place.
+func Upload(ctx context.Context, st Recorder, files []string, w io.Writer) error {
+	var bad []error
+	sent := 0
+	for _, f := range files {
+		r, err := model.Load(f)
+		if err != nil { // the error names the file
+			bad = append(bad, fmt.Errorf("%w (left in the spool)", err))
+			continue
+		}
+		out, err := st.Record(ctx, r)
+		if err == nil {
+			if rmErr := os.Remove(f); rmErr != nil {
+				return &model.InfraError{Op: f + ": sent, but cannot remove it", Err: rmErr}
+			}
+			sent++
+			what := "uploaded"
+			if out == model.Duplicate {
+				what = "already in the database"
+			}
+			fmt.Fprintf(w, "%s: %s %s\n", f, what, check.DescribeRun(&r.Run))
+			continue
+		}
+		if Spools(err) {
+			return fmt.Errorf("%s: %w (%d of %d spooled run(s) sent; the rest stay spooled)", f, err, sent, len(files))
+		}
+		bad = append(bad, fmt.Errorf("%s: %w (left in the spool)", f, err))
+	}
+	if len(bad) > 0 {
+		return &model.InputError{Msg: "upload", Err: errors.Join(bad...)}
+	}
+	return nil
+}
