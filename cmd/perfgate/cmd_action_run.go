@@ -134,7 +134,7 @@ func (a *actionRun) Annotate(level, title, msg string) {
 func (a *actionRun) AddStepSummary(md string) { a.gha.AddStepSummary(md) }
 
 func (a *actionRun) SetOutputs(pairs [][2]string) error {
-	return writeOutputs(a.e.Getenv("GITHUB_OUTPUT"), pairs)
+	return action.WriteOutputs(a.e.Getenv("GITHUB_OUTPUT"), pairs)
 }
 
 func (a *actionRun) WriteReport(md string) error {

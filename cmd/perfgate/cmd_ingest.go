@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/ingest"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -38,11 +38,11 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	o.files = fs.Args()
-	if err := o.validate(); err != nil {
+	opts := ingest.Options{Suite: o.suite, Unit: o.unit, Better: model.Better(o.better), Metric: o.metric, CriterionBaseline: o.baseline, Stdin: e.Stdin}
+	if err := ingest.Check(o.format, len(o.files), opts); err != nil {
 		return err
 	}
-	bs, err := ingest.ParseFiles(o.format, o.files, ingest.Options{Suite: o.suite, Unit: o.unit, Better: model.Better(o.better), Metric: o.metric,
-		CriterionBaseline: o.baseline, Stdin: e.Stdin})
+	bs, err := ingest.ParseFiles(o.format, o.files, opts)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 	}
 	o.meta.printMeta(e, &run)
 	r := &model.Results{Schema: model.Schema, Run: run, Benchmarks: bs}
-	if err := checkBuiltResults(r); err != nil {
+	if err := runner.Validate(r); err != nil {
 		return err
 	}
 	if o.out == "" {
@@ -62,25 +62,5 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		return &model.InfraError{Op: "write " + o.out, Err: err}
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: wrote %d benchmarks from %d file(s) to %s\n", len(bs), len(o.files), o.out)
-	return nil
-}
-
-func (o *ingestOptions) validate() error {
-	switch {
-	case o.format == "":
-		return usageError("--format: required, one of %s", strings.Join(ingest.Formats, ", "))
-	case !slices.Contains(ingest.Formats, o.format):
-		return usageError("--format: %q is not one of %s", o.format, strings.Join(ingest.Formats, ", "))
-	case len(o.files) == 0:
-		return usageError("no input files (usage: perfgate ingest --format %s FILE...)", o.format)
-	case o.better != "" && o.better != string(model.Lower) && o.better != string(model.Higher):
-		return usageError("--better: must be lower or higher, got %q", o.better)
-	case o.metric != "" && o.format != ingest.GoTest:
-		return usageError("--metric applies to --format gotest only")
-	case o.baseline != "" && o.format != ingest.Criterion:
-		return usageError("--criterion-baseline applies to --format criterion only")
-	case (o.unit != "" || o.better != "") && o.format != ingest.JSONSamples:
-		return usageError("--unit and --better apply to --format json-samples only (%s says its own units)", o.format)
-	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -49,30 +50,15 @@ func runPrune(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	defer st.Close()
-	return prune(ctx, st, o, e.Stdout)
-}
-
-// prune counts what q deletes first when that could be more than
-// o.maxDelete runs: a mistyped age must not take the history with it.
-func prune(ctx context.Context, st history.Pruner, o pruneOptions, stdout io.Writer) error {
-	q := o.q
-	if !q.DryRun && !o.yes {
-		dry := q
-		dry.DryRun = true
-		res, err := st.Prune(ctx, dry)
-		if err != nil {
-			return err
-		}
-		if res.Runs > o.maxDelete {
-			reportPrune(stdout, dry, res)
-			return usageError("prune: %d runs is more than --max-delete %d; nothing deleted. Check --older-than, then run again with --yes", res.Runs, o.maxDelete)
-		}
-	}
-	res, err := st.Prune(ctx, q)
-	if err != nil {
+	q, res, err := history.Prune(ctx, st, o.q, o.yes, o.maxDelete)
+	var tm *history.TooManyError
+	if err != nil && !errors.As(err, &tm) {
 		return err
 	}
-	reportPrune(stdout, q, res)
+	reportPrune(e.Stdout, q, res)
+	if tm != nil {
+		return usageError("prune: %d runs is more than --max-delete %d; nothing deleted. Check --older-than, then run again with --yes", tm.Runs, tm.Max)
+	}
 	return nil
 }
 

@@ -3,10 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -63,25 +59,10 @@ func runSite(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := writeSite(*out, files); err != nil {
+	if err := site.Write(*out, files); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: wrote %d files to %s (%d series; history read in %s, built in %s)\n",
 		len(files), *out, len(series), read.Round(time.Millisecond), (time.Since(start) - read).Round(time.Millisecond))
-	return nil
-}
-
-// writeSite writes the files under dir. Their names come from site.Build
-// (slugs of letters, digits and dashes), never from user text directly.
-func writeSite(dir string, files map[string][]byte) error {
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return &model.InfraError{Op: "create " + filepath.Dir(path), Err: err}
-		}
-		if err := os.WriteFile(path, files[name], 0o644); err != nil {
-			return &model.InfraError{Op: "write " + path, Err: err}
-		}
-	}
 	return nil
 }

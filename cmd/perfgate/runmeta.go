@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -72,16 +71,4 @@ func first(vals ...string) string {
 		}
 	}
 	return ""
-}
-
-// checkBuiltResults validates a document perfgate built by the loader's
-// rules (the same messages and paths a file read back would get), on the
-// structs, so nothing invalid is ever written.
-func checkBuiltResults(r *model.Results) error {
-	err := r.Validate()
-	var ie *model.InputError
-	if errors.As(err, &ie) {
-		ie.File = "the results"
-	}
-	return err
 }

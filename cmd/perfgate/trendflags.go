@@ -66,14 +66,7 @@ func (tf *trendFlags) read(ctx context.Context, sf storeFlags) ([]model.TrendSer
 		return nil, opt, err
 	}
 	defer st.Close()
-	series, err := st.Trend(ctx, q)
-	if err == nil && len(series) == 0 && q.Suite == "" {
-		// The table prints suite/name: accept that spelling back.
-		if suite, rest, ok := strings.Cut(q.Pattern, "/"); ok && !strings.ContainsAny(suite, "*?[\\") {
-			q.Suite, q.Pattern = suite, rest
-			series, err = st.Trend(ctx, q)
-		}
-	}
+	series, err := trend.Read(ctx, st, q)
 	if err == nil && len(series) == 0 {
 		return nil, opt, usageError("--benchmark: nothing matches %q (try the name as trend --benchmark '*' lists it, or --since 0 for older runs)", tf.pattern)
 	}

@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"crypto/rand"
@@ -10,13 +10,13 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// writeOutputs appends step outputs to the file GITHUB_OUTPUT names, each
+// WriteOutputs appends step outputs to the file GITHUB_OUTPUT names, each
 // as name<<DELIM, the value, DELIM, with a delimiter drawn at random for
 // this call, as actions/toolkit does: a value (a run id, a path) cannot
 // end its own entry early and append "verdict=pass" after it, because it
 // cannot know the delimiter. A value that contains it anyway is refused.
 // Without GITHUB_OUTPUT (not under a runner) it does nothing.
-func writeOutputs(path string, pairs [][2]string) error {
+func WriteOutputs(path string, pairs [][2]string) error {
 	if path == "" {
 		return nil
 	}

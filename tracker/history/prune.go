@@ -1,0 +1,37 @@
+package history
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A TooManyError is a prune refused because it would delete more runs than
+// allowed; nothing was deleted.
+type TooManyError struct{ Runs, Max int }
+
+func (e *TooManyError) Error() string {
+	return fmt.Sprintf("%d runs is more than the %d allowed without confirmation; nothing deleted", e.Runs, e.Max)
+}
+
+// Prune deletes what q selects from st. Unless q is a dry run or yes is
+// set, it counts first and refuses with a *TooManyError, deleting nothing,
+// when more than max runs would go: a mistyped age must not take the
+// history with it. It returns the query it ran last (the dry run, when
+// refused) and its result.
+func Prune(ctx context.Context, st Pruner, q model.PruneQuery, yes bool, max int) (model.PruneQuery, model.PruneResult, error) {
+	if !q.DryRun && !yes {
+		dry := q
+		dry.DryRun = true
+		res, err := st.Prune(ctx, dry)
+		if err != nil {
+			return dry, res, err
+		}
+		if res.Runs > max {
+			return dry, res, &TooManyError{Runs: res.Runs, Max: max}
+		}
+	}
+	res, err := st.Prune(ctx, q)
+	return q, res, err
+}

@@ -1,0 +1,50 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// countingPruner would delete n runs and records the queries it ran.
+type countingPruner struct {
+	n       int
+	deleted bool
+}
+
+func (p *countingPruner) Prune(_ context.Context, q model.PruneQuery) (model.PruneResult, error) {
+	if !q.DryRun {
+		p.deleted = true
+	}
+	return model.PruneResult{Runs: p.n}, nil
+}
+
+func TestPruneGuard(t *testing.T) {
+	tests := []struct {
+		name        string
+		n           int
+		yes, dryRun bool
+		wantDeleted bool
+		wantTooMany bool
+	}{
+		{"under the limit", 5, false, false, true, false},
+		{"over the limit", 500, false, false, false, true},
+		{"over the limit with yes", 500, true, false, true, false},
+		{"dry run over the limit", 500, false, true, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &countingPruner{n: tt.n}
+			q, res, err := Prune(context.Background(), p, model.PruneQuery{DryRun: tt.dryRun}, tt.yes, 100)
+			var tm *TooManyError
+			if p.deleted != tt.wantDeleted || errors.As(err, &tm) != tt.wantTooMany || res.Runs != tt.n {
+				t.Errorf("deleted %v, error %v, result %+v; want deleted %v, too many %v", p.deleted, err, res, tt.wantDeleted, tt.wantTooMany)
+			}
+			if tt.wantTooMany && (!q.DryRun || tm.Runs != 500 || tm.Max != 100) {
+				t.Errorf("refused: query %+v, error %+v; want the dry run and 500 > 100", q, tm)
+			}
+		})
+	}
+}
