@@ -25,6 +25,11 @@ type ConfigOptions struct {
 	// SkipPrepare leaves out the prepare commands (a process of a round:
 	// the parent prepared once).
 	SkipPrepare bool
+	// SkipUnchangedAgainst names results files of the baseline
+	// (comma-separated): builtin suites do not measure the benchmarks whose
+	// kernels' ptx_sha256 is the one recorded there under the config
+	// suite's name (skip.go). Kernel and command suites are measured.
+	SkipUnchangedAgainst string
 }
 
 // Config runs every suite of cfg that o selects, in order (after its
@@ -39,6 +44,12 @@ func (r *Runner) Config(ctx context.Context, cfg *config.Config, o ConfigOptions
 		}
 	}
 	cr := &configRun{Runner: r, cfg: cfg, opts: o, gpu: gpu}
+	if o.SkipUnchangedAgainst != "" {
+		var err error
+		if cr.unchanged, err = loadUnchanged(o.SkipUnchangedAgainst); err != nil {
+			return nil, nil, err
+		}
+	}
 	bs, err := cr.run(ctx)
 	return bs, gpu.env(), err
 }
@@ -72,6 +83,9 @@ func ConfigUnits(cfg *config.Config, o ConfigOptions) []Unit {
 		if o.Fast {
 			args = append(args, "--fast")
 		}
+		if o.SkipUnchangedAgainst != "" {
+			args = append(args, "--skip-unchanged-against", o.SkipUnchangedAgainst)
+		}
 		units = append(units, Unit{Name: s.Name, Args: args})
 	}
 	return units
@@ -98,6 +112,9 @@ type configRun struct {
 	cfg  *config.Config
 	opts ConfigOptions
 	gpu  *gpuHolder
+	// unchanged maps "config suite/benchmark" to the baseline's ptx_sha256
+	// (ConfigOptions.SkipUnchangedAgainst).
+	unchanged map[string]string
 }
 
 func (c *configRun) run(ctx context.Context) ([]model.Benchmark, error) {
@@ -169,6 +186,7 @@ func (c *configRun) runBuiltin(ctx context.Context, s *config.Suite) ([]model.Be
 	b := s.Builtin
 	o := c.kernelOptions()
 	o.Size, o.DTypes, o.MaxTime, o.Fast = b.Size, b.DTypes, b.MaxTime, b.Fast || c.opts.Fast
+	o.Unchanged = renameSuite(c.unchanged, s.Name, b.Suite)
 	if b.Filter != "" {
 		o.Filter = regexp.MustCompile(b.Filter) // config checked it compiles
 	}

@@ -30,9 +30,10 @@ type Options struct {
 	// Strict runs perfgate doctor's checks first and refuses a GPU in a
 	// state that would spoil the measurement (PreRunStrict).
 	Strict bool
-	// SkipUnchangedAgainst names a results file of the baseline: the
-	// benchmarks whose kernels' ptx_sha256 is its newest run's are not
-	// measured but reported as skipped (skip.go). Built-in suites only.
+	// SkipUnchangedAgainst names results files of the baseline
+	// (comma-separated): the benchmarks whose kernels' ptx_sha256 is their
+	// newest run's are not measured but reported as skipped (skip.go).
+	// Built-in suites, and builtin suites of a config, only.
 	SkipUnchangedAgainst string
 	// Meta returns the run block of the results; Run calls it once, after
 	// checking the options.
@@ -101,7 +102,7 @@ func (r *Runner) runConfig(ctx context.Context, o Options) ([]*model.Results, er
 	if err := r.strict(ctx, o.Strict); err != nil {
 		return nil, err
 	}
-	co := ConfigOptions{Fast: o.Kernel.Fast, SkipPrepare: o.SkipPrepare}
+	co := ConfigOptions{Fast: o.Kernel.Fast, SkipPrepare: o.SkipPrepare, SkipUnchangedAgainst: o.SkipUnchangedAgainst}
 	if len(o.Suites) > 0 {
 		quoted := make([]string, len(o.Suites))
 		for i, n := range o.Suites {

@@ -83,8 +83,8 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 	switch {
 	case s.List:
 	case s.Config != "":
-		if s.Filter != "" || s.Ops != "" || s.DTypes != "" || s.MaxTime != 0 || s.SkipUnchanged != "" {
-			return o, inputErr("--config: --filter, --op, --dtype, --max-time and --skip-unchanged-against apply to built-in suites; set them per suite in %s", s.Config)
+		if s.Filter != "" || s.Ops != "" || s.DTypes != "" || s.MaxTime != 0 {
+			return o, inputErr("--config: --filter, --op, --dtype and --max-time apply to built-in suites; set them per suite in %s", s.Config)
 		}
 		cfg, err := config.Load(s.Config)
 		if err != nil {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -33,9 +34,16 @@ func UnchangedKernels(runs []*model.Results) map[string]string {
 	return out
 }
 
-// loadUnchanged reads the baseline results files of --skip-unchanged-against.
-func loadUnchanged(path string) (map[string]string, error) {
-	runs, err := model.LoadAll([]string{path})
+// loadUnchanged reads the baseline results files of --skip-unchanged-against
+// (comma-separated).
+func loadUnchanged(paths string) (map[string]string, error) {
+	var files []string
+	for _, p := range strings.Split(paths, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			files = append(files, p)
+		}
+	}
+	runs, err := model.LoadAll(files)
 	if err != nil {
 		return nil, fmt.Errorf("--skip-unchanged-against: %w", err)
 	}
@@ -49,4 +57,17 @@ func skipArgs(o Options) []string {
 		return nil
 	}
 	return []string{"--skip-unchanged-against", o.SkipUnchangedAgainst}
+}
+
+// renameSuite returns the hashes of unchanged recorded under the config
+// suite name (a builtin suite's benchmarks are recorded under it) keyed
+// by the built-in suite's, as the kernels name them.
+func renameSuite(unchanged map[string]string, name, builtin string) map[string]string {
+	out := map[string]string{}
+	for k, h := range unchanged {
+		if rest, ok := strings.CutPrefix(k, name+"/"); ok {
+			out[builtin+"/"+rest] = h
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -49,7 +51,7 @@ func (f *optionsGPU) RunSuite(_ context.Context, _ string, o kernels.Options) ([
 func (f *optionsGPU) RunUserKernel(context.Context, kernels.UserKernel, kernels.Options) ([]model.Benchmark, error) {
 	return nil, errors.New("fake GPU")
 }
-func (f *optionsGPU) Env() map[string]string { return nil }
+func (f *optionsGPU) Env() map[string]string { return map[string]string{} }
 
 // TestSkipUnchangedReachesTheGPU: run --skip-unchanged-against FILE hands
 // the baseline's hashes to the GPU's suites, and passes the flag on to the
@@ -80,3 +82,36 @@ func TestSkipUnchangedReachesTheGPU(t *testing.T) {
 type testLog struct{ t *testing.T }
 
 func (l *testLog) Write(p []byte) (int, error) { l.t.Log(string(p)); return len(p), nil }
+
+// TestSkipUnchangedConfigSuites: a config's builtin suite gets the hashes
+// recorded under its own name, keyed as the kernels name them (the
+// built-in suite's), and the processes of its rounds get the flag.
+func TestSkipUnchangedConfigSuites(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".perfgate.yml")
+	if err := os.WriteFile(path, []byte("suites:\n  - name: ew\n    builtin: {suite: elementwise}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := hashedRun("b", 1, map[string]string{"add": "abc"})
+	base.Benchmarks = append(base.Benchmarks, model.Benchmark{Suite: "other", Name: "add", Unit: "us", Better: model.Lower,
+		Samples: []float64{1}, Info: map[string]string{"ptx_sha256": "zzz"}})
+	base.Benchmarks[0].Suite = "ew"
+	file := filepath.Join(dir, "base.json")
+	if err := model.WriteFile(file, base); err != nil {
+		t.Fatal(err)
+	}
+	gpu := &optionsGPU{}
+	r := &Runner{Log: &testLog{t}, OpenGPU: func(context.Context) (GPU, func(), error) { return gpu, func() {}, nil }}
+	_, _, _ = r.Config(context.Background(), cfg, ConfigOptions{SkipUnchangedAgainst: file})
+	if want := map[string]string{"elementwise/add": "abc"}; len(gpu.got) != 1 || !reflect.DeepEqual(gpu.got[0].Unchanged, want) {
+		t.Errorf("the GPU got options %+v, want Unchanged %v", gpu.got, want)
+	}
+	units := ConfigUnits(cfg, ConfigOptions{SkipUnchangedAgainst: file + ",x.json"})
+	if len(units) != 1 || !slices.Contains(units[0].Args, "--skip-unchanged-against") || units[0].Args[len(units[0].Args)-1] != file+",x.json" {
+		t.Errorf("units %+v lack --skip-unchanged-against %s,x.json", units, file)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/config"
@@ -12,8 +13,9 @@ import (
 
 // loadActionResults reads the results-file inputs, or runs the suites of
 // cfg (runner.ConfigRuns) with run blocks from the GitHub Actions
-// environment; the filter input selects suites either way.
-func loadActionResults(ctx context.Context, e *env, o *action.Settings, cfg *config.Config) ([]*model.Results, []string, error) {
+// environment; the filter input selects suites either way. skipAgainst
+// names the baseline files of skip-unchanged-kernels ("": none).
+func loadActionResults(ctx context.Context, e *env, o *action.Settings, cfg *config.Config, skipAgainst string) ([]*model.Results, []string, error) {
 	if len(o.ResultFiles) > 0 {
 		runs, err := check.LoadCandidates(o.ResultFiles)
 		if err == nil {
@@ -25,7 +27,7 @@ func loadActionResults(ctx context.Context, e *env, o *action.Settings, cfg *con
 	if err != nil {
 		return nil, nil, err
 	}
-	runs, err := newRunner(e).ConfigRuns(ctx, cfg, o.Filter, o.Rounds, run)
+	runs, err := newRunner(e).ConfigRuns(ctx, cfg, runner.ConfigOptions{Only: o.Filter, SkipUnchangedAgainst: skipAgainst}, o.Rounds, run)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -89,7 +89,9 @@ func (a *actionRun) Measure(ctx context.Context) (*action.Measurement, error) {
 	m.PreRunNotes = a.preRunNotes
 	var err error
 	if !a.plan.Interleaved {
-		m.Runs, m.Names, err = loadActionResults(ctx, a.e, a.o, a.cfg)
+		skipAgainst, cleanup := a.skipUnchanged(ctx)
+		defer cleanup()
+		m.Runs, m.Names, err = loadActionResults(ctx, a.e, a.o, a.cfg, skipAgainst)
 		if m.Local {
 			a.o.GroupShards(m.Runs)
 		}

@@ -54,6 +54,7 @@ func TestActionBadInputs(t *testing.T) {
 		{"threshold infinite", "push", map[string]string{"threshold": "+Inf"}, `threshold: "+Inf" is not a percentage`},
 		{"fail-on-regression not a boolean", "push", map[string]string{"fail-on-regression": "yes"}, `fail-on-regression: "yes" is not true or false`},
 		{"record not a boolean", "push", map[string]string{"record": "1"}, "record:"},
+		{"skip-unchanged-kernels not a boolean", "push", map[string]string{"skip-unchanged-kernels": "yes"}, `skip-unchanged-kernels: "yes" is not true or false`},
 		{"pre-run-checks", "push", map[string]string{"pre-run-checks": "refuse"}, `pre-run-checks: "refuse" is not warn, strict, off`},
 		{"comment policy", "push", map[string]string{"comment": "sometimes"}, `comment: "sometimes" is not always, on-change or never`},
 		{"notify-changes policy", "push", map[string]string{"notify-changes": "email"}, `notify-changes: "email" is not off, commit-comment or issue`},

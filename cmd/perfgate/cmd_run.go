@@ -33,7 +33,7 @@ func registerRunFlags(fs interface {
 	fs.StringVar(&s.Config, "config", "", "run the suites this .perfgate.yml declares (--suite then selects among them by name)")
 	fs.StringVar(&s.Devices, "devices", "", "run on several GPUs at once, one worker process per GPU, results merged: all, or indices such as 0,1")
 	fs.BoolVar(&s.Strict, "strict", false, "run perfgate doctor's checks first: refuse (exit 3) when another process uses the GPU, clocks are held down, MIG is on or the GPU is hot; print its other warnings")
-	fs.StringVar(&s.SkipUnchanged, "skip-unchanged-against", "", "a results `file` of the baseline: benchmarks whose kernels' PTX hash (ptx_sha256) is the one of its newest run are not measured but reported as skipped (built-in suites)")
+	fs.StringVar(&s.SkipUnchanged, "skip-unchanged-against", "", "results `files` of the baseline (comma-separated): benchmarks whose kernels' PTX hash (ptx_sha256) is the one of their newest run are not measured but reported as skipped (built-in suites, and builtin suites of --config)")
 	fs.BoolVar(&s.List, "list", false, "list suites and benchmarks (no GPU needed) and exit")
 	fs.BoolVar(&s.Fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
 	fs.DurationVar(&s.MaxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")

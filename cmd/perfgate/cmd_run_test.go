@@ -60,7 +60,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"bad filter", []string{"run", "--suite", "memory", "--filter", "("}, "-filter: error parsing regexp"},
 		{"negative max-time", []string{"run", "--suite", "memory", "--max-time", "-1s"}, "-max-time: -1s is negative"},
 		{"stray argument", []string{"run", "elementwise"}, `unexpected argument "elementwise"`},
-		{"config with a built-in flag", []string{"run", "--config", "x.yml", "--filter", "add"}, "-config: --filter, --op, --dtype, --max-time and --skip-unchanged-against apply to built-in suites"},
+		{"config with a built-in flag", []string{"run", "--config", "x.yml", "--filter", "add"}, "-config: --filter, --op, --dtype and --max-time apply to built-in suites"},
 		{"unknown op", []string{"run", "--suite", "rowwise", "--op", "layernrom"}, `-op: "layernrom" is not an operation of a built-in suite`},
 		{"op of another suite", []string{"run", "--suite", "rowwise", "--op", "cublas"}, "--filter, --op, --dtype: they select no benchmark of rowwise"},
 		{"list of an unknown suite", []string{"run", "--list", "--suite", "nope"}, `-suite: unknown suite "nope"`},

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -41,7 +42,7 @@ func TestActionRunsConfigSuites(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return newRunner(e).ConfigRuns(ctx, cfg, only, rounds, run)
+		return newRunner(e).ConfigRuns(ctx, cfg, runner.ConfigOptions{Only: only}, rounds, run)
 	}
 	runs, err := runActionSuites(context.Background(), e, cfg, nil, 1)
 	if err != nil {

@@ -36,10 +36,14 @@ func workerCommand() []string {
 // listDevices lists the GPUs for --devices (tests replace it).
 var listDevices = kernels.Devices
 
+// openGPU opens the GPU of the commands that measure (nil: the runner's
+// default, kernels.Open). In-process tests replace it with a fake GPU.
+var openGPU runner.Opener
+
 // newRunner returns the runner of the commands that measure: its messages
 // go to e.Stderr.
 func newRunner(e *env) *runner.Runner {
-	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv("PERFGATE_CACHE"), Self: selfCommand}
+	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv("PERFGATE_CACHE"), Self: selfCommand, OpenGPU: openGPU}
 }
 
 // splitList splits a comma-separated flag or input value, dropping empty items.

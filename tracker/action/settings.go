@@ -51,6 +51,9 @@ type Settings struct {
 	GitHubTimeout, DBTimeout             time.Duration // each GitHub request's and each database operation's deadline
 	Notify                               NotifyPolicy
 	DashboardURL                         string // where perfgate site is published ("" for none)
+	// SkipUnchanged: pull requests skip benchmarks whose kernels are
+	// unchanged since the baseline (skip-unchanged-kernels, skip.go).
+	SkipUnchanged bool
 	// Warnings are deprecated inputs used, to show as annotations.
 	Warnings []string
 }
@@ -83,7 +86,7 @@ func ReadSettings(input, getenv func(string) string, d Defaults) (*Settings, err
 	}
 	s.readPaths(getenv, d)
 	steps := []func(func(string) string, func(string) string, Defaults) error{
-		s.readStatistics, s.readPolicies, s.readBaseline, s.readShards, s.readTimeouts, s.readNotify,
+		s.readStatistics, s.readPolicies, s.readBaseline, s.readShards, s.readTimeouts, s.readNotify, s.readSkip,
 	}
 	for _, step := range steps {
 		if err := step(in, getenv, d); err != nil {

@@ -17,7 +17,7 @@ import (
 var (
 	wantInputs = []string{"github-token", "database-url", "store-dir", "config", "results-file", "filter", "threshold", "alpha",
 		"baseline-branch", "fail-on-regression", "comment", "record", "allow-forks", "baseline", "mode", "rounds", "confirm", "github-timeout", "database-timeout", "cuda", "cuda-include", "pre-run-checks",
-		"notify-changes", "dashboard-url", "shards", "shard"}
+		"notify-changes", "dashboard-url", "shards", "shard", "skip-unchanged-kernels"}
 	wantOutputs = []string{"verdict", "regressions", "improvements", "report", "run-id"}
 )
 
