@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"strings"
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
@@ -44,15 +43,4 @@ var openGPU runner.Opener
 // go to e.Stderr.
 func newRunner(e *env) *runner.Runner {
 	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv("PERFGATE_CACHE"), Self: selfCommand, OpenGPU: openGPU}
-}
-
-// splitList splits a comma-separated flag or input value, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -15,25 +15,13 @@ func finishCheck(e *env, c *compare.Comparison, conf *confirm.Confirmation, form
 	if err := report.Render(e.Stdout, c, conf, format); err != nil {
 		return err
 	}
-	switch {
-	case len(c.Baseline) == 0 && len(c.Incomparable) == 0:
-		fmt.Fprintf(e.Stderr, "perfgate: no baseline yet: the history holds no %s run on testbed %s, so every benchmark is insufficient; record %s runs first ('perfgate record FILE', or 'perfgate check --record' on %s)\n",
-			branch, orNone(testbed), branch, branch)
-	case len(c.Baseline) == 0:
-		fmt.Fprintf(e.Stderr, "perfgate: no comparable baseline: %d %s run(s) passed over (%s); nothing was judged.\n",
-			len(c.Incomparable), branch, c.Incomparable[0].Reason)
+	if note := report.BaselineNote(c, branch, testbed); note != "" {
+		fmt.Fprintf(e.Stderr, "perfgate: %s\n", note)
 	}
 	if c.Failed() {
 		return errRegression
 	}
 	return nil
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return s
 }
 
 // shortSHA abbreviates a commit hash to 12 characters.
