@@ -44,12 +44,32 @@ func (g *hashGPU) RunUserKernel(context.Context, kernels.UserKernel, kernels.Opt
 
 func (g *hashGPU) Env() map[string]string { return map[string]string{model.EnvGPU: "Fake GPU"} }
 
+// hashGPUEnv carries hashGPU's hashes ("add=H,mul=H") to the processes of
+// rounds, which run the test binary as perfgate (TestMain).
+const hashGPUEnv = "PERFGATE_TEST_HASH_GPU"
+
+// useHashGPUFromEnv makes a process of rounds measure on a hashGPU when
+// hashGPUEnv is set.
+func useHashGPUFromEnv() {
+	v := os.Getenv(hashGPUEnv)
+	if v == "" {
+		return
+	}
+	gpu := &hashGPU{hashes: map[string]string{}}
+	for _, kv := range strings.Split(v, ",") {
+		k, h, _ := strings.Cut(kv, "=")
+		gpu.hashes[k] = h
+	}
+	openGPU = func(context.Context) (runner.GPU, func(), error) { return gpu, func() {}, nil }
+}
+
 // TestActionSkipUnchangedKernels: with skip-unchanged-kernels, a pull
 // request does not measure the benchmarks whose PTX hash is the baseline's,
 // and the comment lists them with the reason; a changed hash is measured
 // and judged; the input off measures everything; a push always measures
 // everything (a baseline must be complete), and the command suite is
-// measured in full, as the comment says.
+// measured in full, as the log says. With rounds, each suite's process
+// skips too.
 func TestActionSkipUnchangedKernels(t *testing.T) {
 	gpu := &hashGPU{hashes: map[string]string{"add": "aaaa", "mul": "mmmm"}}
 	old := openGPU
@@ -95,21 +115,26 @@ func TestActionSkipUnchangedKernels(t *testing.T) {
 		name    string
 		mul     string // mul's hash in the pull request
 		skip    string // the input
+		rounds  string // 3: each suite in its own process per round
 		want    []string
 		wantNot []string
 	}{
-		{"unchanged: both skipped", "mmmm", "true",
+		{"unchanged: both skipped", "mmmm", "true", "1",
 			[]string{"2 skipped", "2 benchmarks skipped, not measured: kernel unchanged since the baseline", "<code>ew/add</code>", "<code>ew/mul</code>"}, nil},
-		{"mul changed: measured and judged", "m2m2", "true",
+		{"mul changed: measured and judged", "m2m2", "true", "1",
 			[]string{"1 skipped", "<code>ew/add</code> | kernel unchanged since the baseline (PTX sha256 aaaa)", "<code>ew/mul</code> | 200.2", "40/20 | unchanged"},
 			[]string{"<code>ew/mul</code> | kernel unchanged"}},
-		{"input off: nothing skipped", "mmmm", "false", nil, []string{"skipped", "skip-unchanged-kernels"}},
+		{"input off: nothing skipped", "mmmm", "false", "1", nil, []string{"skipped", "skip-unchanged-kernels"}},
+		{"three rounds in processes: mul changed", "m2m2", "true", "3",
+			[]string{"1 skipped", "<code>ew/add</code> | kernel unchanged since the baseline (PTX sha256 aaaa)", "<code>ew/mul</code> | 200.2", "40/60 | unchanged"},
+			[]string{"<code>ew/mul</code> | kernel unchanged"}},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			gpu.hashes["mul"] = tt.mul
+			t.Setenv(hashGPUEnv, "add="+gpu.hashes["add"]+",mul="+tt.mul)
 			fake := fakegithub.New(t, "ghs_tok")
-			vars := prVars(t, fake, "", with(map[string]string{"skip-unchanged-kernels": tt.skip}))
+			vars := prVars(t, fake, "", with(map[string]string{"skip-unchanged-kernels": tt.skip, "rounds": tt.rounds}))
 			vars["PERFGATE_TESTBED"], vars["GITHUB_RUN_ID"] = "gpu-1", string(rune('a'+i))
 			code, stdout, stderr := runActionInProcess(t, vars)
 			if code != 0 {

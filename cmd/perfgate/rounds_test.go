@@ -18,6 +18,7 @@ import (
 // rounds start: with PERFGATE_TEST_AS_PERFGATE=1 it runs perfgate's main.
 func TestMain(m *testing.M) {
 	if os.Getenv("PERFGATE_TEST_AS_PERFGATE") == "1" {
+		useHashGPUFromEnv() // cmd_action_skip_test.go
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 	selfCommand = func(ctx context.Context, args []string) (*exec.Cmd, error) {
