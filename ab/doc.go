@@ -2,7 +2,7 @@
 // git ref checked out into a temporary worktree (the base side) and the
 // working tree (the head side) run their .perfgate.yml suites alternately,
 // round after round, in an ABBA or ABAB order, every suite of every side in
-// its own perfgate process. perfgate ab and the action's interleaved mode
+// its own perfgate process. perfgate ab and the action's interleaved baseline (baseline: interleaved)
 // both use it; the comparison of the two sides is tracker/compare's.
 //
 // It owns the worktree (always removed by Close), the order of the sides

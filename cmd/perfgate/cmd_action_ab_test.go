@@ -64,9 +64,9 @@ func makeActionABRepo(t *testing.T, factor float64) (repo, event string) {
 	return repo, event
 }
 
-// TestActionInterleaved runs the action in the interleaved mode on a pull
+// TestActionInterleaved runs the action with baseline: interleaved on a pull
 // request: both sides run here, the report says interleaved, the comment
-// and the status are set as in the history mode, and the head is recorded
+// and the status are set as with baseline: history, and the head is recorded
 // as a pull-request run, never as a baseline.
 func TestActionInterleaved(t *testing.T) {
 	tests := []struct {

@@ -26,7 +26,7 @@ type actionRun struct {
 	o    *action.Settings
 	cfg  *config.Config // nil: results-file without a config file
 	plan *action.Plan
-	ab   *ab.Session // the interleaved mode's worktree, kept for the confirmation
+	ab   *ab.Session // the interleaved baseline's worktree, kept for the confirmation
 	// preRunNotes are the pre-run checks' warnings, shown in the report
 	// and the comment.
 	preRunNotes []string
@@ -77,7 +77,7 @@ func (a *actionRun) run(ctx context.Context) error {
 
 // Measure returns the runs to judge and their names for messages: the
 // results-file inputs or the config's suites run here, or, in the
-// interleaved mode, the head side of an A/B run here with the base side's
+// interleaved baseline, the head side of an A/B run here with the base side's
 // rounds.
 func (a *actionRun) Measure(ctx context.Context) (*action.Measurement, error) {
 	m := &action.Measurement{Local: len(a.o.ResultFiles) == 0 && a.cfg != nil}
@@ -106,7 +106,7 @@ func (a *actionRun) Measure(ctx context.Context) (*action.Measurement, error) {
 }
 
 // Confirm re-runs the regressions of first in fresh processes, alone (the
-// history mode, against baseline b) or interleaved with the base commit
+// history baseline, against baseline b) or interleaved with the base commit
 // (with m.Base as the first base rounds).
 func (a *actionRun) Confirm(ctx context.Context, b *model.Baseline, m *action.Measurement, first *compare.Comparison) (*compare.Comparison, *confirm.Confirmation, []*model.Results) {
 	if a.plan.Interleaved {

@@ -1,5 +1,5 @@
 // Package check owns the decisions of 'perfgate check' and of the action's
-// history mode: which files are the candidates, which stored runs are
+// history baseline (baseline: history): which files are the candidates, which stored runs are
 // their baseline (Query, applied by the stores through
 // model.BaselineQuery), which settings a .perfgate.yml supplies
 // (ApplyConfig), the verdict (Judge), the re-judging of regressions after a
