@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"flag"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // storeFlags choose the history store of a command that touches history:
@@ -64,16 +63,12 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 	return st, nil
 }
 
-// parseDuration reads a timeout flag or input: a Go duration ("90s",
-// "5m") or whole seconds ("90"), greater than zero.
+// parseDuration reads a timeout flag or input (units.ParseTimeout); a bad
+// one is a usage error naming it.
 func parseDuration(name, s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	d, err := time.ParseDuration(s)
-	if n, nerr := strconv.Atoi(s); nerr == nil {
-		d, err = time.Duration(n)*time.Second, nil
-	}
-	if err != nil || d <= 0 {
-		return 0, usageError("%s: %q is not a positive duration (e.g. 30s, 5m)", name, s)
+	d, err := units.ParseTimeout(s)
+	if err != nil {
+		return 0, usageError("%s: %v", name, err)
 	}
 	return d, nil
 }

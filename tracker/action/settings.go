@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // The baselines a pull request is judged against (the baseline input).
@@ -253,12 +254,9 @@ func (s *Settings) readTimeouts(in, getenv func(string) string, d Defaults) erro
 			*t.dst = t.def
 			continue
 		}
-		dur, err := time.ParseDuration(v)
-		if n, nerr := strconv.Atoi(v); nerr == nil {
-			dur, err = time.Duration(n)*time.Second, nil
-		}
-		if err != nil || dur <= 0 {
-			return inputErr(t.name, "%q is not a positive duration (e.g. 30s, 5m)", v)
+		dur, err := units.ParseTimeout(v)
+		if err != nil {
+			return inputErr(t.name, "%v", err)
 		}
 		*t.dst = dur
 	}
