@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,9 +18,6 @@ import (
 func init() {
 	register(&command{Name: "demo", Run: runDemo})
 }
-
-// demoBaselineRuns is how many history runs the demo pools, check's default.
-const demoBaselineRuns = 3
 
 func runDemo(ctx context.Context, args []string, e *env) error {
 	fs := newFlagSet(e, "demo", "[--format markdown|text|json] [--examples DIR]")
@@ -61,15 +57,10 @@ func demoFiles(dir string) (history []string, pr string, err error) {
 	return history, pr, nil
 }
 
-// demoCompare records the history into a temporary embedded store, removed
-// afterwards, and checks the PR run against it as 'perfgate check' would.
-// What it does is narrated on w (stderr), so stdout is the report alone.
+// demoCompare runs check.Demo on a temporary embedded store, removed
+// afterwards. What it does is narrated on w (stderr), so stdout is the
+// report alone.
 func demoCompare(ctx context.Context, w io.Writer, history []string, pr string) (*compare.Comparison, error) {
-	runs, err := model.LoadAll(append(history, pr))
-	if err != nil {
-		return nil, err
-	}
-	hist, cand := runs[:len(history)], runs[len(history):]
 	tmp, err := os.MkdirTemp("", "perfgate-demo-")
 	if err != nil {
 		return nil, &model.InfraError{Op: "create a temporary store", Err: err}
@@ -80,16 +71,5 @@ func demoCompare(ctx context.Context, w io.Writer, history []string, pr string) 
 		return nil, err
 	}
 	defer st.Close()
-	if err := check.RecordRuns(ctx, io.Discard, st, history, hist); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(w, "perfgate demo: recorded %d main-branch runs from %s into a temporary store; checking %s (PR #%d) against the latest %d comparable ones.\n"+
-		"The report below is what the pull request's comment would say; exit status 1 means the check fails on a regression.\n\n",
-		len(hist), filepath.Dir(history[0]), pr, cand[0].Run.PR, demoBaselineRuns)
-	opt := compare.DefaultOptions()
-	b, err := check.Baseline(ctx, st, cand, check.Query{Branch: "main", Jobs: demoBaselineRuns, History: opt.HistoryJobs})
-	if err != nil {
-		return nil, err
-	}
-	return check.Judge(b, cand, demoBaselineRuns, opt)
+	return check.Demo(ctx, st, w, history, pr)
 }
