@@ -28,6 +28,21 @@ type Options struct {
 	Testbed    string // testbed for the run blocks
 }
 
+// Check reports the flags of perfgate ab that cannot run, before anything
+// does: Base is required, rounds is from 1 to 1000, Order is OrderABBA or
+// OrderABAB. Each is a model.InputError.
+func (o Options) Check(rounds int) error {
+	switch {
+	case o.Base == "":
+		return inputErr("--base: required (a git ref such as main or origin/main)")
+	case rounds < 1 || rounds > 1000:
+		return inputErr("--rounds: must be from 1 to 1000, got %d", rounds)
+	case o.Order != OrderABBA && o.Order != OrderABAB:
+		return inputErr("--order: must be abba or abab, got %q", o.Order)
+	}
+	return nil
+}
+
 // A Session is one interleaved A/B: the repository, the base worktree
 // (always removed by Close) and both configurations.
 type Session struct {

@@ -72,17 +72,13 @@ func runAB(ctx context.Context, args []string, e *env) error {
 }
 
 func (f *abFlags) validate(nargs int) (compare.Options, *regexp.Regexp, error) {
-	var only *regexp.Regexp
-	switch {
-	case nargs > 0:
+	if nargs > 0 {
 		return compare.Options{}, nil, usageError("unexpected argument (perfgate ab takes flags only)")
-	case f.o.Base == "":
-		return compare.Options{}, nil, usageError("--base: required (a git ref such as main or origin/main)")
-	case f.rounds < 1 || f.rounds > 1000:
-		return compare.Options{}, nil, usageError("--rounds: must be from 1 to 1000, got %d", f.rounds)
-	case f.o.Order != ab.OrderABBA && f.o.Order != ab.OrderABAB:
-		return compare.Options{}, nil, usageError("--order: must be abba or abab, got %q", f.o.Order)
 	}
+	if err := f.o.Check(f.rounds); err != nil {
+		return compare.Options{}, nil, err
+	}
+	var only *regexp.Regexp
 	if f.only != "" {
 		var err error
 		if only, err = regexp.Compile(f.only); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -62,7 +61,7 @@ func runAction(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	event, err := readEvent(o.EventPath)
+	event, err := o.ReadEvent()
 	if err != nil {
 		return err
 	}
@@ -92,18 +91,6 @@ func planError(gha *githubactions.Action, err error) error {
 		return &exitError{code: exitInfra, err: err}
 	}
 	return &exitError{code: exitBadInput, err: err}
-}
-
-// readEvent reads the webhook payload GITHUB_EVENT_PATH names.
-func readEvent(path string) ([]byte, error) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usageError("GITHUB_EVENT_PATH: %v", err)
-	}
-	return b, nil
 }
 
 // githubClient makes the GitHub client the check kind and notify-changes

@@ -39,30 +39,21 @@ func runSite(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if *repoURL == "" && *repo != "" {
-		*repoURL = strings.TrimSuffix(envDefault(e, "GITHUB_SERVER_URL", "https://github.com"), "/") + "/" + *repo
+	if *repoURL == "" {
+		*repoURL = site.RepoURL(e.Getenv("GITHUB_SERVER_URL"), *repo)
 	}
 	st, err := openStore(ctx, sf)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	start := time.Now()
-	series, err := st.Trend(ctx, model.TrendQuery{Repo: *repo, Since: cutoff, Branch: strings.TrimSpace(*branch)})
-	if err != nil {
-		return err
-	}
-	read := time.Since(start)
 	o := site.DefaultOptions()
 	o.RepoURL, o.Branch, o.Generated, o.MaxPoints = *repoURL, *branch, time.Now(), *maxPoints
-	files, err := site.Build(series, o)
+	p, err := site.Publish(ctx, st, model.TrendQuery{Repo: *repo, Since: cutoff, Branch: strings.TrimSpace(*branch)}, o, *out)
 	if err != nil {
-		return err
-	}
-	if err := site.Write(*out, files); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: wrote %d files to %s (%d series; history read in %s, built in %s)\n",
-		len(files), *out, len(series), read.Round(time.Millisecond), (time.Since(start) - read).Round(time.Millisecond))
+		p.Files, *out, p.Series, p.Read.Round(time.Millisecond), p.Built.Round(time.Millisecond))
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -347,4 +348,17 @@ func (s *Settings) FilterSuites(runs []*model.Results) ([]*model.Results, error)
 		return nil, inputErr("filter", "%q matches no suite of the results files", s.Filter)
 	}
 	return runs, nil
+}
+
+// ReadEvent reads the webhook payload GITHUB_EVENT_PATH names (nil when
+// it names none).
+func (s *Settings) ReadEvent() ([]byte, error) {
+	if s.EventPath == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(s.EventPath)
+	if err != nil {
+		return nil, &model.InputError{Msg: "GITHUB_EVENT_PATH: " + err.Error()}
+	}
+	return b, nil
 }

@@ -1,6 +1,8 @@
 package action
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +111,26 @@ func TestReadSettingsErrors(t *testing.T) {
 				t.Errorf("error %v; want an input error containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestReadEvent: no GITHUB_EVENT_PATH is no event; a file is read as it
+// is; a missing one is bad input naming the variable.
+func TestReadEvent(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(p, []byte(`{"number":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, want, err string
+	}{
+		{"", "", ""},
+		{p, `{"number":1}`, ""},
+		{p + ".missing", "", "GITHUB_EVENT_PATH: open " + p + ".missing: no such file or directory"},
+	} {
+		got, err := (&Settings{EventPath: tc.path}).ReadEvent()
+		if string(got) != tc.want || (err == nil) != (tc.err == "") || (err != nil && (err.Error() != tc.err || !model.IsInputError(err))) {
+			t.Errorf("ReadEvent(%q) = %q, %v; want %q, %q", tc.path, got, err, tc.want, tc.err)
+		}
 	}
 }

@@ -1,0 +1,52 @@
+package site
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// A TrendSource reads the history's series (the stores' Trend).
+type TrendSource interface {
+	Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error)
+}
+
+// Published is what Publish did, for its log line.
+type Published struct {
+	Files, Series int
+	Read, Built   time.Duration // reading the history; building and writing the files
+}
+
+// Publish reads the series of q from src, builds the dashboard (Build)
+// and writes it into dir (Write).
+func Publish(ctx context.Context, src TrendSource, q model.TrendQuery, o Options, dir string) (Published, error) {
+	start := time.Now()
+	series, err := src.Trend(ctx, q)
+	if err != nil {
+		return Published{}, err
+	}
+	p := Published{Series: len(series), Read: time.Since(start)}
+	files, err := Build(series, o)
+	if err != nil {
+		return Published{}, err
+	}
+	if err := Write(dir, files); err != nil {
+		return Published{}, err
+	}
+	p.Files, p.Built = len(files), time.Since(start)-p.Read
+	return p, nil
+}
+
+// RepoURL is the default link of commits to repo (owner/name) on the
+// GitHub at serverURL ("": https://github.com): "" without a repo.
+func RepoURL(serverURL, repo string) string {
+	if repo == "" {
+		return ""
+	}
+	if serverURL == "" {
+		serverURL = "https://github.com"
+	}
+	return strings.TrimSuffix(serverURL, "/") + "/" + repo
+}
