@@ -2,6 +2,9 @@ package kernels
 
 import (
 	"fmt"
+	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,3 +105,19 @@ func clockReasons(mask uint64) []string {
 
 // headerVersion formats a CUDA_VERSION number (12080) as "12.8".
 func headerVersion(v int) string { return fmt.Sprintf("%d.%d", v/1000, v%1000/10) }
+
+// Write prints the report as perfgate doctor shows it: the environment,
+// one key a line in key order, then the warnings.
+func (r Report) Write(w io.Writer) {
+	for _, k := range slices.Sorted(maps.Keys(r.Env)) {
+		fmt.Fprintf(w, "  %-20s %s\n", k, r.Env[k])
+	}
+	if len(r.Warnings) == 0 {
+		fmt.Fprintln(w, "no warnings: this GPU is set up for stable measurements")
+		return
+	}
+	fmt.Fprintf(w, "%d warnings:\n", len(r.Warnings))
+	for _, warning := range r.Warnings {
+		fmt.Fprintf(w, "  - %s\n", warning)
+	}
+}

@@ -3,11 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"maps"
-	"slices"
-
-	"github.com/perfgate/perfgate/kernels"
 )
 
 func init() {
@@ -28,25 +23,9 @@ func runDoctor(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	return writeDoctorReport(e.Stdout, rep, *strict)
-}
-
-// writeDoctorReport prints the environment, one key a line in key order, and
-// the warnings. With strict, warnings make the command exit 1.
-func writeDoctorReport(w io.Writer, rep kernels.Report, strict bool) error {
-	for _, k := range slices.Sorted(maps.Keys(rep.Env)) {
-		fmt.Fprintf(w, "  %-20s %s\n", k, rep.Env[k])
-	}
-	if len(rep.Warnings) == 0 {
-		fmt.Fprintln(w, "no warnings: this GPU is set up for stable measurements")
-		return nil
-	}
-	fmt.Fprintf(w, "%d warnings:\n", len(rep.Warnings))
-	for _, warning := range rep.Warnings {
-		fmt.Fprintf(w, "  - %s\n", warning)
-	}
-	if strict {
-		return errRegression
+	rep.Write(e.Stdout)
+	if *strict && len(rep.Warnings) > 0 {
+		return errRegression // --strict: warnings exit 1
 	}
 	return nil
 }
