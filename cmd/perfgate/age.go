@@ -15,11 +15,3 @@ func ageCutoff(flagName, s string, now time.Time) (time.Time, error) {
 	}
 	return a.Before(now), nil
 }
-
-// describeAge renders a cutoff for messages.
-func describeAge(t time.Time) string {
-	if t.IsZero() {
-		return "the beginning"
-	}
-	return t.UTC().Format("2006-01-02 15:04Z")
-}

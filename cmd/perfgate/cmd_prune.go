@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/history"
@@ -55,20 +54,11 @@ func runPrune(ctx context.Context, args []string, e *env) error {
 	if err != nil && !errors.As(err, &tm) {
 		return err
 	}
-	reportPrune(e.Stdout, q, res)
+	fmt.Fprintln(e.Stdout, history.PruneSummary(q, res))
 	if tm != nil {
 		return usageError("prune: %d runs is more than --max-delete %d; nothing deleted. Check --older-than, then run again with --yes", tm.Runs, tm.Max)
 	}
 	return nil
-}
-
-func reportPrune(w io.Writer, q model.PruneQuery, res model.PruneResult) {
-	verb := "deleted"
-	if q.DryRun {
-		verb = "would delete"
-	}
-	fmt.Fprintf(w, "%s %d run(s) (%d samples) started before %s; kept the latest %d %s run(s) of each testbed\n",
-		verb, res.Runs, res.Samples, describeAge(q.OlderThan), q.KeepBaseline, q.BaselineBranch)
 }
 
 // pruneQuery validates prune's flags.

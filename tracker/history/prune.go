@@ -35,3 +35,18 @@ func Prune(ctx context.Context, st Pruner, q model.PruneQuery, yes bool, max int
 	res, err := st.Prune(ctx, q)
 	return q, res, err
 }
+
+// PruneSummary is the sentence that reports what a prune (q) deleted, or
+// would delete on a dry run.
+func PruneSummary(q model.PruneQuery, res model.PruneResult) string {
+	verb := "deleted"
+	if q.DryRun {
+		verb = "would delete"
+	}
+	before := "the beginning"
+	if !q.OlderThan.IsZero() {
+		before = q.OlderThan.UTC().Format("2006-01-02 15:04Z")
+	}
+	return fmt.Sprintf("%s %d run(s) (%d samples) started before %s; kept the latest %d %s run(s) of each testbed",
+		verb, res.Runs, res.Samples, before, q.KeepBaseline, q.BaselineBranch)
+}

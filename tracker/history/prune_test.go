@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -44,6 +45,29 @@ func TestPruneGuard(t *testing.T) {
 			}
 			if tt.wantTooMany && (!q.DryRun || tm.Runs != 500 || tm.Max != 100) {
 				t.Errorf("refused: query %+v, error %+v; want the dry run and 500 > 100", q, tm)
+			}
+		})
+	}
+}
+
+func TestPruneSummary(t *testing.T) {
+	cutoff := time.Date(2025, 3, 1, 12, 30, 0, 0, time.FixedZone("CET", 3600))
+	for _, tc := range []struct {
+		name string
+		q    model.PruneQuery
+		res  model.PruneResult
+		want string
+	}{
+		{"deleted", model.PruneQuery{OlderThan: cutoff, BaselineBranch: "main", KeepBaseline: 3}, model.PruneResult{Runs: 5, Samples: 150},
+			"deleted 5 run(s) (150 samples) started before 2025-03-01 11:30Z; kept the latest 3 main run(s) of each testbed"},
+		{"dry run", model.PruneQuery{OlderThan: cutoff, BaselineBranch: "trunk", DryRun: true}, model.PruneResult{Runs: 2, Samples: 20},
+			"would delete 2 run(s) (20 samples) started before 2025-03-01 11:30Z; kept the latest 0 trunk run(s) of each testbed"},
+		{"no cutoff", model.PruneQuery{BaselineBranch: "main", KeepBaseline: 1}, model.PruneResult{},
+			"deleted 0 run(s) (0 samples) started before the beginning; kept the latest 1 main run(s) of each testbed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := PruneSummary(tc.q, tc.res); got != tc.want {
+				t.Errorf("PruneSummary = %q\nwant          %q", got, tc.want)
 			}
 		})
 	}
