@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/perfgate/perfgate/tracker/spool"
 )
@@ -26,18 +25,11 @@ func runUpload(ctx context.Context, args []string, e *env) error {
 	case sf.dbURL == "":
 		return usageError("--db: upload sends spooled runs to a database: name it with --db or PERFGATE_DATABASE_URL")
 	}
-	files, err := spool.Files(sf.spool)
-	if err != nil {
-		return &exitError{code: exitInfra, err: fmt.Errorf("--spool %s: %w", sf.spool, err)}
-	}
-	if len(files) == 0 {
-		fmt.Fprintf(e.Stdout, "nothing to upload: %s holds no spooled runs\n", sf.spool)
-		return nil
-	}
-	st, err := openStore(ctx, sf)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return spool.Upload(ctx, st, files, e.Stdout)
+	return spool.UploadDir(ctx, sf.spool, func(ctx context.Context) (spool.Recorder, func() error, error) {
+		st, err := openStore(ctx, sf)
+		if err != nil {
+			return nil, nil, err
+		}
+		return st, st.Close, nil
+	}, e.Stdout)
 }

@@ -53,3 +53,23 @@ func Upload(ctx context.Context, st Recorder, files []string, w io.Writer) error
 	}
 	return nil
 }
+
+// UploadDir uploads the spool dir (Upload of its Files), opening the
+// database with open only when there is something to send; an empty spool
+// says so on w.
+func UploadDir(ctx context.Context, dir string, open func(context.Context) (Recorder, func() error, error), w io.Writer) error {
+	files, err := Files(dir)
+	if err != nil {
+		return &model.InfraError{Op: "--spool " + dir, Err: err}
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(w, "nothing to upload: %s holds no spooled runs\n", dir)
+		return nil
+	}
+	st, closeStore, err := open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	return Upload(ctx, st, files, w)
+}
