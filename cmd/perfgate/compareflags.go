@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"flag"
-	"strconv"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/compare"
@@ -21,54 +20,28 @@ type compareFlags struct {
 	envErrs map[string]error // flag name -> its PERFGATE_* default did not parse
 }
 
-// compareEnv are the variables the verdict flags default from.
-var compareEnv = map[string]string{"threshold": "PERFGATE_THRESHOLD", "alpha": "PERFGATE_ALPHA", "correction": "PERFGATE_CORRECTION",
-	"min-samples": "PERFGATE_MIN_SAMPLES", "history": "PERFGATE_HISTORY", "run-spread": "PERFGATE_RUN_SPREAD"}
-
 // register adds the verdict flags and --format to fs, with defaults from
-// their PERFGATE_* variables.
+// their PERFGATE_* variables (compare.EnvSettings).
 func (f *compareFlags) register(fs *flag.FlagSet, e *env) {
-	def := compare.DefaultSettings()
+	def, bad := compare.EnvSettings(e.Getenv)
 	f.fs, f.envSet, f.envErrs = fs, map[string]bool{}, map[string]error{}
-	for name, key := range compareEnv {
+	for name, key := range compare.SettingEnv {
 		f.envSet[name] = e.Getenv(key) != ""
 	}
-	fs.StringVar(&f.s.Threshold, "threshold", envDefault(e, "PERFGATE_THRESHOLD", def.Threshold),
+	for name, se := range bad {
+		f.envErrs[name] = usageError("%s (default of --%s): %s", compare.SettingEnv[name], name, se.Msg)
+	}
+	fs.StringVar(&f.s.Threshold, "threshold", def.Threshold,
 		"the smallest change that matters, in `percent`: 10 and 10% are ten percent; below 1 write the sign (0.5%) (env PERFGATE_THRESHOLD)")
-	fs.Float64Var(&f.s.Alpha, "alpha", f.envFloat(e, "alpha", def.Alpha), "significance level of the adjusted p-values, in (0, 1); the CI level is 1 − alpha (env PERFGATE_ALPHA)")
-	fs.StringVar(&f.s.Correction, "correction", envDefault(e, "PERFGATE_CORRECTION", def.Correction),
+	fs.Float64Var(&f.s.Alpha, "alpha", def.Alpha, "significance level of the adjusted p-values, in (0, 1); the CI level is 1 − alpha (env PERFGATE_ALPHA)")
+	fs.StringVar(&f.s.Correction, "correction", def.Correction,
 		"multiple-testing correction: "+strings.Join(compare.Corrections, ", ")+" (env PERFGATE_CORRECTION)")
-	fs.IntVar(&f.s.MinSamples, "min-samples", int(f.envFloat(e, "min-samples", float64(def.MinSamples))), "fewest samples per side to judge a benchmark (env PERFGATE_MIN_SAMPLES)")
-	fs.IntVar(&f.s.History, "history", int(f.envFloat(e, "history", float64(def.History))),
+	fs.IntVar(&f.s.MinSamples, "min-samples", def.MinSamples, "fewest samples per side to judge a benchmark (env PERFGATE_MIN_SAMPLES)")
+	fs.IntVar(&f.s.History, "history", def.History,
 		"check and action: how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline (env PERFGATE_HISTORY)")
-	fs.Float64Var(&f.s.RunSpread, "run-spread", f.envFloat(e, "run-spread", def.RunSpread),
+	fs.Float64Var(&f.s.RunSpread, "run-spread", def.RunSpread,
 		"the run-to-run spread, in `percent`, assumed where no replicated runs measure it (one job a side) (env PERFGATE_RUN_SPREAD)")
 	fs.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.Formats, ", "))
-}
-
-// envFloat reads a numeric default from the flag's variable, remembering
-// one that does not parse (or is not an integer where the flag wants one)
-// for options to report unless the flag is given.
-func (f *compareFlags) envFloat(e *env, name string, def float64) float64 {
-	key := compareEnv[name]
-	s := strings.TrimSpace(e.Getenv(key))
-	if s == "" {
-		return def
-	}
-	if name == "min-samples" || name == "history" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			f.envErrs[name] = usageError("%s (default of --%s): %q is not an integer", key, name, s)
-			return def
-		}
-		return float64(n)
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		f.envErrs[name] = usageError("%s (default of --%s): %q is not a number", key, name, s)
-		return def
-	}
-	return v
 }
 
 // options checks the flags (compare.Settings.Options) and --format. Errors
@@ -85,7 +58,7 @@ func (f *compareFlags) options() (compare.Options, error) {
 	var se *compare.SettingError
 	switch {
 	case errors.As(err, &se) && !set[se.Setting] && f.envSet[se.Setting]:
-		return o, usageError("%s (default of --%s): %s", compareEnv[se.Setting], se.Setting, se.Msg)
+		return o, usageError("%s (default of --%s): %s", compare.SettingEnv[se.Setting], se.Setting, se.Msg)
 	case errors.As(err, &se):
 		return o, usageError("--%s: %s", se.Setting, se.Msg)
 	}
