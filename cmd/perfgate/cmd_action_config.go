@@ -17,10 +17,7 @@ import (
 // names the baseline files of skip-unchanged-kernels ("": none).
 func loadActionResults(ctx context.Context, e *env, o *action.Settings, cfg *config.Config, skipAgainst string) ([]*model.Results, []string, error) {
 	if len(o.ResultFiles) > 0 {
-		runs, err := check.LoadCandidates(o.ResultFiles)
-		if err == nil {
-			runs, err = o.FilterSuites(runs)
-		}
+		runs, err := o.LoadResultFiles()
 		return runs, o.ResultFiles, err
 	}
 	run, err := actionRunMeta(ctx, e)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -325,6 +326,16 @@ func (s *Settings) LoadConfig(ctx context.Context) (*config.Config, error) {
 		s.Inputs.BaselineBranch = cfg.Baseline.Branch
 	}
 	return cfg, err
+}
+
+// LoadResultFiles reads the results-file inputs (check.LoadCandidates)
+// and keeps the suites the filter input selects (FilterSuites).
+func (s *Settings) LoadResultFiles() ([]*model.Results, error) {
+	runs, err := check.LoadCandidates(s.ResultFiles)
+	if err != nil {
+		return runs, err
+	}
+	return s.FilterSuites(runs)
 }
 
 // FilterSuites keeps the benchmarks of results-file runs whose suite the
