@@ -2,9 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -31,27 +30,18 @@ func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
 	fs.Float64Var(&tf.maxP, "step-p", def.MaxP, "largest t-test `p-value` of a step (E-divisive means with Otava's t-test)")
 }
 
-// query validates the flags and builds the trend query.
+// query validates the flags (trend.Selection) and builds the trend query.
 func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, error) {
-	var opt trend.Options
-	switch {
-	case tf.pattern == "":
-		return model.TrendQuery{}, opt, usageError("--benchmark: name the benchmark(s), e.g. --benchmark 'add/dtype=fp32' ('*' for all)")
-	case !(tf.threshold > 0 && tf.threshold < 1000):
-		return model.TrendQuery{}, opt, usageError("--step-threshold: must be a percentage above 0, got %v", tf.threshold)
-	case !(tf.maxP > 0 && tf.maxP < 1):
-		return model.TrendQuery{}, opt, usageError("--step-p: must be a p-value between 0 and 1, got %v", tf.maxP)
+	q, opt, err := trend.Selection{Pattern: tf.pattern, Suite: tf.suite, Branch: tf.branch, Testbed: tf.testbed,
+		Repo: tf.repo, ThresholdPercent: tf.threshold, MaxP: tf.maxP}.Query()
+	var se *trend.SelectionError
+	if errors.As(err, &se) {
+		return q, opt, usageError("--%s: %s", se.Setting, se.Msg)
 	}
-	if _, err := path.Match(tf.pattern, ""); err != nil {
-		return model.TrendQuery{}, opt, usageError("--benchmark: %q is not a valid pattern: %v", tf.pattern, err)
-	}
-	since, err := ageCutoff("since", tf.since, now)
-	if err != nil {
+	if q.Since, err = ageCutoff("since", tf.since, now); err != nil {
 		return model.TrendQuery{}, opt, err
 	}
-	q := model.TrendQuery{Repo: tf.repo, Suite: tf.suite, Pattern: tf.pattern, Since: since,
-		Branch: strings.TrimSpace(tf.branch), Testbed: tf.testbed}
-	return q, trend.Options{Threshold: tf.threshold / 100, MaxP: tf.maxP}, nil
+	return q, opt, nil
 }
 
 // read queries the history store sf for the series the flags select, as of
