@@ -64,6 +64,14 @@ type MigrateResult struct {
 	From, To int32
 }
 
+// String is what perfgate migrate prints once done.
+func (r MigrateResult) String() string {
+	if r.From == r.To {
+		return fmt.Sprintf("schema already at version %d", r.To)
+	}
+	return fmt.Sprintf("schema migrated from version %d to %d", r.From, r.To)
+}
+
 // Migrate brings the database at url to SchemaVersion. tern holds a
 // session-level advisory lock for the duration, so concurrent migrations
 // (two CI jobs starting at once) apply each step exactly once. It refuses a

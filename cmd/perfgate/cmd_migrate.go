@@ -39,10 +39,6 @@ func runMigrate(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if res.From == res.To {
-		fmt.Fprintf(e.Stdout, "schema already at version %d\n", res.To)
-		return nil
-	}
-	fmt.Fprintf(e.Stdout, "schema migrated from version %d to %d\n", res.From, res.To)
+	fmt.Fprintln(e.Stdout, res)
 	return nil
 }
