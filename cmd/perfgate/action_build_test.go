@@ -12,23 +12,7 @@ import (
 // stub go and nvidia-smi commands and fake CUDA include folders, and checks
 // the cgo flags and tags it builds with.
 func TestActionBuildScript(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
-	script, err := filepath.Abs(filepath.Join("..", "..", "action", "build.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	write := func(path, body string, mode os.FileMode) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
+	script, dir, write := buildScriptFixture(t)
 	// cuda12: only a 12.8 cuda.h (the copy bundled with Triton on a CUDA 13
 	// host); cuda13: a toolkit with a 13.0 cuda.h, nvrtc.h and lib64;
 	// full12: a whole 12.x toolkit.
@@ -122,4 +106,28 @@ func TestActionBuildScript(t *testing.T) {
 			}
 		})
 	}
+}
+
+// buildScriptFixture is the set-up of the tests that run action/build.sh:
+// the script's absolute path, a scratch folder, and a function that writes
+// a file (making its folders) with the given mode. It skips without bash.
+func buildScriptFixture(t *testing.T) (script, dir string, write func(path, body string, mode os.FileMode)) {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script, err := filepath.Abs(filepath.Join("..", "..", "action", "build.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write = func(path, body string, mode os.FileMode) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return script, t.TempDir(), write
 }

@@ -15,23 +15,7 @@ import (
 // ref when its checksum matches and it runs, and builds from source
 // otherwise.
 func TestActionBuildRelease(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
-	script, err := filepath.Abs(filepath.Join("..", "..", "action", "build.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	write := func(path, body string, mode os.FileMode) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
+	script, dir, write := buildScriptFixture(t)
 	tools := filepath.Join(dir, "tools")
 	if err := os.MkdirAll(tools, 0o755); err != nil {
 		t.Fatal(err)
