@@ -10,31 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfgate/perfgate/internal/chromiumtest"
 )
 
 // commentWidth is the width of a pull-request comment's body on GitHub
 // (a maximised desktop window): the report must read at this width.
 const commentWidth = 780
-
-// chromium finds a Chromium to drive: $PERFGATE_CHROMIUM, else chromium or
-// chromium-browser on the PATH. Without one the test skips, and fails when
-// PERFGATE_REQUIRE_CHROMIUM=1.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("PERFGATE_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("PERFGATE_REQUIRE_CHROMIUM") == "1" {
-		t.Fatal("no chromium on the PATH and PERFGATE_REQUIRE_CHROMIUM=1")
-	}
-	t.Skip("no chromium on the PATH (set PERFGATE_REQUIRE_CHROMIUM=1 to fail instead)")
-	return ""
-}
 
 // measure is run in the page after the Markdown is rendered: it opens every
 // <details>, then reports each table wider than the comment (GitHub's CSS
@@ -97,7 +79,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // comment, no number broken over two lines (issue 11, defect 8). With
 // PERFGATE_SCREENSHOT_DIR set it saves a screenshot of each.
 func TestCommentInBrowser(t *testing.T) {
-	bin := chromium(t)
+	bin := chromiumtest.Find(t)
 	// Not nasty.md: its hostile names are long words that nothing breaks.
 	for _, name := range []string{"mixed", "clean", "confirmed", "incomparable", "gotest"} {
 		t.Run(name, func(t *testing.T) {

@@ -4,34 +4,14 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-)
 
-// chromium finds a Chromium to drive: $PERFGATE_CHROMIUM, else chromium or
-// chromium-browser on the PATH. Without one the browser tests skip, and
-// fail when PERFGATE_REQUIRE_CHROMIUM=1 (.ci/run installs Debian's
-// chromium and sets it).
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("PERFGATE_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("PERFGATE_REQUIRE_CHROMIUM") == "1" {
-		t.Fatal("no chromium on the PATH and PERFGATE_REQUIRE_CHROMIUM=1")
-	}
-	t.Skip("no chromium on the PATH (set PERFGATE_REQUIRE_CHROMIUM=1 to fail instead)")
-	return ""
-}
+	"github.com/perfgate/perfgate/internal/chromiumtest"
+)
 
 // serve builds a site of in and serves it.
 func serve(t *testing.T, files map[string][]byte) *httptest.Server {
@@ -91,7 +71,7 @@ func dumpDOM(t *testing.T, bin, url string, extra ...string) (dom, console strin
 // Chromium: no console message, no error shown, charts drawn, and the
 // filter (from the URL) leaves the matching series only.
 func TestBrowser(t *testing.T) {
-	bin := chromium(t)
+	bin := chromiumtest.Find(t)
 	o := DefaultOptions()
 	o.RepoURL, o.Branch = "https://github.com/o/r", "main"
 	files, err := Build(synthetic(2, 8, 300), o)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+
+	"github.com/perfgate/perfgate/internal/chromiumtest"
 )
 
 // sharedRuns makes runs × benchmarks series in one suite that share their
@@ -60,7 +62,7 @@ func TestScale(t *testing.T) {
 	if testing.Short() || os.Getenv("PERFGATE_CHROMIUM") == "" && os.Getenv("PERFGATE_SITE_SCALE") == "" && os.Getenv("PERFGATE_REQUIRE_CHROMIUM") != "1" {
 		return
 	}
-	bin := chromium(t)
+	bin := chromiumtest.Find(t)
 	srv := serve(t, files)
 	start = time.Now()
 	dom, console := dumpDOM(t, bin, srv.URL+"/"+Slug("kernels")+".html", "--dump-dom")
