@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cliflag"
 )
 
@@ -11,7 +12,7 @@ import (
 func ageCutoff(flagName, s string, now time.Time) (time.Time, error) {
 	a, err := cliflag.ParseAge(s)
 	if err != nil {
-		return time.Time{}, usageError("--%s: %v", flagName, err)
+		return time.Time{}, cli.UsageErrorf("--%s: %v", flagName, err)
 	}
 	return a.Before(now), nil
 }

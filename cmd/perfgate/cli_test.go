@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -89,7 +90,7 @@ func TestIngestStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	e := &env{Stdin: bytes.NewReader(data), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	e := &cli.Env{Stdin: bytes.NewReader(data), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
 	if code := runEnv(context.Background(), []string{"ingest", "--format", "gotest", "-"}, e); code != 0 {
 		t.Fatalf("ingest -: exit %d: %s", code, stderr.String())
 	}

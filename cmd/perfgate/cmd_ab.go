@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/ab"
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/report"
 )
 
 func init() {
-	register(&command{Name: "ab", Run: runAB})
+	commands.Register(&cli.Command{Name: "ab", Run: runAB})
 }
 
 // abFlags are perfgate ab's flags.
@@ -23,21 +24,21 @@ type abFlags struct {
 	cf                     compareFlags
 }
 
-func runAB(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "ab", "--base REF [--rounds R] [--config FILE] [flags]")
+func runAB(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "ab", "--base REF [--rounds R] [--config FILE] [flags]")
 	var f abFlags
-	fs.StringVar(&f.o.Base, "base", envDefault(e, "PERFGATE_AB_BASE", ""), "git `ref` to compare against; its merge base with HEAD is checked out (env PERFGATE_AB_BASE)")
+	fs.StringVar(&f.o.Base, "base", e.GetenvOr("PERFGATE_AB_BASE", ""), "git `ref` to compare against; its merge base with HEAD is checked out (env PERFGATE_AB_BASE)")
 	fs.IntVar(&f.rounds, "rounds", 5, "rounds; each runs every suite once per side")
-	fs.StringVar(&f.o.ConfigPath, "config", envDefault(e, "PERFGATE_CONFIG", ""), "the `file` declaring the suites (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root)")
+	fs.StringVar(&f.o.ConfigPath, "config", e.GetenvOr("PERFGATE_CONFIG", ""), "the `file` declaring the suites (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root)")
 	fs.StringVar(&f.o.Dir, "repo", ".", "a `directory` inside the git repository")
 	fs.StringVar(&f.o.Order, "order", ab.OrderABBA, "round order: abba (base,head then head,base: cancels linear drift) or abab")
 	fs.StringVar(&f.only, "suite", "", "run only suites whose names match this `regexp`")
 	fs.BoolVar(&f.o.Fast, "fast", false, "lower GPU time budgets (noisier; for smoke runs)")
 	fs.StringVar(&f.outBase, "out-base", "", "also write the base side's pooled results to this `file`")
 	fs.StringVar(&f.outHead, "out-head", "", "also write the head side's pooled results to this `file`")
-	fs.StringVar(&f.o.Testbed, "testbed", envDefault(e, "PERFGATE_TESTBED", ""), "testbed name for the results (env PERFGATE_TESTBED; default: the host name)")
+	fs.StringVar(&f.o.Testbed, "testbed", e.GetenvOr("PERFGATE_TESTBED", ""), "testbed name for the results (env PERFGATE_TESTBED; default: the host name)")
 	f.cf.register(fs, e)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	opt, only, err := f.validate(fs.NArg())
@@ -50,7 +51,7 @@ func runAB(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	defer s.Close()
-	c, base, head, err := s.Compare(ctx, only, f.rounds, opt, flagsGiven(fs))
+	c, base, head, err := s.Compare(ctx, only, f.rounds, opt, cli.FlagsGiven(fs))
 	if err != nil {
 		return err
 	}
@@ -66,14 +67,14 @@ func runAB(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if c.Failed() {
-		return errRegression
+		return cli.ErrRegression
 	}
 	return nil
 }
 
 func (f *abFlags) validate(nargs int) (compare.Options, *regexp.Regexp, error) {
 	if nargs > 0 {
-		return compare.Options{}, nil, usageError("unexpected argument (perfgate ab takes flags only)")
+		return compare.Options{}, nil, cli.UsageErrorf("unexpected argument (perfgate ab takes flags only)")
 	}
 	if err := f.o.Check(f.rounds); err != nil {
 		return compare.Options{}, nil, err
@@ -82,7 +83,7 @@ func (f *abFlags) validate(nargs int) (compare.Options, *regexp.Regexp, error) {
 	if f.only != "" {
 		var err error
 		if only, err = regexp.Compile(f.only); err != nil {
-			return compare.Options{}, nil, usageError("--suite: %v", err)
+			return compare.Options{}, nil, cli.UsageErrorf("--suite: %v", err)
 		}
 	}
 	opt, err := f.cf.options()

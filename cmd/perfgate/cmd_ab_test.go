@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -77,8 +78,8 @@ func TestABInterleaved(t *testing.T) {
 		wantCode    int
 		wantVerdict string
 	}{
-		{"20% slowdown is a regression", 20, exitRegression, "regression"},
-		{"no change is no regression", 0, exitOK, "unchanged"},
+		{"20% slowdown is a regression", 20, cli.ExitRegression, "regression"},
+		{"no change is no regression", 0, cli.ExitOK, "unchanged"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,7 +155,7 @@ func TestABUsageErrors(t *testing.T) {
 		t.Run(strings.Join(tt.args[1:], " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), tt.args, &stdout, &stderr)
-			if code != exitBadInput || !strings.Contains(stderr.String(), tt.want) {
+			if code != cli.ExitBadInput || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
 			}
 		})

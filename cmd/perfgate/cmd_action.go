@@ -7,6 +7,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/githubapi"
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/db/open"
@@ -16,7 +17,7 @@ import (
 )
 
 func init() {
-	register(&command{Name: "action", Run: runAction})
+	commands.Register(&cli.Command{Name: "action", Run: runAction})
 }
 
 // actionDefaults are the defaults the inputs fall back to that other
@@ -27,13 +28,13 @@ var actionDefaults = action.Defaults{
 	Rounds: runner.DefaultActionRounds, MaxRounds: runner.MaxRounds, PreRunPolicies: runner.PreRunPolicies,
 }
 
-func runAction(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "action", "(no flags: configured by the GitHub Action's inputs, see docs/action.md)")
-	if err := parseFlags(fs, args); err != nil {
+func runAction(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "action", "(no flags: configured by the GitHub Action's inputs, see docs/action.md)")
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("action: unexpected argument %q (it takes its inputs from INPUT_* variables)", fs.Arg(0))
+		return cli.UsageErrorf("action: unexpected argument %q (it takes its inputs from INPUT_* variables)", fs.Arg(0))
 	}
 	if e.Getenv("GITHUB_ACTIONS") != "true" {
 		return errNotInActions
@@ -78,7 +79,7 @@ func runAction(ctx context.Context, args []string, e *env) error {
 // errNotInActions answers 'perfgate action' run by hand: it reads its
 // inputs and the event from a GitHub Actions job, so anything it said
 // about them (".perfgate.yml: cannot read") would mislead.
-var errNotInActions = usageError("action: not running in GitHub Actions (GITHUB_ACTIONS is not \"true\"): it is the GitHub Action's entry point and reads its inputs (INPUT_*) and the event (GITHUB_*) from the job. " +
+var errNotInActions = cli.UsageErrorf("action: not running in GitHub Actions (GITHUB_ACTIONS is not \"true\"): it is the GitHub Action's entry point and reads its inputs (INPUT_*) and the event (GITHUB_*) from the job. " +
 	"To try a workflow locally, run it with act (docs/action.md, \"Trying it locally\"); to judge results by hand, use 'perfgate check' or 'perfgate compare'")
 
 // planError maps the event decision's failures: a refused fork is exit 3
@@ -88,20 +89,20 @@ func planError(gha *githubactions.Action, err error) error {
 	var fe *action.ForkError
 	if errors.As(err, &fe) {
 		gha.WithFieldsMap(map[string]string{"title": "perfgate refused a fork"}).Errorf("%s", fe.Error())
-		return &exitError{code: exitInfra, err: err}
+		return &cli.ExitError{Code: cli.ExitInfra, Err: err}
 	}
-	return &exitError{code: exitBadInput, err: err}
+	return &cli.ExitError{Code: cli.ExitBadInput, Err: err}
 }
 
 // githubClient makes the GitHub client the check kind and notify-changes
 // use.
-func githubClient(o *action.Settings, e *env, need string) (*githubapi.Client, func(context.Context) (string, error), error) {
+func githubClient(o *action.Settings, e *cli.Env, need string) (*githubapi.Client, func(context.Context) (string, error), error) {
 	if o.Token == "" {
-		return nil, nil, usageError("github-token: empty; %s needs it", need)
+		return nil, nil, cli.UsageErrorf("github-token: empty; %s needs it", need)
 	}
 	c, err := githubapi.New(o.APIURL, o.Token, githubapi.Options{Timeout: o.GitHubTimeout})
 	if err != nil {
-		return nil, nil, usageError("%v", err)
+		return nil, nil, cli.UsageErrorf("%v", err)
 	}
 	override := e.Getenv("PERFGATE_GITHUB_LOGIN")
 	return c, func(ctx context.Context) (string, error) { return c.Login(ctx, override) }, nil

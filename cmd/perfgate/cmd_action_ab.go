@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/perfgate/perfgate/ab"
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/confirm"
@@ -16,7 +17,7 @@ import (
 func (a *actionRun) measureAB(ctx context.Context) (base, head []*model.Results, err error) {
 	ref, err := a.plan.BaseCommit()
 	if err != nil {
-		return nil, nil, usageError("%v", err)
+		return nil, nil, cli.UsageErrorf("%v", err)
 	}
 	run, err := actionRunMeta(ctx, a.e)
 	if err != nil {

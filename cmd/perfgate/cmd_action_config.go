@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/check"
@@ -15,7 +16,7 @@ import (
 // cfg (runner.ConfigRuns) with run blocks from the GitHub Actions
 // environment; the filter input selects suites either way. skipAgainst
 // names the baseline files of skip-unchanged-kernels ("": none).
-func loadActionResults(ctx context.Context, e *env, o *action.Settings, cfg *config.Config, skipAgainst string) ([]*model.Results, []string, error) {
+func loadActionResults(ctx context.Context, e *cli.Env, o *action.Settings, cfg *config.Config, skipAgainst string) ([]*model.Results, []string, error) {
 	if len(o.ResultFiles) > 0 {
 		runs, err := o.LoadResultFiles()
 		return runs, o.ResultFiles, err
@@ -33,7 +34,7 @@ func loadActionResults(ctx context.Context, e *env, o *action.Settings, cfg *con
 
 // actionRunMeta is the run block of runs measured here: the GitHub Actions
 // environment, PERFGATE_TESTBED and the checkout.
-func actionRunMeta(ctx context.Context, e *env) (model.Run, error) {
+func actionRunMeta(ctx context.Context, e *cli.Env) (model.Run, error) {
 	meta := runMetaFlags{testbed: e.Getenv("PERFGATE_TESTBED")}
 	return meta.resolve(ctx, e, time.Now())
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -60,7 +61,7 @@ func TestActionGitHubTimeout(t *testing.T) {
 	pr := writeRun(t, t.TempDir(), "pr-slow", "changes", model.EventPullRequest, e2ePR, [3]float64{1, 1, 1})
 	vars := prVars(t, fake, pr, map[string]string{"github-timeout": "1s"})
 	code, stdout, stderr := runActionWithin(t, 60*time.Second, vars)
-	if code != exitInfra || !strings.Contains(stderr, "no complete answer within 1s (github-timeout") {
+	if code != cli.ExitInfra || !strings.Contains(stderr, "no complete answer within 1s (github-timeout") {
 		t.Errorf("exit %d, stderr %q; want 3 naming github-timeout\n%s", code, stderr, stdout)
 	}
 	if got := storedPRRuns(t, vars["INPUT_STORE-DIR"]); got != 1 {
@@ -75,7 +76,7 @@ func TestActionTimeoutInputs(t *testing.T) {
 		for k, v := range in {
 			vars["INPUT_"+strings.ToUpper(k)] = v
 			code, _, stderr := runActionInProcess(t, vars)
-			if code != exitBadInput || !strings.Contains(stderr, k+":") {
+			if code != cli.ExitBadInput || !strings.Contains(stderr, k+":") {
 				t.Errorf("%s=%q: exit %d, stderr %q; want 2 naming the input", k, v, code, stderr)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/perfgate/perfgate/ab"
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/check"
@@ -21,7 +22,7 @@ import (
 // measures (action.Measurer) and writes to the job (action.Log,
 // action.Files); action.Run decides everything else.
 type actionRun struct {
-	e    *env
+	e    *cli.Env
 	gha  *githubactions.Action
 	o    *action.Settings
 	cfg  *config.Config // nil: results-file without a config file
@@ -66,11 +67,11 @@ func (a *actionRun) run(ctx context.Context) error {
 		return err
 	case out.Failed && out.GitHubErr != nil:
 		fmt.Fprintf(a.e.Stderr, "perfgate: also, GitHub could not be updated: %v\n", out.GitHubErr)
-		return errRegression
+		return cli.ErrRegression
 	case out.Failed:
-		return errRegression
+		return cli.ErrRegression
 	case out.GitHubErr != nil:
-		return &exitError{code: exitInfra, err: fmt.Errorf("the verdict (%s) is in the job summary and outputs, but GitHub could not be updated: %w", out.Tally.Verdict(), out.GitHubErr)}
+		return &cli.ExitError{Code: cli.ExitInfra, Err: fmt.Errorf("the verdict (%s) is in the job summary and outputs, but GitHub could not be updated: %w", out.Tally.Verdict(), out.GitHubErr)}
 	}
 	return nil
 }

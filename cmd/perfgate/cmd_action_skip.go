@@ -46,5 +46,5 @@ func (a *actionRun) writeSkipBaseline(ctx context.Context) (against string, clea
 	if err != nil {
 		return "", cleanup, err
 	}
-	return runner.WriteSkipBaseline(envDefault(a.e, "RUNNER_TEMP", ""), runs, a.cfg, a.o.Filter, a.e.Stderr)
+	return runner.WriteSkipBaseline(a.e.GetenvOr("RUNNER_TEMP", ""), runs, a.cfg, a.o.Filter, a.e.Stderr)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -163,7 +164,7 @@ func TestActionLongComment(t *testing.T) {
 func TestActionOutsideActions(t *testing.T) {
 	for _, vars := range []map[string]string{nil, {"GITHUB_ACTIONS": "false", "GITHUB_EVENT_NAME": "push"}} {
 		_, stderr, code := invoke(t, vars, "action")
-		if code != exitBadInput || !strings.Contains(stderr, "not running in GitHub Actions") || !strings.Contains(stderr, "act (docs/action.md") ||
+		if code != cli.ExitBadInput || !strings.Contains(stderr, "not running in GitHub Actions") || !strings.Contains(stderr, "act (docs/action.md") ||
 			strings.Contains(stderr, ".perfgate.yml") {
 			t.Errorf("vars %v: exit %d, stderr %q; want 2, not in GitHub Actions, the act recipe", vars, code, stderr)
 		}

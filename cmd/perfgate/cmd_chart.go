@@ -11,13 +11,14 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/chart"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
 
 func init() {
-	register(&command{Name: "chart", Run: runChart})
+	commands.Register(&cli.Command{Name: "chart", Run: runChart})
 }
 
 // registerChartOutput adds --out, --format, --width and --height to fs.
@@ -32,7 +33,7 @@ func registerChartOutput(fs interface {
 }
 
 // writeChart encodes p and writes it atomically.
-func writeChart(e *env, o chart.Output, p *plot.Plot, height vg.Length) error {
+func writeChart(e *cli.Env, o chart.Output, p *plot.Plot, height vg.Length) error {
 	var b bytes.Buffer
 	if err := chart.Encode(&b, p, o.Format, vg.Length(o.Width)*vg.Inch, height); err != nil {
 		return err
@@ -44,17 +45,17 @@ func writeChart(e *env, o chart.Output, p *plot.Plot, height vg.Length) error {
 	return nil
 }
 
-func runChart(ctx context.Context, args []string, e *env) error {
+func runChart(ctx context.Context, args []string, e *cli.Env) error {
 	if len(args) == 0 || (args[0] != "trend" && args[0] != "compare") {
 		fmt.Fprintln(e.Stderr, "usage: perfgate chart trend --benchmark PATTERN --out FILE.png|.svg [trend's flags]\n"+
 			"       perfgate chart compare --report REPORT.json --out FILE.png|.svg")
 		switch {
 		case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help"):
-			return errHelp
+			return cli.ErrHelp
 		case len(args) > 0 && strings.HasPrefix(args[0], "-"):
-			return usageError("chart: flag %s before what to draw: name trend or compare first", args[0])
+			return cli.UsageErrorf("chart: flag %s before what to draw: name trend or compare first", args[0])
 		}
-		return usageError("chart: name what to draw: trend or compare")
+		return cli.UsageErrorf("chart: name what to draw: trend or compare")
 	}
 	if args[0] == "trend" {
 		return runChartTrend(ctx, args[1:], e)
@@ -62,8 +63,8 @@ func runChart(ctx context.Context, args []string, e *env) error {
 	return runChartCompare(args[1:], e)
 }
 
-func runChartTrend(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "chart trend", "--benchmark PATTERN --out FILE.png|.svg [--suite S] [--since 90d] [--branch main] [--testbed T] [--store DIR | --db URL]")
+func runChartTrend(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "chart trend", "--benchmark PATTERN --out FILE.png|.svg [--suite S] [--since 90d] [--branch main] [--testbed T] [--store DIR | --db URL]")
 	var (
 		tf trendFlags
 		sf storeFlags
@@ -72,11 +73,11 @@ func runChartTrend(ctx context.Context, args []string, e *env) error {
 	tf.register(fs, e)
 	sf.register(fs, e)
 	registerChartOutput(fs, &o)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("chart trend: unexpected argument %q", fs.Arg(0))
+		return cli.UsageErrorf("chart trend: unexpected argument %q", fs.Arg(0))
 	}
 	if err := o.Check(); err != nil {
 		return err
@@ -92,7 +93,7 @@ func runChartTrend(ctx context.Context, args []string, e *env) error {
 	p, err := chart.Trend(trend.Analyze(series, opt), title+": median per run, 95% band, steps dashed")
 	var tm *chart.TooManyError
 	if errors.As(err, &tm) {
-		return usageError("--benchmark: %v", err)
+		return cli.UsageErrorf("--benchmark: %v", err)
 	} else if err != nil {
 		return err
 	}
@@ -103,8 +104,8 @@ func runChartTrend(ctx context.Context, args []string, e *env) error {
 	return writeChart(e, o, p, vg.Length(h)*vg.Inch)
 }
 
-func runChartCompare(args []string, e *env) error {
-	fs := newFlagSet(e, "chart compare", "--report REPORT.json --out FILE.png|.svg")
+func runChartCompare(args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "chart compare", "--report REPORT.json --out FILE.png|.svg")
 	var (
 		o      chart.Output
 		report string
@@ -113,14 +114,14 @@ func runChartCompare(args []string, e *env) error {
 	fs.StringVar(&report, "report", "", "the `FILE` written by compare or check --format json")
 	fs.StringVar(&title, "title", "change per benchmark", "the chart's `title`")
 	registerChartOutput(fs, &o)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError("chart compare: unexpected argument %q (the report goes in --report)", fs.Arg(0))
+		return cli.UsageErrorf("chart compare: unexpected argument %q (the report goes in --report)", fs.Arg(0))
 	case report == "":
-		return usageError("--report: name the JSON report of compare or check --format json")
+		return cli.UsageErrorf("--report: name the JSON report of compare or check --format json")
 	}
 	if err := o.Check(); err != nil {
 		return err

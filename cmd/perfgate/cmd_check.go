@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/confirm"
@@ -13,13 +14,13 @@ import (
 )
 
 func init() {
-	register(&command{Name: "check", Run: runCheck})
+	commands.Register(&cli.Command{Name: "check", Run: runCheck})
 }
 
 // checkFlags are check's own flags; compare's verdict flags come from
 // compareFlags and the store from storeFlags.
 type checkFlags struct {
-	candidates   resultFiles
+	candidates   cli.Files
 	branch       string
 	runs         int
 	testbed      string // the testbed label baseline runs are taken from ("" = the candidate's)
@@ -30,22 +31,22 @@ type checkFlags struct {
 	runsEnvError error
 }
 
-func (cf *checkFlags) register(fs *flag.FlagSet, e *env) {
+func (cf *checkFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	fs.Var(&cf.candidates, "candidate", "the candidate's results `FILE` (repeat for shards or repeated runs of one commit)")
-	fs.StringVar(&cf.branch, "baseline-branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
+	fs.StringVar(&cf.branch, "baseline-branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"),
 		"the branch whose runs are the baseline (env PERFGATE_BASELINE_BRANCH)")
 	runs := 3
 	if s := e.Getenv("PERFGATE_BASELINE_RUNS"); s != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
-			cf.runsEnvError = usageError("PERFGATE_BASELINE_RUNS: %q is not an integer", s)
+			cf.runsEnvError = cli.UsageErrorf("PERFGATE_BASELINE_RUNS: %q is not an integer", s)
 		}
 		runs = n
 	}
 	fs.IntVar(&cf.runs, "baseline-runs", runs, "how many of the latest comparable baseline jobs to pool: runs, or all the shards of a run group (env PERFGATE_BASELINE_RUNS)")
-	fs.StringVar(&cf.testbed, "baseline-testbed", envDefault(e, "PERFGATE_BASELINE_TESTBED", ""),
+	fs.StringVar(&cf.testbed, "baseline-testbed", e.GetenvOr("PERFGATE_BASELINE_TESTBED", ""),
 		"take baseline runs from this testbed `label` instead of the candidate's; GPU, driver and CUDA must still match (env PERFGATE_BASELINE_TESTBED)")
-	fs.StringVar(&cf.config, "config", envDefault(e, "PERFGATE_CONFIG", ""),
+	fs.StringVar(&cf.config, "config", e.GetenvOr("PERFGATE_CONFIG", ""),
 		"the .perfgate.yml whose baseline, thresholds, ignore and better settings are the defaults (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root, if any)")
 	fs.BoolVar(&cf.record, "record", false, "also store the candidate runs (pull-request runs are stored but never become baselines)")
 	fs.BoolVar(&cf.confirm, "confirm", false, "before failing, re-run the regressed benchmarks in fresh processes (their built-in suite, or their --config suite) and fail only if the regression holds on the first and the re-run rounds together (docs/rounds.md)")
@@ -57,19 +58,19 @@ func (cf *checkFlags) validate() error {
 	case cf.runsEnvError != nil:
 		return cf.runsEnvError
 	case len(cf.candidates) == 0:
-		return usageError("--candidate: name the candidate's results FILE")
+		return cli.UsageErrorf("--candidate: name the candidate's results FILE")
 	case cf.branch == "":
-		return usageError("--baseline-branch: must not be empty")
+		return cli.UsageErrorf("--baseline-branch: must not be empty")
 	case cf.runs < 1 || cf.runs > 1000:
-		return usageError("--baseline-runs: must be between 1 and 1000, got %d", cf.runs)
+		return cli.UsageErrorf("--baseline-runs: must be between 1 and 1000, got %d", cf.runs)
 	case cf.confirmRuns < 1 || cf.confirmRuns > runner.MaxRounds:
-		return usageError("--confirm-rounds: must be from 1 to %d, got %d", runner.MaxRounds, cf.confirmRuns)
+		return cli.UsageErrorf("--confirm-rounds: must be from 1 to %d, got %d", runner.MaxRounds, cf.confirmRuns)
 	}
 	return nil
 }
 
-func runCheck(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
+func runCheck(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
 	var (
 		cf  checkFlags
 		cmp compareFlags
@@ -79,7 +80,7 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	cmp.register(fs, e)
 	sf.register(fs, e)
 	sf.registerSpool(fs, e)
-	files, err := parseFlagsAndFiles(fs, args)
+	files, err := cli.ParseFlagsAndFiles(fs, args)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func runCheck(ctx context.Context, args []string, e *env) error {
 	res, err := check.Run(ctx, check.RunOptions{
 		Files:    cf.candidates,
 		Settings: check.Settings{Query: check.Query{Branch: cf.branch, Testbed: cf.testbed, Jobs: cf.runs, History: opt.HistoryJobs}, Compare: opt},
-		Config:   cfg, Explicit: explicitSettings(fs, e, checkEnv),
+		Config:   cfg, Explicit: cli.ExplicitSettings(fs, e, checkEnv),
 		ConfirmRounds: confirmRounds(cf.confirm, cf.confirmRuns), Rerunner: &runner.Confirmer{Runner: newRunner(e), Rounds: cf.confirmRuns, Config: cfg},
 		Record: cf.record,
 		OpenStore: func(ctx context.Context) (check.Store, func() error, error) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -39,18 +40,18 @@ func TestCheckConfig(t *testing.T) {
 		wantRuns string
 		wantErr  string
 	}{
-		{"baseline.runs", []string{"--candidate", same, "--config", runs2}, nil, exitOK, "h4 h3", ""},
-		{"--baseline-runs wins", []string{"--candidate", same, "--config", runs2, "--baseline-runs", "4"}, nil, exitOK, "h4 h3 h2 h1", ""},
-		{"PERFGATE_BASELINE_RUNS wins", []string{"--candidate", same, "--config", runs2}, map[string]string{"PERFGATE_BASELINE_RUNS": "1"}, exitOK, "h4", ""},
-		{"PERFGATE_CONFIG", []string{"--candidate", same}, map[string]string{"PERFGATE_CONFIG": runs2}, exitOK, "h4 h3", ""},
-		{"baseline.branch", []string{"--candidate", same, "--config", trunk}, nil, exitOK, "", "no trunk run"},
-		{"--baseline-branch wins", []string{"--candidate", same, "--config", trunk, "--baseline-branch", "main"}, nil, exitOK, "h4 h3 h2", ""},
-		{"thresholds.default", []string{"--candidate", slow, "--config", loose}, nil, exitOK, "h4 h3 h2", ""},
-		{"--threshold wins", []string{"--candidate", slow, "--config", loose, "--threshold", "10"}, nil, exitRegression, "h4 h3 h2", ""},
-		{"another runner label: incomparable", []string{"--candidate", moved}, nil, exitOK, "", "no comparable baseline"},
-		{"baseline.testbed", []string{"--candidate", moved, "--config", otherBed}, nil, exitRegression, "h4 h3 h2", ""},
-		{"--baseline-testbed", []string{"--candidate", moved, "--baseline-testbed", "gpu-h100-1"}, nil, exitRegression, "h4 h3 h2", ""},
-		{"--baseline-testbed wins", []string{"--candidate", moved, "--config", otherBed, "--baseline-testbed", "gpu-a100-1"}, nil, exitOK, "", `testbed "gpu-a100-1" vs "gpu-h100-1"`},
+		{"baseline.runs", []string{"--candidate", same, "--config", runs2}, nil, cli.ExitOK, "h4 h3", ""},
+		{"--baseline-runs wins", []string{"--candidate", same, "--config", runs2, "--baseline-runs", "4"}, nil, cli.ExitOK, "h4 h3 h2 h1", ""},
+		{"PERFGATE_BASELINE_RUNS wins", []string{"--candidate", same, "--config", runs2}, map[string]string{"PERFGATE_BASELINE_RUNS": "1"}, cli.ExitOK, "h4", ""},
+		{"PERFGATE_CONFIG", []string{"--candidate", same}, map[string]string{"PERFGATE_CONFIG": runs2}, cli.ExitOK, "h4 h3", ""},
+		{"baseline.branch", []string{"--candidate", same, "--config", trunk}, nil, cli.ExitOK, "", "no trunk run"},
+		{"--baseline-branch wins", []string{"--candidate", same, "--config", trunk, "--baseline-branch", "main"}, nil, cli.ExitOK, "h4 h3 h2", ""},
+		{"thresholds.default", []string{"--candidate", slow, "--config", loose}, nil, cli.ExitOK, "h4 h3 h2", ""},
+		{"--threshold wins", []string{"--candidate", slow, "--config", loose, "--threshold", "10"}, nil, cli.ExitRegression, "h4 h3 h2", ""},
+		{"another runner label: incomparable", []string{"--candidate", moved}, nil, cli.ExitOK, "", "no comparable baseline"},
+		{"baseline.testbed", []string{"--candidate", moved, "--config", otherBed}, nil, cli.ExitRegression, "h4 h3 h2", ""},
+		{"--baseline-testbed", []string{"--candidate", moved, "--baseline-testbed", "gpu-h100-1"}, nil, cli.ExitRegression, "h4 h3 h2", ""},
+		{"--baseline-testbed wins", []string{"--candidate", moved, "--config", otherBed, "--baseline-testbed", "gpu-a100-1"}, nil, cli.ExitOK, "", `testbed "gpu-a100-1" vs "gpu-h100-1"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -92,7 +93,7 @@ func TestCheckConfigErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, errOut, code := invoke(t, map[string]string{"PERFGATE_STORE": store}, "check", "--candidate", cand, "--config", c.cfg)
-			if code != exitBadInput || !strings.Contains(errOut, c.want) {
+			if code != cli.ExitBadInput || !strings.Contains(errOut, c.want) {
 				t.Errorf("exit %d, stderr %q; want exit 2 naming %q", code, errOut, c.want)
 			}
 		})

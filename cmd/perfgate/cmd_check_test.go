@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -66,24 +67,24 @@ func TestCheckVerdicts(t *testing.T) {
 		wantRuns string
 		check    func(t *testing.T, c checkJSON)
 	}{
-		{"regression", histRun("pr-slow", 10, 125, asPR), nil, nil, exitRegression, "h4 h3 h2",
+		{"regression", histRun("pr-slow", 10, 125, asPR), nil, nil, cli.ExitRegression, "h4 h3 h2",
 			func(t *testing.T, c checkJSON) {
 				if c.Summary.Regressions != 1 {
 					t.Errorf("summary %+v, want one regression", c.Summary)
 				}
 			}},
-		{"unchanged", histRun("pr-same", 10, 100, asPR), nil, nil, exitOK, "h4 h3 h2",
+		{"unchanged", histRun("pr-same", 10, 100, asPR), nil, nil, cli.ExitOK, "h4 h3 h2",
 			func(t *testing.T, c checkJSON) {
 				if c.Summary.Unchanged != 1 {
 					t.Errorf("summary %+v, want unchanged", c.Summary)
 				}
 			}},
-		{"--baseline-runs", histRun("pr-same", 10, 100, asPR), []string{"--baseline-runs", "2"}, nil, exitOK, "h4 h3", nil},
-		{"PERFGATE_BASELINE_RUNS", histRun("pr-same", 10, 100, asPR), nil, map[string]string{"PERFGATE_BASELINE_RUNS": "4"}, exitOK, "h4 h3 h2 h1", nil},
-		{"a main run is never its own baseline", histRun("h4", 4, 100), nil, nil, exitOK, "h3 h2 h1", nil},
+		{"--baseline-runs", histRun("pr-same", 10, 100, asPR), []string{"--baseline-runs", "2"}, nil, cli.ExitOK, "h4 h3", nil},
+		{"PERFGATE_BASELINE_RUNS", histRun("pr-same", 10, 100, asPR), nil, map[string]string{"PERFGATE_BASELINE_RUNS": "4"}, cli.ExitOK, "h4 h3 h2 h1", nil},
+		{"a main run is never its own baseline", histRun("h4", 4, 100), nil, nil, cli.ExitOK, "h3 h2 h1", nil},
 		{"other GPU: incomparable, never a silent comparison",
 			histRun("pr-h200", 10, 125, asPR, func(r *model.Results) { r.Run.Env[model.EnvGPU] = "NVIDIA H200" }),
-			nil, nil, exitOK, "", func(t *testing.T, c checkJSON) {
+			nil, nil, cli.ExitOK, "", func(t *testing.T, c checkJSON) {
 				if c.Summary.Incomparable != 1 || len(c.Incomparable) != 3 {
 					t.Errorf("summary %+v, %d passed over; want all incomparable, 3 runs passed over", c.Summary, len(c.Incomparable))
 				}
@@ -116,7 +117,7 @@ func TestCheckEmptyHistory(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "never-created")
 	cand := writeRuns(t, t.TempDir(), histRun("pr", 1, 100, asPR))[0]
 	out, errOut, code := invoke(t, nil, "check", "--store", store, "--candidate", cand, "--format", "json")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d, want 0; stderr %s", code, errOut)
 	}
 	c := parseCheck(t, out)
@@ -132,7 +133,7 @@ func TestCheckRecord(t *testing.T) {
 	store := mainHistory(t)
 	vars := map[string]string{"PERFGATE_STORE": store}
 	pr := writeRuns(t, t.TempDir(), histRun("pr-newest", 20, 50, asPR))[0]
-	if _, errOut, code := invoke(t, vars, "check", "--record", "--candidate", pr); code != exitOK {
+	if _, errOut, code := invoke(t, vars, "check", "--record", "--candidate", pr); code != cli.ExitOK {
 		t.Fatalf("check --record: exit %d: %s", code, errOut)
 	}
 	// The PR run is stored, and never becomes a baseline — even for a
@@ -140,12 +141,12 @@ func TestCheckRecord(t *testing.T) {
 	forkPR := writeRuns(t, t.TempDir(), histRun("fork-pr", 21, 50, func(r *model.Results) {
 		r.Run.Event, r.Run.PR = model.EventPullRequest, 8
 	}))[0]
-	if _, errOut, code := invoke(t, vars, "check", "--record", "--candidate", forkPR); code != exitOK {
+	if _, errOut, code := invoke(t, vars, "check", "--record", "--candidate", forkPR); code != cli.ExitOK {
 		t.Fatalf("check --record: exit %d: %s", code, errOut)
 	}
 	main := writeRuns(t, t.TempDir(), histRun("h9", 30, 100))[0]
 	out, errOut, code := invoke(t, vars, "check", "--record", "--candidate", main, "--format", "json")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("check of a main run: exit %d: %s", code, errOut)
 	}
 	if ids := refIDs(parseCheck(t, out).BaselineRuns); ids != "h4 h3 h2" {
@@ -178,7 +179,7 @@ func TestCheckUsage(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, errOut, code := invoke(t, map[string]string{"PERFGATE_STORE": store}, append([]string{"check"}, c.args...)...)
-			if code != exitBadInput || !strings.Contains(errOut, c.wantErr) {
+			if code != cli.ExitBadInput || !strings.Contains(errOut, c.wantErr) {
 				t.Errorf("exit %d, stderr %q; want exit 2 naming %q", code, errOut, c.wantErr)
 			}
 		})

@@ -3,32 +3,33 @@ package main
 import (
 	"context"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
 
 func init() {
-	register(&command{Name: "compare", Run: runCompare})
+	commands.Register(&cli.Command{Name: "compare", Run: runCompare})
 }
 
-func runCompare(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "compare", "--baseline FILE [--baseline FILE ...] --candidate FILE [--candidate FILE ...] [flags]")
-	var baseFiles, candFiles resultFiles
+func runCompare(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "compare", "--baseline FILE [--baseline FILE ...] --candidate FILE [--candidate FILE ...] [flags]")
+	var baseFiles, candFiles cli.Files
 	fs.Var(&baseFiles, "baseline", "a baseline results `file`; repeat to pool several runs")
 	fs.Var(&candFiles, "candidate", "a candidate results `file`; repeat to pool several runs")
 	var cf compareFlags
 	cf.register(fs, e)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError("unexpected argument %q (results files go after --baseline or --candidate)", fs.Arg(0))
+		return cli.UsageErrorf("unexpected argument %q (results files go after --baseline or --candidate)", fs.Arg(0))
 	case len(baseFiles) == 0:
-		return usageError("--baseline: at least one baseline results file is required")
+		return cli.UsageErrorf("--baseline: at least one baseline results file is required")
 	case len(candFiles) == 0:
-		return usageError("--candidate: at least one candidate results file is required")
+		return cli.UsageErrorf("--candidate: at least one candidate results file is required")
 	}
 	opt, err := cf.options()
 	if err != nil {
@@ -46,13 +47,13 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	}
 	c, err := compare.Compare(base, cand, opt)
 	if err != nil {
-		return usageError("%v", err)
+		return cli.UsageErrorf("%v", err)
 	}
 	if err := report.Render(e.Stdout, c, nil, cf.format); err != nil {
 		return err
 	}
 	if c.Failed() {
-		return errRegression
+		return cli.ErrRegression
 	}
 	return nil
 }

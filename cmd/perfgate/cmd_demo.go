@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
@@ -16,20 +17,20 @@ import (
 )
 
 func init() {
-	register(&command{Name: "demo", Run: runDemo})
+	commands.Register(&cli.Command{Name: "demo", Run: runDemo})
 }
 
-func runDemo(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "demo", "[--format markdown|text|json] [--examples DIR]")
+func runDemo(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "demo", "[--format markdown|text|json] [--examples DIR]")
 	format := fs.String("format", report.FormatMarkdown, "output format: "+strings.Join(report.Formats, ", "))
 	dir := fs.String("examples", "examples", "the example data `DIR`: history/*.json and pr.json")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("demo: unexpected argument %q", fs.Arg(0))
+		return cli.UsageErrorf("demo: unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkChoice("--format", *format, report.Formats); err != nil {
+	if err := cli.CheckChoice("--format", *format, report.Formats); err != nil {
 		return err
 	}
 	history, pr, err := demoFiles(*dir)
@@ -47,11 +48,11 @@ func runDemo(ctx context.Context, args []string, e *env) error {
 func demoFiles(dir string) (history []string, pr string, err error) {
 	history, err = filepath.Glob(filepath.Join(dir, "history", "*.json"))
 	if err != nil {
-		return nil, "", usageError("--examples: %v", err)
+		return nil, "", cli.UsageErrorf("--examples: %v", err)
 	}
 	pr = filepath.Join(dir, "pr.json")
 	if _, serr := os.Stat(pr); len(history) == 0 || serr != nil {
-		return nil, "", usageError("--examples: %s has no history/*.json and pr.json; run the demo from the repository root, or name the directory", dir)
+		return nil, "", cli.UsageErrorf("--examples: %s has no history/*.json and pr.json; run the demo from the repository root, or name the directory", dir)
 	}
 	sort.Strings(history)
 	return history, pr, nil

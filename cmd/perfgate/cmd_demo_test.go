@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 )
 
 const (
@@ -26,7 +28,7 @@ func TestDemo(t *testing.T) {
 				args = append(args, "--format", format)
 			}
 			out, errOut, code := invoke(t, nil, args...)
-			if code != exitRegression {
+			if code != cli.ExitRegression {
 				t.Fatalf("demo: exit %d, want 1 (the example PR has a regression); stderr %s", code, errOut)
 			}
 			if !strings.Contains(errOut, "recorded 5 main-branch runs") {
@@ -69,7 +71,7 @@ func demoVerdicts(t *testing.T, dir string) (verdicts map[string][]string, basel
 func demoJudged(t *testing.T, dir string) (verdicts map[string][]string, significant []string, baselineRuns, total int) {
 	t.Helper()
 	out, errOut, code := invoke(t, nil, "demo", "--examples", dir, "--format", "json")
-	if code != exitRegression {
+	if code != cli.ExitRegression {
 		t.Fatalf("demo: exit %d: %s", code, errOut)
 	}
 	var c struct {
@@ -161,7 +163,7 @@ func TestDemoUsage(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, errOut, code := invoke(t, nil, append([]string{"demo"}, c.args...)...)
-			if code != exitBadInput || !strings.Contains(errOut, c.wantErr) {
+			if code != cli.ExitBadInput || !strings.Contains(errOut, c.wantErr) {
 				t.Errorf("exit %d, stderr %q; want exit 2 naming %q", code, errOut, c.wantErr)
 			}
 		})

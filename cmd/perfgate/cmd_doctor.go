@@ -3,20 +3,22 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "doctor", Run: runDoctor})
+	commands.Register(&cli.Command{Name: "doctor", Run: runDoctor})
 }
 
-func runDoctor(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "doctor", "[--strict]")
+func runDoctor(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "doctor", "[--strict]")
 	strict := fs.Bool("strict", false, "exit 1 when there are warnings")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("doctor: unexpected argument %q", fs.Arg(0))
+		return cli.UsageErrorf("doctor: unexpected argument %q", fs.Arg(0))
 	}
 	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), cudaStatus())
 	rep, err := newRunner(e).Doctor(ctx)
@@ -25,7 +27,7 @@ func runDoctor(ctx context.Context, args []string, e *env) error {
 	}
 	rep.Write(e.Stdout)
 	if *strict && len(rep.Warnings) > 0 {
-		return errRegression // --strict: warnings exit 1
+		return cli.ErrRegression // --strict: warnings exit 1
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
 )
@@ -38,7 +39,7 @@ func TestDoctorStrict(t *testing.T) {
 		args     []string
 		wantCode int
 	}{
-		{[]string{"doctor", "--strict"}, exitRegression},
+		{[]string{"doctor", "--strict"}, cli.ExitRegression},
 		{[]string{"doctor"}, 0},
 	} {
 		code, out, errs := runCmd(t, tt.args...)

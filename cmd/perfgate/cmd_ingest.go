@@ -6,13 +6,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/ingest"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 func init() {
-	register(&command{Name: "ingest", Run: runIngest})
+	commands.Register(&cli.Command{Name: "ingest", Run: runIngest})
 }
 
 // ingestOptions are the parsed flags of perfgate ingest.
@@ -23,10 +24,10 @@ type ingestOptions struct {
 	meta                                     runMetaFlags
 }
 
-func runIngest(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "ingest", "--format FORMAT [--out results.json] FILE... (FILE - reads standard input)")
+func runIngest(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "ingest", "--format FORMAT [--out results.json] FILE... (FILE - reads standard input)")
 	var o ingestOptions
-	fs.StringVar(&o.format, "format", envDefault(e, "PERFGATE_INGEST_FORMAT", ""), "input `format`: "+strings.Join(ingest.Formats, ", ")+" (env PERFGATE_INGEST_FORMAT)")
+	fs.StringVar(&o.format, "format", e.GetenvOr("PERFGATE_INGEST_FORMAT", ""), "input `format`: "+strings.Join(ingest.Formats, ", ")+" (env PERFGATE_INGEST_FORMAT)")
 	fs.StringVar(&o.suite, "suite", "", "suite name of the benchmarks (default: the format's name)")
 	fs.StringVar(&o.unit, "unit", "", "unit of json-samples input that does not name one, e.g. ms")
 	fs.StringVar(&o.better, "better", "", "direction of json-samples input that does not say: lower or higher (default: higher for …/s units, else lower)")
@@ -34,7 +35,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 	fs.StringVar(&o.baseline, "criterion-baseline", "", "for --format criterion: read the baseline `NAME` that criterion --save-baseline NAME saved (base: the run before the latest) instead of new/")
 	fs.StringVar(&o.out, "out", "", "write the results document to this `file` (atomically; default: standard output)")
 	o.meta.register(fs, e)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	o.files = fs.Args()

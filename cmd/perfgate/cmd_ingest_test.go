@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -74,7 +75,7 @@ func TestIngestBadInputWritesNothing(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"ingest", "--out", out, "--commit", strings.Repeat("c", 40)}, tt.args...)
 			code := run(context.Background(), args, &stdout, &stderr)
-			if code != exitBadInput || !strings.Contains(stderr.String(), tt.want) {
+			if code != cli.ExitBadInput || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 func init() {
-	register(&command{Name: "prune", Run: runPrune})
+	commands.Register(&cli.Command{Name: "prune", Run: runPrune})
 }
 
 // pruneOptions are the parsed flags of perfgate prune.
@@ -21,23 +22,23 @@ type pruneOptions struct {
 	maxDelete int // without yes, refuse to delete more runs than this
 }
 
-func runPrune(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "prune", "--older-than 365d|12w|6mo|1y [--dry-run] [--yes] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
+func runPrune(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "prune", "--older-than 365d|12w|6mo|1y [--dry-run] [--yes] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
 	olderThan := fs.String("older-than", "", "delete runs that started longer ago than this `age`: 90d, 12w, 6mo, 1y or 36h (m is refused: minutes or months?)")
 	dryRun := fs.Bool("dry-run", false, "count what would be deleted, delete nothing")
-	branch := fs.String("baseline-branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
+	branch := fs.String("baseline-branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"),
 		"the baseline branch: its runs go last (env PERFGATE_BASELINE_BRANCH)")
 	keep := fs.Int("keep", 3, "never delete the latest `K` baseline runs of each repo and testbed configuration")
 	var o pruneOptions
 	fs.BoolVar(&o.yes, "yes", false, "delete even when that is more than --max-delete runs")
 	fs.IntVar(&o.maxDelete, "max-delete", 100, "without --yes, delete nothing when more than `N` runs would go (the count is printed)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("prune: unexpected argument %q", fs.Arg(0))
+		return cli.UsageErrorf("prune: unexpected argument %q", fs.Arg(0))
 	}
 	q, err := pruneQuery(*olderThan, *branch, *keep, *dryRun, time.Now())
 	if err != nil {
@@ -56,7 +57,7 @@ func runPrune(ctx context.Context, args []string, e *env) error {
 	}
 	fmt.Fprintln(e.Stdout, history.PruneSummary(q, res))
 	if tm != nil {
-		return usageError("prune: %d runs is more than --max-delete %d; nothing deleted. Check --older-than, then run again with --yes", tm.Runs, tm.Max)
+		return cli.UsageErrorf("prune: %d runs is more than --max-delete %d; nothing deleted. Check --older-than, then run again with --yes", tm.Runs, tm.Max)
 	}
 	return nil
 }
@@ -65,18 +66,18 @@ func runPrune(ctx context.Context, args []string, e *env) error {
 func pruneQuery(olderThan, branch string, keep int, dryRun bool, now time.Time) (model.PruneQuery, error) {
 	switch {
 	case olderThan == "":
-		return model.PruneQuery{}, usageError("--older-than: say how old history must be to go, e.g. --older-than 365d")
+		return model.PruneQuery{}, cli.UsageErrorf("--older-than: say how old history must be to go, e.g. --older-than 365d")
 	case branch == "":
-		return model.PruneQuery{}, usageError("--baseline-branch: must not be empty")
+		return model.PruneQuery{}, cli.UsageErrorf("--baseline-branch: must not be empty")
 	case keep < 0:
-		return model.PruneQuery{}, usageError("--keep: must not be negative, got %d", keep)
+		return model.PruneQuery{}, cli.UsageErrorf("--keep: must not be negative, got %d", keep)
 	}
 	cutoff, err := ageCutoff("older-than", olderThan, now)
 	if err != nil {
 		return model.PruneQuery{}, err
 	}
 	if cutoff.IsZero() {
-		return model.PruneQuery{}, usageError("--older-than: 0 would delete everything but the kept baseline runs; give an age such as 365d")
+		return model.PruneQuery{}, cli.UsageErrorf("--older-than: 0 would delete everything but the kept baseline runs; give an age such as 365d")
 	}
 	return model.PruneQuery{OlderThan: cutoff, BaselineBranch: branch, KeepBaseline: keep, DryRun: dryRun}, nil
 }

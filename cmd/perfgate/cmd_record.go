@@ -3,25 +3,26 @@ package main
 import (
 	"context"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 func init() {
-	register(&command{Name: "record", Run: runRecord})
+	commands.Register(&cli.Command{Name: "record", Run: runRecord})
 }
 
-func runRecord(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "record", "[--store DIR | --db URL [--spool DIR]] FILE...")
+func runRecord(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "record", "[--store DIR | --db URL [--spool DIR]] FILE...")
 	var sf storeFlags
 	sf.register(fs, e)
 	sf.registerSpool(fs, e)
-	files, err := parseFlagsAndFiles(fs, args)
+	files, err := cli.ParseFlagsAndFiles(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return usageError("record: name at least one results FILE")
+		return cli.UsageErrorf("record: name at least one results FILE")
 	}
 	runs, err := model.LoadAll(files)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -59,7 +60,7 @@ func writeRuns(t *testing.T, dir string, runs ...*model.Results) []string {
 func invoke(t *testing.T, vars map[string]string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
+	e := &cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
 	code = runEnv(context.Background(), args, e)
 	return out.String(), errb.String(), code
 }
@@ -133,7 +134,7 @@ func TestRecordRejects(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			store := filepath.Join(t.TempDir(), "store")
 			_, errOut, code := invoke(t, nil, append([]string{"record", "--store", store}, c.args...)...)
-			if code != exitBadInput || !strings.Contains(errOut, c.wantErr) {
+			if code != cli.ExitBadInput || !strings.Contains(errOut, c.wantErr) {
 				t.Errorf("exit %d, stderr %q; want exit 2 naming %q", code, errOut, c.wantErr)
 			}
 			if _, err := os.Stat(store); !os.IsNotExist(err) {
@@ -155,7 +156,7 @@ func TestRecordConflictWithStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code := invoke(t, nil, "record", "--store", store, other)
-	if code != exitBadInput || !strings.Contains(errOut, "already recorded with different content") {
+	if code != cli.ExitBadInput || !strings.Contains(errOut, "already recorded with different content") {
 		t.Errorf("conflicting re-record: exit %d, stderr %q; want exit 2 and the conflict", code, errOut)
 	}
 }

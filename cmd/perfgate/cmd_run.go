@@ -6,13 +6,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 func init() {
-	register(&command{Name: "run", Run: runRun})
+	commands.Register(&cli.Command{Name: "run", Run: runRun})
 }
 
 // registerRunFlags adds perfgate run's flags to fs, into s.
@@ -21,11 +22,11 @@ func registerRunFlags(fs interface {
 	BoolVar(*bool, string, bool, string)
 	DurationVar(*time.Duration, string, time.Duration, string)
 	IntVar(*int, string, int, string)
-}, e *env, s *runner.Settings) {
-	fs.StringVar(&s.Suites, "suite", envDefault(e, "PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE; default: the suites of ./.perfgate.yml if it exists, else "+strings.Join(kernels.DefaultSuites(), ",")+" at --size ci)")
+}, e *cli.Env, s *runner.Settings) {
+	fs.StringVar(&s.Suites, "suite", e.GetenvOr("PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE; default: the suites of ./.perfgate.yml if it exists, else "+strings.Join(kernels.DefaultSuites(), ",")+" at --size ci)")
 	fs.StringVar(&s.Filter, "filter", "", "run only benchmarks whose suite/name matches this regular expression")
 	fs.StringVar(&s.Ops, "op", "", "comma-separated operations to run (the first name segment: layernorm, cublas, add, …); with --filter, both must match")
-	fs.StringVar(&s.Size, "size", envDefault(e, "PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE; ci without --suite)")
+	fs.StringVar(&s.Size, "size", e.GetenvOr("PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE; ci without --suite)")
 	fs.StringVar(&s.DTypes, "dtype", "", "comma-separated element types to run: "+strings.Join(kernels.DTypes, ", ")+" (default: all)")
 	fs.StringVar(&s.Out, "out", "", "write results v1 to this file (default: standard output); with --rounds, a directory (DIR/round-N.json) or a `pattern` with {round}")
 	fs.IntVar(&s.Rounds, "rounds", 1, "run every suite in this many separate processes (rounds, in a rotated suite order); each round is one results file")
@@ -39,19 +40,19 @@ func registerRunFlags(fs interface {
 	fs.DurationVar(&s.MaxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
 }
 
-func runRun(ctx context.Context, args []string, e *env) error {
+func runRun(ctx context.Context, args []string, e *cli.Env) error {
 	s := runner.Settings{CacheDir: e.Getenv("PERFGATE_CACHE"), Worker: workerCommand()}
 	var meta runMetaFlags
-	fs := newFlagSet(e, "run", "[--suite NAME[,NAME]] [--filter REGEX] [--op NAME[,NAME]] [--size ci|small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
+	fs := cli.NewFlagSet(e.Stderr, "run", "[--suite NAME[,NAME]] [--filter REGEX] [--op NAME[,NAME]] [--size ci|small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
 	registerRunFlags(fs, e, &s)
 	meta.register(fs, e)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("run: unexpected argument %q (suites go in --suite)", fs.Arg(0))
+		return cli.UsageErrorf("run: unexpected argument %q (suites go in --suite)", fs.Arg(0))
 	}
-	if note := s.Defaults(ctx, flagsGiven(fs)["size"] || e.Getenv("PERFGATE_SIZE") != ""); note != "" && !s.List {
+	if note := s.Defaults(ctx, cli.FlagsGiven(fs)["size"] || e.Getenv("PERFGATE_SIZE") != ""); note != "" && !s.List {
 		fmt.Fprintln(e.Stderr, "perfgate: "+note)
 	}
 	o, err := s.Options(listDevices)

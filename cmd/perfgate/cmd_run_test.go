@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
 )
@@ -143,14 +144,14 @@ func TestRunDefaultSelection(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			e := &env{Getenv: func(k string) string { return tt.env[k] }, Stdout: io.Discard, Stderr: io.Discard}
+			e := &cli.Env{Getenv: func(k string) string { return tt.env[k] }, Stdout: io.Discard, Stderr: io.Discard}
 			var s runner.Settings
-			fs := newFlagSet(e, "run", "")
+			fs := cli.NewFlagSet(e.Stderr, "run", "")
 			registerRunFlags(fs, e, &s)
-			if err := parseFlags(fs, tt.args); err != nil {
+			if err := cli.ParseFlags(fs, tt.args); err != nil {
 				t.Fatal(err)
 			}
-			s.Defaults(context.Background(), flagsGiven(fs)["size"] || tt.env["PERFGATE_SIZE"] != "")
+			s.Defaults(context.Background(), cli.FlagsGiven(fs)["size"] || tt.env["PERFGATE_SIZE"] != "")
 			if s.Suites != tt.wantSuites || s.Size != tt.wantSize || s.Config != tt.wantConfig {
 				t.Errorf("suites %q size %q config %q; want %q %q %q", s.Suites, s.Size, s.Config, tt.wantSuites, tt.wantSize, tt.wantConfig)
 			}

@@ -6,34 +6,35 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/site"
 )
 
 func init() {
-	register(&command{Name: "site", Run: runSite})
+	commands.Register(&cli.Command{Name: "site", Run: runSite})
 }
 
-func runSite(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "site", "--out DIR [--branch main] [--since 365d] [--repo owner/name] [--repo-url URL] [--store DIR | --db URL]")
+func runSite(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "site", "--out DIR [--branch main] [--since 365d] [--repo owner/name] [--repo-url URL] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
 	out := fs.String("out", "", "write the dashboard into this `DIR` (created; its files are replaced)")
-	branch := fs.String("branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"), "the baseline `BRANCH` whose runs are drawn (env PERFGATE_BASELINE_BRANCH)")
+	branch := fs.String("branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"), "the baseline `BRANCH` whose runs are drawn (env PERFGATE_BASELINE_BRANCH)")
 	since := fs.String("since", "365d", "only runs that started within this `age` (0 = all)")
 	repo := fs.String("repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
 	repoURL := fs.String("repo-url", "", "link commits to this repository `URL` (default https://github.com/ + --repo)")
 	maxPoints := fs.Int("max-points", site.DefaultOptions().MaxPoints, "draw at most `N` points a series (LTTB downsampling)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError("site: unexpected argument %q", fs.Arg(0))
+		return cli.UsageErrorf("site: unexpected argument %q", fs.Arg(0))
 	case *out == "":
-		return usageError("--out: name the directory to write the dashboard into")
+		return cli.UsageErrorf("--out: name the directory to write the dashboard into")
 	case *maxPoints < 10 || *maxPoints > 100000:
-		return usageError("--max-points: must be between 10 and 100000, got %d", *maxPoints)
+		return cli.UsageErrorf("--max-points: must be between 10 and 100000, got %d", *maxPoints)
 	}
 	cutoff, err := ageCutoff("since", *since, time.Now())
 	if err != nil {

@@ -5,23 +5,24 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
 
 func init() {
-	register(&command{Name: "summary", Run: runSummary})
+	commands.Register(&cli.Command{Name: "summary", Run: runSummary})
 }
 
-func runSummary(_ context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "summary", "[--out SUMMARY.md] RESULTS.json...")
+func runSummary(_ context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "summary", "[--out SUMMARY.md] RESULTS.json...")
 	out := fs.String("out", "", "write to this `FILE` instead of stdout")
-	files, err := parseFlagsAndFiles(fs, args)
+	files, err := cli.ParseFlagsAndFiles(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return usageError("summary: name at least one results file")
+		return cli.UsageErrorf("summary: name at least one results file")
 	}
 	runs := make([]*model.Results, 0, len(files))
 	for _, f := range files {

@@ -6,16 +6,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
 
 func init() {
-	register(&command{Name: "trend", Run: runTrend})
+	commands.Register(&cli.Command{Name: "trend", Run: runTrend})
 }
 
-func runTrend(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d|12w|6mo] [--branch main] [--testbed T] [--format table|csv|json|markdown|latex] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
+func runTrend(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "trend", "--benchmark PATTERN [--suite S] [--since 90d|12w|6mo] [--branch main] [--testbed T] [--format table|csv|json|markdown|latex] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
 	var (
 		tf      trendFlags
 		sf      storeFlags
@@ -26,14 +27,14 @@ func runTrend(ctx context.Context, args []string, e *env) error {
 	fs.StringVar(&format, "format", "table", "output format: table, csv, json, markdown, latex (latex: the steps only)")
 	fs.BoolVar(&changes, "changes", false, "list only the steps (change points), newest first, instead of every run")
 	sf.register(fs, e)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("trend: unexpected argument %q (the benchmark goes in --benchmark)", fs.Arg(0))
+		return cli.UsageErrorf("trend: unexpected argument %q (the benchmark goes in --benchmark)", fs.Arg(0))
 	}
 	if !slices.Contains(report.TrendFormats, format) {
-		return usageError("--format: %q is not one of %s", format, strings.Join(report.TrendFormats, ", "))
+		return cli.UsageErrorf("--format: %q is not one of %s", format, strings.Join(report.TrendFormats, ", "))
 	}
 	series, opt, err := tf.read(ctx, sf)
 	if err != nil {

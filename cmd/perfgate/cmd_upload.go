@@ -3,27 +3,28 @@ package main
 import (
 	"context"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 func init() {
-	register(&command{Name: "upload", Run: runUpload})
+	commands.Register(&cli.Command{Name: "upload", Run: runUpload})
 }
 
-func runUpload(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "upload", "--db URL [--spool DIR]")
+func runUpload(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "upload", "--db URL [--spool DIR]")
 	var sf storeFlags // --db and --spool only: upload has nothing to do with the embedded store
 	fs.StringVar(&sf.dbURL, "db", e.Getenv("PERFGATE_DATABASE_URL"), "Postgres history database `URL` to send the runs to (env PERFGATE_DATABASE_URL)")
 	sf.registerSpool(fs, e)
 	sf.registerTimeout(fs, e)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError("upload: unexpected argument %q (the runs come from --spool)", fs.Arg(0))
+		return cli.UsageErrorf("upload: unexpected argument %q (the runs come from --spool)", fs.Arg(0))
 	case sf.dbURL == "":
-		return usageError("--db: upload sends spooled runs to a database: name it with --db or PERFGATE_DATABASE_URL")
+		return cli.UsageErrorf("--db: upload sends spooled runs to a database: name it with --db or PERFGATE_DATABASE_URL")
 	}
 	return spool.UploadDir(ctx, sf.spool, func(ctx context.Context) (spool.Recorder, func() error, error) {
 		st, err := openStore(ctx, sf)

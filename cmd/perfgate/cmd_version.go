@@ -3,19 +3,21 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 )
 
 func init() {
-	register(&command{Name: "version", Run: runVersion})
+	commands.Register(&cli.Command{Name: "version", Run: runVersion})
 }
 
-func runVersion(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "version", "")
-	if err := parseFlags(fs, args); err != nil {
+func runVersion(ctx context.Context, args []string, e *cli.Env) error {
+	fs := cli.NewFlagSet(e.Stderr, "version", "")
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("version: unexpected argument %q", fs.Arg(0))
+		return cli.UsageErrorf("version: unexpected argument %q", fs.Arg(0))
 	}
 	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), cudaStatus())
 	return nil

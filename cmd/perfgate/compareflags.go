@@ -5,6 +5,7 @@ import (
 	"flag"
 	"strings"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -22,14 +23,14 @@ type compareFlags struct {
 
 // register adds the verdict flags and --format to fs, with defaults from
 // their PERFGATE_* variables (compare.EnvSettings).
-func (f *compareFlags) register(fs *flag.FlagSet, e *env) {
+func (f *compareFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	def, bad := compare.EnvSettings(e.Getenv)
 	f.fs, f.envSet, f.envErrs = fs, map[string]bool{}, map[string]error{}
 	for name, key := range compare.SettingEnv {
 		f.envSet[name] = e.Getenv(key) != ""
 	}
 	for name, se := range bad {
-		f.envErrs[name] = usageError("%s (default of --%s): %s", compare.SettingEnv[name], name, se.Msg)
+		f.envErrs[name] = cli.UsageErrorf("%s (default of --%s): %s", compare.SettingEnv[name], name, se.Msg)
 	}
 	fs.StringVar(&f.s.Threshold, "threshold", def.Threshold,
 		"the smallest change that matters, in `percent`: 10 and 10% are ten percent; below 1 write the sign (0.5%) (env PERFGATE_THRESHOLD)")
@@ -48,7 +49,7 @@ func (f *compareFlags) register(fs *flag.FlagSet, e *env) {
 // are usage errors (exit 2) naming the flag, or the variable its default
 // came from.
 func (f *compareFlags) options() (compare.Options, error) {
-	set := flagsGiven(f.fs)
+	set := cli.FlagsGiven(f.fs)
 	for name, err := range f.envErrs {
 		if !set[name] {
 			return compare.Options{}, err
@@ -58,34 +59,12 @@ func (f *compareFlags) options() (compare.Options, error) {
 	var se *compare.SettingError
 	switch {
 	case errors.As(err, &se) && !set[se.Setting] && f.envSet[se.Setting]:
-		return o, usageError("%s (default of --%s): %s", compare.SettingEnv[se.Setting], se.Setting, se.Msg)
+		return o, cli.UsageErrorf("%s (default of --%s): %s", compare.SettingEnv[se.Setting], se.Setting, se.Msg)
 	case errors.As(err, &se):
-		return o, usageError("--%s: %s", se.Setting, se.Msg)
+		return o, cli.UsageErrorf("--%s: %s", se.Setting, se.Msg)
 	}
-	if err := checkChoice("--format", f.format, report.Formats); err != nil {
+	if err := cli.CheckChoice("--format", f.format, report.Formats); err != nil {
 		return compare.Options{}, err
 	}
 	return o, nil
-}
-
-func checkChoice(flagName, v string, allowed []string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
-	}
-	return usageError("%s: must be one of %s, got %q", flagName, strings.Join(allowed, ", "), v)
-}
-
-// resultFiles is a repeatable flag collecting results file names.
-type resultFiles []string
-
-func (l *resultFiles) String() string { return strings.Join(*l, ",") }
-
-func (l *resultFiles) Set(v string) error {
-	if v == "" {
-		return usageError("empty file name")
-	}
-	*l = append(*l, v)
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -32,12 +33,12 @@ func TestActionRunsConfigSuites(t *testing.T) {
 	}
 	vars := map[string]string{"GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": strings.Repeat("d", 40), "GITHUB_REF_NAME": "main",
 		"GITHUB_EVENT_NAME": "push", "PERFGATE_TESTBED": "gpu-1"}
-	e := &env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(k string) string { return vars[k] }}
+	e := &cli.Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(k string) string { return vars[k] }}
 	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runActionSuites := func(ctx context.Context, e *env, cfg *config.Config, only *regexp.Regexp, rounds int) ([]*model.Results, error) {
+	runActionSuites := func(ctx context.Context, e *cli.Env, cfg *config.Config, only *regexp.Regexp, rounds int) ([]*model.Results, error) {
 		run, err := actionRunMeta(ctx, e)
 		if err != nil {
 			return nil, err
@@ -86,7 +87,7 @@ func TestConfigOutputConfined(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code := invoke(t, nil, "run", "--config", cfg, "--out", filepath.Join(dir, "out.json"))
-	if code != exitBadInput || !strings.Contains(errOut, "output") {
+	if code != cli.ExitBadInput || !strings.Contains(errOut, "output") {
 		t.Errorf("exit %d, stderr %q; want 2 naming output", code, errOut)
 	}
 	if b, err := os.ReadFile(victim); err != nil || string(b) != "keep me" {

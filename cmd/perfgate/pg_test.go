@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -32,7 +34,7 @@ func TestPostgresCommands(t *testing.T) {
 	// Not migrated yet: a schema error, not an outage: record refuses,
 	// exits 3 and says to migrate; nothing is spooled (issue 11, defect 9).
 	_, errOut, code := invoke(t, vars, append([]string{"record"}, main...)...)
-	if left, _ := spool.Files(spoolDir); code != exitInfra || !strings.Contains(errOut, "perfgate migrate") || strings.Contains(errOut, "wait in") || len(left) != 0 {
+	if left, _ := spool.Files(spoolDir); code != cli.ExitInfra || !strings.Contains(errOut, "perfgate migrate") || strings.Contains(errOut, "wait in") || len(left) != 0 {
 		t.Fatalf("record before migrate: exit %d, stderr %q, spooled %v; want 3, the migrate hint and nothing spooled", code, errOut, left)
 	}
 	out, errOut, code := invoke(t, vars, "migrate")
@@ -47,7 +49,7 @@ func TestPostgresCommands(t *testing.T) {
 	}
 
 	out, errOut, code = invoke(t, vars, "check", "--candidate", pr, "--record", "--format", "json")
-	if code != exitRegression {
+	if code != cli.ExitRegression {
 		t.Fatalf("check: exit %d, stderr %q; want 1 (a 30%% slowdown)", code, errOut)
 	}
 	var rep struct {
@@ -106,22 +108,22 @@ func TestSpoolWhileUnreachable(t *testing.T) {
 	pr := writeRuns(t, dir, histRun("pr", 3, 100, asPR))[0]
 
 	_, errOut, code := invoke(t, down, "record", files[0], files[1])
-	if code != exitInfra || !strings.Contains(errOut, "connect to database") || !strings.Contains(errOut, "2 run(s) wait in") {
+	if code != cli.ExitInfra || !strings.Contains(errOut, "connect to database") || !strings.Contains(errOut, "2 run(s) wait in") {
 		t.Fatalf("record while down: exit %d, stderr %q; want 3 and two spooled runs", code, errOut)
 	}
 	// check without --record was not asked to store anything: it fails
 	// (exit 3) and spools nothing (issue 11, defect 9); with --record the
 	// candidate waits in the spool.
 	_, errOut, code = invoke(t, down, "check", "--candidate", pr)
-	if left, _ := spool.Files(spoolDir); code != exitInfra || strings.Contains(errOut, "wait in") || len(left) != 2 {
+	if left, _ := spool.Files(spoolDir); code != cli.ExitInfra || strings.Contains(errOut, "wait in") || len(left) != 2 {
 		t.Fatalf("check while down: exit %d, stderr %q, %d spooled; want 3 and nothing more spooled", code, errOut, len(left))
 	}
 	_, errOut, code = invoke(t, down, "check", "--candidate", pr, "--record")
-	if code != exitInfra || !strings.Contains(errOut, "1 run(s) wait in") {
+	if code != cli.ExitInfra || !strings.Contains(errOut, "1 run(s) wait in") {
 		t.Fatalf("check --record while down: exit %d, stderr %q; want 3 and the candidate spooled", code, errOut)
 	}
 	_, errOut, code = invoke(t, down, "upload")
-	if left, _ := spool.Files(spoolDir); code != exitInfra || len(left) != 3 {
+	if left, _ := spool.Files(spoolDir); code != cli.ExitInfra || len(left) != 3 {
 		t.Fatalf("upload while still down: exit %d (%q), %d files left; want 3 and all 3 kept", code, errOut, len(left))
 	}
 
@@ -146,7 +148,7 @@ func TestSpoolWhileUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code = invoke(t, up, "upload")
-	if left, _ := spool.Files(spoolDir); code != exitBadInput || !strings.Contains(errOut, "already recorded with different content") || len(left) != 1 {
+	if left, _ := spool.Files(spoolDir); code != cli.ExitBadInput || !strings.Contains(errOut, "already recorded with different content") || len(left) != 1 {
 		t.Errorf("upload of a conflicting run: exit %d, %q, %d left; want 2, the conflict, the file kept", code, errOut, len(left))
 	}
 	// An unreadable spooled file stays too, named once, and the good runs
@@ -160,7 +162,7 @@ func TestSpoolWhileUnreachable(t *testing.T) {
 	}
 	out, errOut, code := invoke(t, up, "upload")
 	left, _ := spool.Files(spoolDir)
-	if code != exitBadInput || strings.Count(errOut, corrupt) != 1 || len(left) != 2 || !strings.Contains(out, "uploaded run m3") {
+	if code != cli.ExitBadInput || strings.Count(errOut, corrupt) != 1 || len(left) != 2 || !strings.Contains(out, "uploaded run m3") {
 		t.Errorf("upload with a corrupt file: exit %d, stdout %q, stderr %q, %d left; want 2, the file named once, m3 sent, 2 kept",
 			code, out, errOut, len(left))
 	}
@@ -201,7 +203,7 @@ func TestPostgresUsageErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, errOut, code := invoke(t, c.vars, c.args...)
-			if code != exitBadInput || !strings.Contains(errOut, c.want) {
+			if code != cli.ExitBadInput || !strings.Contains(errOut, c.want) {
 				t.Errorf("exit %d, stderr %q; want 2 naming %q", code, errOut, c.want)
 			}
 		})
@@ -232,7 +234,7 @@ func TestSpoolWhenRecordFails(t *testing.T) {
 	spoolDir := filepath.Join(dir, "spool")
 	files := writeRuns(t, dir, histRun("m1", 1, 100))
 	_, errOut, code := invoke(t, map[string]string{"PERFGATE_DATABASE_URL": url}, "record", "--spool", spoolDir, files[0])
-	if left, _ := spool.Files(spoolDir); code != exitInfra || len(left) != 1 || !strings.Contains(errOut, "record run m1") {
+	if left, _ := spool.Files(spoolDir); code != cli.ExitInfra || len(left) != 1 || !strings.Contains(errOut, "record run m1") {
 		t.Fatalf("record into a broken database: exit %d, stderr %q, spooled %v; want 3 and the run spooled", code, errOut, left)
 	}
 	var runs int

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -41,6 +42,6 @@ var openGPU runner.Opener
 
 // newRunner returns the runner of the commands that measure: its messages
 // go to e.Stderr.
-func newRunner(e *env) *runner.Runner {
+func newRunner(e *cli.Env) *runner.Runner {
 	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv("PERFGATE_CACHE"), Self: selfCommand, OpenGPU: openGPU}
 }

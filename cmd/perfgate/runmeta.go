@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/runmeta"
 )
@@ -23,21 +24,21 @@ type runMetaFlags struct {
 	sources runmeta.Sources
 }
 
-func (m *runMetaFlags) register(fs *flag.FlagSet, e *env) {
+func (m *runMetaFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&m.id, "run-id", "", "run ID (default: a new UUID)")
 	fs.StringVar(&m.repo, "repo", "", "repository owner/name (default: $GITHUB_REPOSITORY, else from the git remote)")
 	fs.StringVar(&m.commit, "commit", "", "commit SHA (default: $GITHUB_SHA, else git HEAD)")
 	fs.StringVar(&m.branch, "branch", "", "branch (default: $GITHUB_HEAD_REF/$GITHUB_REF_NAME, else the git branch when the commit is the checkout's HEAD, else local)")
 	fs.StringVar(&m.event, "event", "", "event: "+strings.Join(model.Events, ", ")+" (default: $GITHUB_EVENT_NAME, else local)")
 	fs.IntVar(&m.pr, "pr", 0, "pull request number (default: none)")
-	fs.StringVar(&m.testbed, "testbed", envDefault(e, "PERFGATE_TESTBED", ""), "testbed name, e.g. the runner label (env PERFGATE_TESTBED; default: $RUNNER_NAME, else the host name)")
+	fs.StringVar(&m.testbed, "testbed", e.GetenvOr("PERFGATE_TESTBED", ""), "testbed name, e.g. the runner label (env PERFGATE_TESTBED; default: $RUNNER_NAME, else the host name)")
 	fs.StringVar(&m.group, "group", "", "run group tying the shards of one job together")
 	fs.StringVar(&m.startedAt, "started-at", "", "when the run started, RFC 3339 (e.g. 2025-03-01T12:00:00Z), for backfilled history (default: now)")
 }
 
 // resolve fills the run block of a results document, checking each value
 // (runmeta.Resolve).
-func (m *runMetaFlags) resolve(ctx context.Context, e *env, now time.Time) (model.Run, error) {
+func (m *runMetaFlags) resolve(ctx context.Context, e *cli.Env, now time.Time) (model.Run, error) {
 	g := runmeta.Given{ID: m.id, Repo: m.repo, Commit: m.commit, Branch: m.branch, Event: m.event,
 		Testbed: m.testbed, Group: m.group, PR: m.pr}
 	if m.startedAt != "" {
@@ -54,15 +55,15 @@ func (m *runMetaFlags) resolve(ctx context.Context, e *env, now time.Time) (mode
 
 // printMeta says on stderr which metadata a run block got and where the
 // guesses came from, so a wrong branch or time is seen before it is stored.
-func (m *runMetaFlags) printMeta(e *env, r *model.Run) {
+func (m *runMetaFlags) printMeta(e *cli.Env, r *model.Run) {
 	fmt.Fprintf(e.Stderr, "perfgate: run metadata: %s\n", runmeta.Describe(r, m.sources))
 }
 
 // defaultRepo is the repository of a run no flag names (runmeta.DefaultRepo).
-func defaultRepo(ctx context.Context, e *env) string { return runmeta.DefaultRepo(ctx, e.Getenv) }
+func defaultRepo(ctx context.Context, e *cli.Env) string { return runmeta.DefaultRepo(ctx, e.Getenv) }
 
 // defaultTestbed is the testbed of a run no flag names (runmeta.DefaultTestbed).
-func defaultTestbed(e *env) string { return runmeta.DefaultTestbed(e.Getenv) }
+func defaultTestbed(e *cli.Env) string { return runmeta.DefaultTestbed(e.Getenv) }
 
 func first(vals ...string) string {
 	for _, v := range vals {

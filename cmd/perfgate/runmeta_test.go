@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -53,7 +54,7 @@ func TestIngestRunMetadata(t *testing.T) {
 			}
 		})
 	}
-	if _, stderr, code := invoke(t, nil, "ingest", "--format", "gotest", "--started-at", "last week", in); code != exitBadInput || !strings.Contains(stderr, "--started-at") {
+	if _, stderr, code := invoke(t, nil, "ingest", "--format", "gotest", "--started-at", "last week", in); code != cli.ExitBadInput || !strings.Contains(stderr, "--started-at") {
 		t.Errorf("--started-at 'last week': exit %d, stderr %q; want 2 naming the flag", code, stderr)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
@@ -44,7 +45,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 			avars := actionVars(t, "push", "push.json", "refs/heads/master", map[string]string{"results-file": run, "database-url": url})
 			avars["PERFGATE_SPOOL"] = spoolDir
 			code, out, errOut := runActionInProcess(t, avars)
-			if code != exitInfra && code != exitBadInput {
+			if code != cli.ExitInfra && code != cli.ExitBadInput {
 				t.Errorf("action: exit %d, want 2 or 3", code)
 			}
 			if !strings.HasPrefix(out, "::add-mask::") {

@@ -4,14 +4,15 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
 
 // registerSpool adds --spool to fs (record, check, upload), defaulting from
 // PERFGATE_SPOOL.
-func (sf *storeFlags) registerSpool(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&sf.spool, "spool", envDefault(e, "PERFGATE_SPOOL", spool.DefaultDir),
+func (sf *storeFlags) registerSpool(fs *flag.FlagSet, e *cli.Env) {
+	fs.StringVar(&sf.spool, "spool", e.GetenvOr("PERFGATE_SPOOL", spool.DefaultDir),
 		"`DIR` where runs wait as results files when the database cannot be reached; 'perfgate upload' sends them (env PERFGATE_SPOOL)")
 }
 
@@ -22,13 +23,13 @@ func (sf *storeFlags) registerSpool(fs *flag.FlagSet, e *env) {
 // Bad input, conflicts and a schema to migrate are not spooled. Only
 // commands asked to store runs call it: what was not asked for is never
 // spooled.
-func spoolOnFailure(e *env, sf storeFlags, runs []*model.Results, err error) error {
+func spoolOnFailure(e *cli.Env, sf storeFlags, runs []*model.Results, err error) error {
 	if err == nil || sf.dbURL == "" || !spool.Spools(err) {
 		return err
 	}
 	files, serr := spool.Write(sf.spool, runs)
 	if serr != nil {
-		return &exitError{code: exitInfra, err: fmt.Errorf("%w; spooling the runs to %s failed too: %v", err, sf.spool, serr)}
+		return &cli.ExitError{Code: cli.ExitInfra, Err: fmt.Errorf("%w; spooling the runs to %s failed too: %v", err, sf.spool, serr)}
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: %v\n", err)
 	for _, f := range files {
@@ -36,5 +37,5 @@ func spoolOnFailure(e *env, sf storeFlags, runs []*model.Results, err error) err
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: %d run(s) wait in %s; 'perfgate upload --spool %s' sends them once the database is back\n",
 		len(files), sf.spool, sf.spool)
-	return &exitError{code: exitInfra}
+	return &cli.ExitError{Code: cli.ExitInfra}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/spool"

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/tracker/history"
@@ -25,8 +26,8 @@ type storeFlags struct {
 
 // register adds --store and --db to fs, defaulting from PERFGATE_STORE and
 // PERFGATE_DATABASE_URL.
-func (sf *storeFlags) register(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&sf.dir, "store", envDefault(e, "PERFGATE_STORE", filestore.DefaultDir),
+func (sf *storeFlags) register(fs *flag.FlagSet, e *cli.Env) {
+	fs.StringVar(&sf.dir, "store", e.GetenvOr("PERFGATE_STORE", filestore.DefaultDir),
 		"embedded history store `DIR`, used when no database is named (env PERFGATE_STORE)")
 	fs.StringVar(&sf.dbURL, "db", e.Getenv("PERFGATE_DATABASE_URL"),
 		"Postgres history database `URL` (env PERFGATE_DATABASE_URL); without it, the embedded store")
@@ -35,8 +36,8 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *env) {
 
 // registerTimeout adds --db-timeout to fs, defaulting from
 // PERFGATE_DB_TIMEOUT; parseDuration checks it after parsing.
-func (sf *storeFlags) registerTimeout(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&sf.timeoutText, "db-timeout", envDefault(e, "PERFGATE_DB_TIMEOUT", open.DefaultTimeout.String()),
+func (sf *storeFlags) registerTimeout(fs *flag.FlagSet, e *cli.Env) {
+	fs.StringVar(&sf.timeoutText, "db-timeout", e.GetenvOr("PERFGATE_DB_TIMEOUT", open.DefaultTimeout.String()),
 		"the longest one database operation may take, e.g. 90s or 5m; past it the command exits 3 and spools the run (env PERFGATE_DB_TIMEOUT)")
 }
 
@@ -54,9 +55,9 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 	st, err := open.Store(ctx, open.Options{URL: sf.dbURL, Dir: sf.dir, Timeout: timeout})
 	switch {
 	case model.IsInputError(err) && sf.dbURL != "":
-		return nil, usageError("--db: %v", err)
+		return nil, cli.UsageErrorf("--db: %v", err)
 	case model.IsInputError(err):
-		return nil, usageError("--store: %v", err)
+		return nil, cli.UsageErrorf("--store: %v", err)
 	case err != nil:
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 func parseDuration(name, s string) (time.Duration, error) {
 	d, err := units.ParseTimeout(s)
 	if err != nil {
-		return 0, usageError("%s: %v", name, err)
+		return 0, cli.UsageErrorf("%s: %v", name, err)
 	}
 	return d, nil
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"time"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
@@ -17,11 +18,11 @@ type trendFlags struct {
 	threshold, maxP                              float64 // threshold in percent
 }
 
-func (tf *trendFlags) register(fs *flag.FlagSet, e *env) {
+func (tf *trendFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&tf.pattern, "benchmark", "", "benchmark name `PATTERN`: a glob matched segment by segment from the left, e.g. 'add' (every add benchmark), 'add/dtype=fp32' (every fp32 one), 'add/dtype=fp32/n=16M/mode=cold' (one); the suite may lead, as the table prints it ('elementwise/add'); '*' means every benchmark")
 	fs.StringVar(&tf.suite, "suite", "", "only this `SUITE`")
 	fs.StringVar(&tf.since, "since", "90d", "only runs that started within this `age` (90d, 2w, 36h; 0 = all)")
-	fs.StringVar(&tf.branch, "branch", envDefault(e, "PERFGATE_BASELINE_BRANCH", "main"),
+	fs.StringVar(&tf.branch, "branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"),
 		"only baseline runs of this `BRANCH` (never pull-request runs); '' = every run (env PERFGATE_BASELINE_BRANCH)")
 	fs.StringVar(&tf.testbed, "testbed", "", "only runs on this testbed `LABEL`")
 	fs.StringVar(&tf.repo, "repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
@@ -36,7 +37,7 @@ func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, err
 		Repo: tf.repo, ThresholdPercent: tf.threshold, MaxP: tf.maxP}.Query()
 	var se *trend.SelectionError
 	if errors.As(err, &se) {
-		return q, opt, usageError("--%s: %s", se.Setting, se.Msg)
+		return q, opt, cli.UsageErrorf("--%s: %s", se.Setting, se.Msg)
 	}
 	if q.Since, err = ageCutoff("since", tf.since, now); err != nil {
 		return model.TrendQuery{}, opt, err
@@ -58,7 +59,7 @@ func (tf *trendFlags) read(ctx context.Context, sf storeFlags) ([]model.TrendSer
 	defer st.Close()
 	series, err := trend.Read(ctx, st, q)
 	if err == nil && len(series) == 0 {
-		return nil, opt, usageError("--benchmark: nothing matches %q (try the name as trend --benchmark '*' lists it, or --since 0 for older runs)", tf.pattern)
+		return nil, opt, cli.UsageErrorf("--benchmark: nothing matches %q (try the name as trend --benchmark '*' lists it, or --since 0 for older runs)", tf.pattern)
 	}
 	return series, opt, err
 }

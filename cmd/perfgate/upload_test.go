@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -49,7 +50,7 @@ func TestUploadOddRuns(t *testing.T) {
 			t.Errorf("run %q not uploaded:\n%s", r.Run.ID, out)
 		}
 	}
-	if code != exitBadInput || strings.Count(errOut, "left in the spool") != len(bad) || !strings.Contains(errOut, "the database rejected it") {
+	if code != cli.ExitBadInput || strings.Count(errOut, "left in the spool") != len(bad) || !strings.Contains(errOut, "the database rejected it") {
 		t.Errorf("upload: exit %d, stderr %q; want 2 and the %d bad runs named", code, errOut, len(bad))
 	}
 	if left, _ := spool.Files(spoolDir); len(left) != len(bad) {
@@ -63,7 +64,7 @@ func TestUploadOddRuns(t *testing.T) {
 		vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": filepath.Join(dir, "spool2")}
 		for _, args := range [][]string{{"record", p}, {"check", "--candidate", p, "--record"}} {
 			_, errOut, code := invoke(t, vars, args...)
-			if left, _ := spool.Files(vars["PERFGATE_SPOOL"]); code != exitBadInput || len(left) != 0 {
+			if left, _ := spool.Files(vars["PERFGATE_SPOOL"]); code != cli.ExitBadInput || len(left) != 0 {
 				t.Errorf("%s of %q: exit %d (%s), %d spooled; want 2 and nothing spooled", args[0], r.Run.ID[:6], code, errOut, len(left))
 			}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/report"
@@ -11,7 +12,7 @@ import (
 // finishCheck prints the report (with the confirmation, nil: not re-run),
 // notes on stderr when there was nothing to compare with, and turns a
 // regression into exit code 1. Baseline runs came from branch on testbed.
-func finishCheck(e *env, c *compare.Comparison, conf *confirm.Confirmation, format, branch, testbed string) error {
+func finishCheck(e *cli.Env, c *compare.Comparison, conf *confirm.Confirmation, format, branch, testbed string) error {
 	if err := report.Render(e.Stdout, c, conf, format); err != nil {
 		return err
 	}
@@ -19,7 +20,7 @@ func finishCheck(e *env, c *compare.Comparison, conf *confirm.Confirmation, form
 		fmt.Fprintf(e.Stderr, "perfgate: %s\n", note)
 	}
 	if c.Failed() {
-		return errRegression
+		return cli.ErrRegression
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ var goFlags = map[string]bool{"tags": true, "f": true}
 
 // messageFuncs are the calls whose first string argument is a message a
 // user reads.
-var messageFuncs = map[string]bool{"Errorf": true, "New": true, "usageError": true, "inputErr": true, "checkChoice": true}
+var messageFuncs = map[string]bool{"Errorf": true, "New": true, "UsageErrorf": true, "inputErr": true, "CheckChoice": true}
 
 func TestMessagesSpellFlagsWithTwoDashes(t *testing.T) {
 	root := filepath.Join("..", "..")
