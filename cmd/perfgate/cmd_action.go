@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/sethvargo/go-githubactions"
-
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/ghactions"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/githubapi"
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/db/open"
@@ -42,21 +41,20 @@ func runAction(ctx context.Context, args []string, e *cli.Env) error {
 	// perfgate's own workflow commands go to the log as they are; every
 	// other line passes through an action.LogWriter, which keeps hostile text
 	// (benchmark names, run ids, messages) from being read as a command.
-	gha := githubactions.New(githubactions.WithGetenv(e.Getenv), githubactions.WithWriter(e.Stdout))
+	job := ghactions.New(e.Getenv, e.Stdout)
 	stdout, stderr := action.NewLogWriter(e.Stdout), action.NewLogWriter(e.Stderr)
 	e.Stdout, e.Stderr = stdout, stderr
 	defer stdout.Flush()
 	defer stderr.Flush()
 	// Mask before anything else is printed.
-	for _, s := range action.Secrets(gha.GetInput("github-token"), gha.GetInput("database-url")) {
-		gha.AddMask(s)
-	}
-	o, err := action.ReadSettings(gha.GetInput, e.Getenv, actionDefaults)
+	job.Mask(action.Secrets(job.Input("github-token"), job.Input("database-url")))
+	o, err := action.ReadSettings(job.Input, e.Getenv, actionDefaults)
 	if err != nil {
 		return err
 	}
+	job.ReportPath = o.ReportPath
 	for _, w := range o.Warnings {
-		gha.WithFieldsMap(map[string]string{"title": "perfgate: deprecated input"}).Warningf("%s", w)
+		job.Annotate("warning", "perfgate: deprecated input", w)
 	}
 	cfg, err := o.LoadConfig(ctx)
 	if err != nil {
@@ -68,11 +66,11 @@ func runAction(ctx context.Context, args []string, e *cli.Env) error {
 	}
 	plan, err := action.Decide(o.Env, event, o.Inputs)
 	if err != nil {
-		return planError(gha, err)
+		return planError(job, err)
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: %s on %s (%s): %s, baseline branch %s\n",
 		plan.Event, plan.Repo, shortSHA(plan.HeadSHA), plan.Kind, plan.BaselineBranch)
-	a := &actionRun{e: e, gha: gha, o: o, cfg: cfg, plan: plan}
+	a := &actionRun{e: e, job: job, o: o, cfg: cfg, plan: plan}
 	return a.run(ctx)
 }
 
@@ -85,25 +83,11 @@ var errNotInActions = cli.UsageErrorf("action: not running in GitHub Actions (GI
 // planError maps the event decision's failures: a refused fork is exit 3
 // (the job must not go green by accident), an unsupported event or a
 // malformed environment exit 2.
-func planError(gha *githubactions.Action, err error) error {
+func planError(job *ghactions.Job, err error) error {
 	var fe *action.ForkError
 	if errors.As(err, &fe) {
-		gha.WithFieldsMap(map[string]string{"title": "perfgate refused a fork"}).Errorf("%s", fe.Error())
+		job.Annotate("error", "perfgate refused a fork", fe.Error())
 		return &cli.ExitError{Code: cli.ExitInfra, Err: err}
 	}
 	return &cli.ExitError{Code: cli.ExitBadInput, Err: err}
-}
-
-// githubClient makes the GitHub client the check kind and notify-changes
-// use.
-func githubClient(o *action.Settings, e *cli.Env, need string) (*githubapi.Client, func(context.Context) (string, error), error) {
-	if o.Token == "" {
-		return nil, nil, cli.UsageErrorf("github-token: empty; %s needs it", need)
-	}
-	c, err := githubapi.New(o.APIURL, o.Token, githubapi.Options{Timeout: o.GitHubTimeout})
-	if err != nil {
-		return nil, nil, cli.UsageErrorf("%v", err)
-	}
-	override := e.Getenv("PERFGATE_GITHUB_LOGIN")
-	return c, func(ctx context.Context) (string, error) { return c.Login(ctx, override) }, nil
 }

@@ -9,11 +9,11 @@ import "context"
 func (a *actionRun) preRun(ctx context.Context) error {
 	warnings, err := newRunner(a.e).PreRun(ctx, a.o.PreRun)
 	for _, w := range warnings {
-		a.gha.WithFieldsMap(map[string]string{"title": "perfgate pre-run check"}).Warningf("%s", w)
+		a.job.Annotate("warning", "perfgate pre-run check", w)
 	}
 	a.preRunNotes = warnings
 	if err != nil {
-		a.gha.WithFieldsMap(map[string]string{"title": "perfgate refused to measure"}).Errorf("%v", err)
+		a.job.Annotate("error", "perfgate refused to measure", err.Error())
 	}
 	return err
 }

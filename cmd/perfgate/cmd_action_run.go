@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-
-	"github.com/sethvargo/go-githubactions"
 
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/ghactions"
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/githubapi"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/check"
@@ -19,11 +18,12 @@ import (
 )
 
 // An actionRun is the runner's side of one run of perfgate action: it
-// measures (action.Measurer) and writes to the job (action.Log,
-// action.Files); action.Run decides everything else.
+// measures (action.Measurer); the job (ghactions.Job) takes what is
+// written to the log and the job's files; action.Run decides everything
+// else.
 type actionRun struct {
 	e    *cli.Env
-	gha  *githubactions.Action
+	job  *ghactions.Job
 	o    *action.Settings
 	cfg  *config.Config // nil: results-file without a config file
 	plan *action.Plan
@@ -33,15 +33,11 @@ type actionRun struct {
 	preRunNotes []string
 }
 
-var (
-	_ action.Measurer = (*actionRun)(nil)
-	_ action.Log      = (*actionRun)(nil)
-	_ action.Files    = (*actionRun)(nil)
-)
+var _ action.Measurer = (*actionRun)(nil)
 
 func (a *actionRun) run(ctx context.Context) error {
 	defer a.closeAB()
-	gh, notify, err := a.githubClients()
+	gh, notify, err := githubapi.ForPlan(a.plan, a.o, a.e.Getenv("PERFGATE_GITHUB_LOGIN"))
 	if err != nil {
 		return err
 	}
@@ -60,7 +56,7 @@ func (a *actionRun) run(ctx context.Context) error {
 			return st, st.Close, nil
 		},
 		Spool:  func(runs []*model.Results, err error) error { return spoolOnFailure(a.e, sf, runs, err) },
-		GitHub: gh, Notify: notify, Log: a, Files: a, Stdout: a.e.Stdout, Stderr: a.e.Stderr,
+		GitHub: gh, Notify: notify, Log: a.job, Files: a.job, Stdout: a.e.Stdout, Stderr: a.e.Stderr,
 	})
 	switch {
 	case err != nil:
@@ -114,56 +110,4 @@ func (a *actionRun) Confirm(ctx context.Context, b *model.Baseline, m *action.Me
 		return a.confirmAB(ctx, m.Base, m.Runs, first)
 	}
 	return check.Confirm(ctx, &runner.Confirmer{Runner: newRunner(a.e), Rounds: confirm.DefaultRounds, Config: a.cfg}, confirm.DefaultRounds, b, m.Runs, first)
-}
-
-// Group, EndGroup and Annotate write to the job's log (action.Log).
-func (a *actionRun) Group(title string) { a.gha.Group(title) }
-func (a *actionRun) EndGroup()          { a.gha.EndGroup() }
-
-func (a *actionRun) Annotate(level, title, msg string) {
-	g := a.gha
-	if title != "" {
-		g = g.WithFieldsMap(map[string]string{"title": title})
-	}
-	if level == "error" {
-		g.Errorf("%s", msg)
-		return
-	}
-	g.Warningf("%s", msg)
-}
-
-// AddStepSummary, SetOutputs and WriteReport keep the job's files
-// (action.Files).
-func (a *actionRun) AddStepSummary(md string) { a.gha.AddStepSummary(md) }
-
-func (a *actionRun) SetOutputs(pairs [][2]string) error {
-	return action.WriteOutputs(a.e.Getenv("GITHUB_OUTPUT"), pairs)
-}
-
-func (a *actionRun) WriteReport(md string) error {
-	if err := os.WriteFile(a.o.ReportPath, []byte(md), 0o644); err != nil {
-		return &model.InfraError{Op: "write the report " + a.o.ReportPath, Err: err}
-	}
-	return nil
-}
-
-// githubClients makes the GitHub clients the plan needs: comments and
-// statuses to judge a pull request, commit comments or issues to announce
-// a recorded push's change points (nil when notify-changes is off).
-func (a *actionRun) githubClients() (*action.GitHub, *action.Notify, error) {
-	switch {
-	case a.plan.Kind == action.KindCheck:
-		c, login, err := githubClient(a.o, a.e, "a pull request check (to comment and set the status)")
-		if err != nil {
-			return nil, nil, err
-		}
-		return &action.GitHub{Comments: c.Comments(), Statuses: c.Statuses(), Login: login}, nil, nil
-	case a.plan.Kind == action.KindBaseline && a.plan.Record && a.o.Notify != action.NotifyOff:
-		c, login, err := githubClient(a.o, a.e, "notify-changes: "+string(a.o.Notify))
-		if err != nil {
-			return nil, nil, err
-		}
-		return nil, &action.Notify{Policy: a.o.Notify, CommitComments: c.CommitComments(), Issues: c.Issues(), DashboardURL: a.o.DashboardURL, Login: login}, nil
-	}
-	return nil, nil, nil
 }

@@ -22,7 +22,7 @@ func (a *actionRun) skipUnchanged(ctx context.Context) (against string, cleanup 
 	}
 	against, cleanup, err := a.writeSkipBaseline(ctx)
 	if err != nil {
-		a.Annotate("warning", "", fmt.Sprintf("perfgate: skip-unchanged-kernels: every benchmark is measured: %v", err))
+		a.job.Annotate("warning", "", fmt.Sprintf("perfgate: skip-unchanged-kernels: every benchmark is measured: %v", err))
 		return "", cleanup
 	}
 	return against, cleanup

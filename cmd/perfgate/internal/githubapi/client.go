@@ -1,8 +1,10 @@
 // Package githubapi implements perfgate's GitHub interfaces
-// (tracker/action.Comments and Statuses) with go-github, against the API
-// root the runner names in GITHUB_API_URL (https://api.github.com, or
-// https://HOST/api/v3 on GitHub Enterprise Server). Requests are retried a
-// bounded number of times on 5xx answers and rate limits (retry.go).
+// (tracker/action.Comments, Statuses, CommitComments and Issues) with
+// go-github, against the API root the runner names in GITHUB_API_URL
+// (https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise
+// Server), and makes the clients an action's plan needs (ForPlan).
+// Requests are retried a bounded number of times on 5xx answers and rate
+// limits (retry.go).
 package githubapi
 
 import (

@@ -1,0 +1,45 @@
+package githubapi
+
+import (
+	"context"
+
+	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/model"
+)
+
+// ForPlan makes the GitHub clients plan needs, from the action's settings
+// o: comments and statuses to judge a pull request (KindCheck), commit
+// comments or issues to announce a recorded push's change points (when
+// notify-changes is on); nil for what the plan does not need.
+// loginOverride, when set (PERFGATE_GITHUB_LOGIN), is the login of the
+// token's user. An empty token or a malformed GITHUB_API_URL is an input
+// error (exit 2).
+func ForPlan(plan *action.Plan, o *action.Settings, loginOverride string) (*action.GitHub, *action.Notify, error) {
+	switch {
+	case plan.Kind == action.KindCheck:
+		c, login, err := forSettings(o, loginOverride, "a pull request check (to comment and set the status)")
+		if err != nil {
+			return nil, nil, err
+		}
+		return &action.GitHub{Comments: c.Comments(), Statuses: c.Statuses(), Login: login}, nil, nil
+	case plan.Kind == action.KindBaseline && plan.Record && o.Notify != action.NotifyOff:
+		c, login, err := forSettings(o, loginOverride, "notify-changes: "+string(o.Notify))
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, &action.Notify{Policy: o.Notify, CommitComments: c.CommitComments(), Issues: c.Issues(), DashboardURL: o.DashboardURL, Login: login}, nil
+	}
+	return nil, nil, nil
+}
+
+// forSettings makes the client of the github-token input, for need.
+func forSettings(o *action.Settings, loginOverride, need string) (*Client, func(context.Context) (string, error), error) {
+	if o.Token == "" {
+		return nil, nil, &model.InputError{Msg: "github-token: empty; " + need + " needs it"}
+	}
+	c, err := New(o.APIURL, o.Token, Options{Timeout: o.GitHubTimeout})
+	if err != nil {
+		return nil, nil, &model.InputError{Msg: err.Error()}
+	}
+	return c, func(ctx context.Context) (string, error) { return c.Login(ctx, loginOverride) }, nil
+}
