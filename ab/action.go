@@ -29,7 +29,7 @@ func Interleaved(ctx context.Context, r *runner.Runner, o Options, cfg *config.C
 		return nil, nil, nil, fmt.Errorf("baseline: interleaved (the workflow must check out with fetch-depth: 0 so the base is there): %w", err)
 	}
 	fmt.Fprintf(r.Log, "perfgate: interleaved A/B, %d rounds (ABBA) on %s: base %s (merge base with %s), head %s\n",
-		rounds, run.Testbed, ShortSHA(s.BaseSHA), o.Base, s.HeadLabel)
+		rounds, run.Testbed, model.ShortSHA(s.BaseSHA), o.Base, s.HeadLabel)
 	base, head, err = s.Rounds(ctx, only, rounds)
 	if err == nil {
 		err = HeadRuns(head, run, "r")

@@ -11,11 +11,3 @@ import (
 func gitIn(ctx context.Context, dir string, args ...string) (string, error) {
 	return runmeta.Git(ctx, dir, args...)
 }
-
-// ShortSHA abbreviates a commit hash to 12 characters.
-func ShortSHA(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
-}

@@ -80,7 +80,7 @@ func Open(ctx context.Context, r *runner.Runner, o Options) (*Session, error) {
 	if s.BaseSHA, err = gitIn(ctx, s.root, "merge-base", o.Base, "HEAD"); err != nil {
 		return nil, inputErr("--base: %q has no merge base with HEAD: %v", o.Base, err)
 	}
-	s.HeadLabel = ShortSHA(s.HeadSHA)
+	s.HeadLabel = model.ShortSHA(s.HeadSHA)
 	if dirty, _ := gitIn(ctx, s.root, "status", "--porcelain", "--untracked-files=no"); dirty != "" {
 		s.HeadLabel += " + uncommitted changes"
 	}

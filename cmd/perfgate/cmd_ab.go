@@ -9,6 +9,7 @@ import (
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
 
@@ -62,7 +63,7 @@ func runAB(ctx context.Context, args []string, e *cli.Env) error {
 		return err
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: interleaved A/B, %d rounds (%s) on %s: base %s (merge base of %s), head %s\n",
-		f.rounds, strings.ToUpper(f.o.Order), f.o.Testbed, ab.ShortSHA(s.BaseSHA), f.o.Base, s.HeadLabel)
+		f.rounds, strings.ToUpper(f.o.Order), f.o.Testbed, model.ShortSHA(s.BaseSHA), f.o.Base, s.HeadLabel)
 	if err := report.Render(e.Stdout, c, nil, f.cf.format); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
 
@@ -69,7 +70,7 @@ func runAction(ctx context.Context, args []string, e *cli.Env) error {
 		return planError(job, err)
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: %s on %s (%s): %s, baseline branch %s\n",
-		plan.Event, plan.Repo, shortSHA(plan.HeadSHA), plan.Kind, plan.BaselineBranch)
+		plan.Event, plan.Repo, model.ShortSHA(plan.HeadSHA), plan.Kind, plan.BaselineBranch)
 	a := &actionRun{e: e, job: job, o: o, cfg: cfg, plan: plan}
 	return a.run(ctx)
 }

@@ -24,11 +24,3 @@ func finishCheck(e *cli.Env, c *compare.Comparison, conf *confirm.Confirmation, 
 	}
 	return nil
 }
-
-// shortSHA abbreviates a commit hash to 12 characters.
-func shortSHA(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
-}

@@ -38,7 +38,7 @@ func RecordRuns(ctx context.Context, w io.Writer, st Recorder, names []string, r
 
 // DescribeRun says which run this is, and whether it can be a baseline.
 func DescribeRun(r *model.Run) string {
-	s := fmt.Sprintf("run %s (repo %s, branch %s, sha %s, %s, testbed %s, started_at %s)", r.ID, r.Repo, r.Branch, shortSHA(r.Commit), r.Event,
+	s := fmt.Sprintf("run %s (repo %s, branch %s, sha %s, %s, testbed %s, started_at %s)", r.ID, r.Repo, r.Branch, model.ShortSHA(r.Commit), r.Event,
 		r.Testbed, r.StartedAt.UTC().Format("2006-01-02T15:04:05Z07:00"))
 	switch {
 	case r.PR != 0:
@@ -47,13 +47,6 @@ func DescribeRun(r *model.Run) string {
 		s += " — pull-request run: kept for the record, never a baseline"
 	}
 	return s
-}
-
-func shortSHA(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }
 
 // A ComparisonRecorder keeps the comparisons a check made: the Postgres

@@ -34,6 +34,15 @@ type Run struct {
 	Env map[string]string `json:"env,omitempty"`
 }
 
+// ShortSHA abbreviates a commit hash to the 12 characters perfgate prints
+// wherever it names a commit in text.
+func ShortSHA(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
 // The events a run may come from.
 const (
 	EventPush             = "push"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
 
@@ -46,10 +47,7 @@ func ChangesTableMarkdown(cs []trend.Change, repoURL string) string {
 
 // commitLink abbreviates a commit and links it when it is a hex SHA.
 func commitLink(sha, repoURL string) string {
-	short := sha
-	if len(short) > 12 {
-		short = short[:12]
-	}
+	short := model.ShortSHA(sha)
 	if !isHex(sha) || len(sha) < 7 || repoURL == "" {
 		return mdCode(short)
 	}

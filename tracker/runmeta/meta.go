@@ -60,7 +60,7 @@ func Resolve(ctx context.Context, g Given, getenv func(string) string, now time.
 		branch = choose(pick{CurrentBranch(ctx, ""), "git checkout"})
 	}
 	if branch.value == "" && head != "" && !sameCommit(commit.value, head) {
-		branch = pick{"local", "default: the checkout's HEAD " + short(head) + " is another commit; name it with --branch"}
+		branch = pick{"local", "default: the checkout's HEAD " + model.ShortSHA(head) + " is another commit; name it with --branch"}
 	}
 	branch = choose(branch, pick{"local", "default"})
 	repo := choose(pick{g.Repo, "--repo"}, pick{getenv("GITHUB_REPOSITORY"), "$GITHUB_REPOSITORY"},
@@ -116,7 +116,7 @@ func ParseStartedAt(s string) (time.Time, error) {
 // parts came from, in one line for a command's standard error.
 func Describe(r *model.Run, s Sources) string {
 	return fmt.Sprintf("repo %s (%s), branch %s (%s), sha %s (%s), testbed %s (%s), started_at %s (%s)",
-		r.Repo, s.Repo, r.Branch, s.Branch, short(r.Commit), s.Commit, r.Testbed, s.Testbed,
+		r.Repo, s.Repo, r.Branch, s.Branch, model.ShortSHA(r.Commit), s.Commit, r.Testbed, s.Testbed,
 		r.StartedAt.UTC().Format(time.RFC3339), s.StartedAt)
 }
 
@@ -147,13 +147,6 @@ func PRFromRef(ref string) int {
 func sameCommit(a, full string) bool {
 	a = strings.ToLower(a)
 	return full != "" && len(a) >= 7 && strings.HasPrefix(full, a)
-}
-
-func short(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }
 
 // newID returns a random (version 4) UUID, the ID of a run no flag names.

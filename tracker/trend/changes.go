@@ -50,7 +50,7 @@ func ChangesTable(w io.Writer, cs []Change) error {
 	fmt.Fprintln(tw, "started\tcommit\trun\tbenchmark\tbefore\tafter\tchange\tkind\tp")
 	for _, c := range cs {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s/%s\t%s\t%s\t%+.1f%%\t%s\t%.2g\n", c.Run.StartedAt.UTC().Format(timeLayout),
-			short(c.Run.Commit), shortID(c.Run.ID), c.Suite, c.Name, units.Format(c.Before, c.Unit), units.Format(c.After, c.Unit),
+			model.ShortSHA(c.Run.Commit), shortID(c.Run.ID), c.Suite, c.Name, units.Format(c.Before, c.Unit), units.Format(c.After, c.Unit),
 			100*c.Change, c.Kind, c.P)
 	}
 	return tw.Flush()

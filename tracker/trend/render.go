@@ -107,14 +107,14 @@ func Table(w io.Writer, series []Series) error {
 				mark = fmt.Sprintf("%+.1f%% %s", 100*st.Change, st.Kind)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f%%\t%d\t%s\t\n", p.Run.StartedAt.UTC().Format(timeLayout),
-				short(p.Run.Commit), shortID(p.Run.ID), units.Format(p.Median, s.Unit), 100*p.CV, p.N, mark)
+				model.ShortSHA(p.Run.Commit), shortID(p.Run.ID), units.Format(p.Median, s.Unit), 100*p.CV, p.N, mark)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 		for _, st := range s.Steps {
 			fmt.Fprintf(w, "step: %s at %s (commit %s, run %s): median %s → %s, %+.1f%%\n", st.Kind,
-				st.Run.StartedAt.UTC().Format(timeLayout), short(st.Run.Commit), shortID(st.Run.ID),
+				st.Run.StartedAt.UTC().Format(timeLayout), model.ShortSHA(st.Run.Commit), shortID(st.Run.ID),
 				units.Format(st.Before, s.Unit), units.Format(st.After, s.Unit), 100*st.Change)
 		}
 	}
@@ -164,11 +164,4 @@ func shortID(id string) string {
 		return id[:8]
 	}
 	return id
-}
-
-func short(commit string) string {
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	return commit
 }
