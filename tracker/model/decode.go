@@ -1,6 +1,7 @@
 package model
 
 import (
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -15,7 +16,23 @@ import (
 // That keeps one definition of every error message and JSON path, and the
 // common case free of per-value paths, generic trees and a second decode.
 func decodeFast(data []byte) (*Results, bool) {
-	s := &scanner{data: data}
+	return (&scanner{data: data}).results()
+}
+
+// decodeStream is decodeFast for a document read from r through a window
+// of window bytes (newStreamScanner), so that the whole file is never held. err is r's
+// error, if reading failed.
+func decodeStream(r io.Reader, window int) (res *Results, ok bool, err error) {
+	s := newStreamScanner(r, window)
+	res, ok = s.results()
+	if s.err != nil && s.err != io.EOF && s.err != errNotUTF8 {
+		return nil, false, s.err
+	}
+	return res, ok, nil
+}
+
+// results reads and checks a whole document.
+func (s *scanner) results() (*Results, bool) {
 	r := &Results{}
 	var seen uint8
 	const schema, run, benchmarks = 1, 2, 4
@@ -38,7 +55,7 @@ func decodeFast(data []byte) (*Results, bool) {
 		seen |= bit
 		return ok
 	})
-	if !ok || seen != schema|run|benchmarks || s.peek() != 0 || s.pos != len(data) {
+	if !ok || seen != schema|run|benchmarks || !s.atEnd() {
 		return nil, false
 	}
 	return r, true
@@ -122,19 +139,18 @@ func (s *scanner) positiveInt() (int, bool) {
 }
 
 // time reads started_at: the general loader checks it with time.Parse, then
-// decodes it with Time.UnmarshalJSON; both must accept it.
+// decodes it with Time.UnmarshalJSON; both must accept it. A time written
+// with escapes is left to the general loader.
 func (s *scanner) time() (time.Time, bool) {
-	start := s.peek()
-	from := s.pos
 	v, ok := s.str()
-	if !ok || start != '"' {
+	if !ok || s.esc {
 		return time.Time{}, false
 	}
 	if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
 		return time.Time{}, false
 	}
 	var t time.Time
-	return t, t.UnmarshalJSON(s.data[from:s.pos]) == nil
+	return t, t.UnmarshalJSON([]byte(`"`+v+`"`)) == nil
 }
 
 // benchmarks decodes the benchmarks array, each checked as checkBenchmark

@@ -198,7 +198,21 @@ func BenchmarkParse(b *testing.B) {
 			}
 		})
 	}
-	data := synthetic(1000, 100)
+	data := synthetic(10000, 100)
+	path := filepath.Join(b.TempDir(), "run.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("load-file/benchmarks=10000/samples=100", func(b *testing.B) { // streamed (Load), what commands do
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Load(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	data = synthetic(1000, 100)
 	b.Run("general-loader/benchmarks=1000/samples=100", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()

@@ -12,13 +12,37 @@ import (
 	"unicode/utf8"
 )
 
-// Load reads and validates a results-v1 document from a file.
+// Load reads and validates a results-v1 document from a file. A valid
+// regular file is decoded as it is read (decodeStream), never held whole;
+// anything else is read whole and goes through Parse, which names the
+// problem.
 func Load(path string) (*Results, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: "cannot read results file", Err: err}
+		return nil, readError(path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		r, ok, err := decodeStream(f, windowSize)
+		if err != nil {
+			return nil, readError(path, err)
+		}
+		if ok {
+			return r, nil
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, readError(path, err)
+		}
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, readError(path, err)
 	}
 	return Parse(path, data)
+}
+
+func readError(path string, err error) error {
+	return &InputError{File: path, Msg: "cannot read results file", Err: err}
 }
 
 // Parse decodes and validates a results-v1 document. name labels errors.

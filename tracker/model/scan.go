@@ -2,31 +2,115 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 )
 
-// A scanner reads JSON values from a byte slice for the fast loader
-// (decodeFast). It only accepts: every method returns false on anything it
-// does not handle plainly — invalid JSON, null, an escaped key, a number out
-// of range — and Parse then runs the general loader, which accepts or
-// reports the problem with its exact path. So the scanner never needs to say
-// what is wrong, and it never builds a path.
+// A scanner reads JSON values for the fast loader (decodeFast), from a byte
+// slice or streamed from a reader through a window, so that a large file is
+// never held whole. It only accepts: every method returns false on anything
+// it does not handle plainly — invalid JSON, null, an escaped key, a number
+// out of range, bytes that are not UTF-8 — and the general loader then
+// accepts or reports the problem with its exact path. So the scanner never
+// needs to say what is wrong, and it never builds a path.
 type scanner struct {
-	data []byte
-	pos  int
-	slab []float64 // samples are carved from here: one allocation per many
+	data  []byte    // the input, or the window of it read so far and not yet dropped
+	pos   int       // the next byte to read in data
+	r     io.Reader // nil: data is the whole input
+	err   error     // the reader's error (io.EOF at the end), or errNotUTF8
+	valid int       // data[:valid] is checked UTF-8 (streamed input)
+	key   []byte    // the current object key, copied out of the window
+	slab  []float64 // samples are carved from here: one allocation per many
+	esc   bool      // the last string read had escapes or non-ASCII bytes
 }
 
 // slabSize is how many samples one slab allocation holds.
 const slabSize = 1 << 14
 
+// windowSize is the size of a streamed scanner's window; a token longer
+// than the window grows it.
+const windowSize = 64 << 10
+
+var errNotUTF8 = errors.New("not UTF-8")
+
+// newStreamScanner returns a scanner that reads r through a window of size
+// bytes.
+func newStreamScanner(r io.Reader, size int) *scanner {
+	return &scanner{r: r, data: make([]byte, 0, max(size, 1))}
+}
+
+// fill reads more input after the window, keeping data[pos:] (the token
+// being read starts there) and moving it to the front, so that pos becomes
+// 0. It reports whether more input came.
+func (s *scanner) fill() bool {
+	if s.r == nil || s.err != nil {
+		return false
+	}
+	keep := len(s.data) - s.pos
+	buf := s.data[:cap(s.data)]
+	if keep == len(buf) {
+		buf = make([]byte, 2*len(buf))
+	}
+	copy(buf, s.data[s.pos:])
+	s.valid = max(s.valid-s.pos, 0)
+	s.pos = 0
+	n, err := io.ReadAtLeast(s.r, buf[keep:], 1)
+	s.data = buf[:keep+n]
+	if err != nil {
+		s.err = err
+	}
+	return s.checkUTF8() && n > 0
+}
+
+// checkUTF8 checks the bytes read since the last call, leaving an
+// incomplete character at the end for the next read. Decoding would turn
+// bytes that are not UTF-8 into U+FFFD; Parse refuses them, naming where.
+func (s *scanner) checkUTF8() bool {
+	end := len(s.data)
+	if s.err == nil {
+		for i := end - 1; i >= max(s.valid, end-utf8.UTFMax+1); i-- {
+			if utf8.RuneStart(s.data[i]) {
+				if !utf8.FullRune(s.data[i:end]) {
+					end = i
+				}
+				break
+			}
+		}
+	}
+	if !utf8.Valid(s.data[s.valid:end]) {
+		s.err = errNotUTF8
+		return false
+	}
+	s.valid = end
+	return true
+}
+
+// atEnd reports whether the whole input has been read and consumed.
+func (s *scanner) atEnd() bool {
+	return s.peek() == 0 && s.pos == len(s.data) && (s.r == nil || s.err == io.EOF)
+}
+
 func (s *scanner) skipSpace() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
+	if s.pos < len(s.data) && s.data[s.pos] > ' ' {
+		return
+	}
+	s.skipSpaceSlow()
+}
+
+func (s *scanner) skipSpaceSlow() {
+	for {
+		for s.pos < len(s.data) {
+			switch s.data[s.pos] {
+			case ' ', '\t', '\n', '\r':
+				s.pos++
+			default:
+				return
+			}
+		}
+		if !s.fill() {
 			return
 		}
 	}
@@ -50,8 +134,24 @@ func (s *scanner) consume(c byte) bool {
 	return true
 }
 
-// object reads an object, calling field for each key (whose bytes alias the
-// input). field must consume the value.
+// more makes data[i] readable for a token that starts at pos, refilling the
+// window (which moves the token to its front); it returns i's new value and
+// false at the end of the input.
+func (s *scanner) more(i int) (int, bool) {
+	for i >= len(s.data) {
+		start := s.pos
+		ok := s.fill()
+		i -= start - s.pos // fill moved the token to the front, or left it
+		if !ok {
+			return i, false
+		}
+	}
+	return i, true
+}
+
+// object reads an object, calling field for each key (copied into s.key,
+// valid until the field's value starts a nested object). field must consume
+// the value.
 func (s *scanner) object(field func(key []byte) bool) bool {
 	if !s.consume('{') {
 		return false
@@ -91,73 +191,86 @@ func (s *scanner) array(elem func() bool) bool {
 }
 
 // rawKey reads a key made of plain printable ASCII (no escapes), returning
-// its bytes. Any other key is left to the general loader.
+// its bytes (s.key). Any other key is left to the general loader.
 func (s *scanner) rawKey() ([]byte, bool) {
-	if !s.consume('"') {
+	if s.peek() != '"' {
 		return nil, false
 	}
-	start := s.pos
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
+	for i := s.pos + 1; ; i++ {
+		var ok bool
+		if i, ok = s.more(i); !ok {
+			return nil, false
+		}
+		c := s.data[i]
 		if c == '"' {
-			s.pos++
-			return s.data[start : s.pos-1], true
+			s.key = append(s.key[:0], s.data[s.pos+1:i]...)
+			s.pos = i + 1
+			return s.key, true
 		}
 		if c == '\\' || c < 0x20 || c >= 0x80 {
 			return nil, false
 		}
-		s.pos++
 	}
-	return nil, false
 }
 
-// str reads a string value as encoding/json decodes it.
+// str reads a string value as encoding/json decodes it; s.esc says
+// whether it had escapes or non-ASCII bytes.
 func (s *scanner) str() (string, bool) {
-	if !s.consume('"') {
+	s.esc = false
+	if s.peek() != '"' {
 		return "", false
 	}
-	start := s.pos
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
-		switch {
+	for i := s.pos + 1; ; i++ {
+		var ok bool
+		if i, ok = s.more(i); !ok {
+			return "", false
+		}
+		switch c := s.data[i]; {
 		case c == '"':
-			s.pos++
-			return string(s.data[start : s.pos-1]), true
+			v := string(s.data[s.pos+1 : i])
+			s.pos = i + 1
+			return v, true
 		case c == '\\' || c >= 0x80:
-			return s.slowStr(start - 1)
+			s.esc = true
+			return s.slowStr(i)
 		case c < 0x20:
 			return "", false
 		}
-		s.pos++
 	}
-	return "", false
 }
 
 // slowStr finishes a string with escapes or non-ASCII bytes (from its
-// opening quote at start) through encoding/json, for its exact rules on
-// escapes, surrogates and invalid UTF-8.
-func (s *scanner) slowStr(start int) (string, bool) {
-	for s.pos < len(s.data) {
-		switch c := s.data[s.pos]; {
+// opening quote at pos, i its first such byte) through encoding/json, for
+// its exact rules on escapes, surrogates and invalid UTF-8.
+func (s *scanner) slowStr(i int) (string, bool) {
+	for ; ; i++ {
+		var ok bool
+		if i, ok = s.more(i); !ok {
+			return "", false
+		}
+		switch c := s.data[i]; {
 		case c == '\\':
-			s.pos += 2
-			continue
+			i++ // the escaped byte is not the end
+			if i, ok = s.more(i); !ok {
+				return "", false
+			}
 		case c == '"':
-			s.pos++
 			var v string
-			return v, json.Unmarshal(s.data[start:s.pos], &v) == nil
+			ok := json.Unmarshal(s.data[s.pos:i+1], &v) == nil
+			s.pos = i + 1
+			return v, ok
 		case c < 0x20:
 			return "", false
 		}
-		s.pos++
 	}
-	return "", false
 }
 
-// rawNumber reads a number token in JSON's grammar and returns its bytes.
+// rawNumber reads a number token in JSON's grammar and returns its bytes
+// (valid until the next read).
 func (s *scanner) rawNumber() ([]byte, bool) {
 	s.skipSpace()
 	d, i := s.data, s.pos
+	ok := false
 	if i < len(d) && d[i] == '-' {
 		i++
 	}
@@ -167,12 +280,13 @@ func (s *scanner) rawNumber() ([]byte, bool) {
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
 		i = digits(d, i)
 	default:
-		return nil, false
+		goto end
 	}
 	if i < len(d) && d[i] == '.' {
 		j := digits(d, i+1)
 		if j == i+1 {
-			return nil, false
+			i = j
+			goto end
 		}
 		i = j
 	}
@@ -183,9 +297,20 @@ func (s *scanner) rawNumber() ([]byte, bool) {
 		}
 		j := digits(d, i)
 		if j == i {
-			return nil, false
+			i = j
+			goto end
 		}
 		i = j
+	}
+	ok = true
+end:
+	if i == len(d) && s.r != nil { // the window may have cut the token
+		if _, more := s.more(i); more {
+			return s.rawNumber()
+		}
+	}
+	if !ok {
+		return nil, false
 	}
 	tok := d[s.pos:i]
 	s.pos = i
@@ -213,6 +338,8 @@ func (s *scanner) number() (float64, bool) {
 // boolean reads true or false.
 func (s *scanner) boolean() (bool, bool) {
 	s.skipSpace()
+	for len(s.data)-s.pos < len("false") && s.fill() {
+	}
 	rest := s.data[s.pos:]
 	switch {
 	case len(rest) >= 4 && string(rest[:4]) == "true":
@@ -259,8 +386,9 @@ func (s *scanner) stringMap() (map[string]string, bool) {
 		if _, dup := m[string(key)]; dup {
 			return false
 		}
+		k := string(key)
 		v, ok := s.str()
-		m[string(key)] = v
+		m[k] = v
 		return ok
 	})
 	return m, ok
@@ -273,8 +401,9 @@ func (s *scanner) numberMap() (map[string]float64, bool) {
 		if _, dup := m[string(key)]; dup {
 			return false
 		}
+		k := string(key)
 		v, ok := s.number()
-		m[string(key)] = v
+		m[k] = v
 		return ok
 	})
 	return m, ok
