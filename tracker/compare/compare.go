@@ -141,13 +141,17 @@ func Compare(baseline, candidate []*model.Results, opt Options) (*Comparison, er
 	if len(candidate) > 0 {
 		c.Candidate = candidate[0].Run.Ref()
 	}
+	c.References = references(candidate)
+	noBaseline := len(baseline) == 0
+	// From here the runs are read through the pools only, which let go of
+	// each benchmark's samples once it is judged (pool.release).
 	ps := pools(baseline, candidate, opt)
 	items := make([]item, len(ps))
-	forEach(len(ps), func(i int) { items[i] = assess(ps[i], opt, len(baseline) == 0) })
+	c.Results = make([]Result, len(ps))
+	forEach(len(ps), func(i int) { items[i] = assess(ps[i], opt, noBaseline, &c.Results[i]) })
 	peer := peerVariance(items)
 	forEach(len(items), func(i int) { items[i].testRuns(opt, peer) })
 	adjust(items, opt.Correction)
-	c.Results = make([]Result, len(items))
 	tested := 0
 	for i := range items {
 		if items[i].tested {
@@ -156,10 +160,8 @@ func Compare(baseline, candidate []*model.Results, opt Options) (*Comparison, er
 	}
 	for i := range items {
 		items[i].decide(opt.Alpha, tested)
-		c.Results[i] = items[i].res
 	}
 	c.Summary = summarize(c.Results)
-	c.References = references(candidate)
 	return c, nil
 }
 

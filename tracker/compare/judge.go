@@ -12,20 +12,26 @@ import (
 
 // An item is one benchmark on its way to a verdict.
 type item struct {
-	res       Result
-	tested    bool // has p-values that take part in the adjustment
+	res       *Result // the comparison's entry for it
+	tested    bool    // has p-values that take part in the adjustment
 	pool      *pool
 	decidedBy string       // a note that the verdict must carry (Reason prefix)
 	spread    stats.Spread // the run-to-run spread, once tested
 	rl        runLevel     // the test across runs, once tested
+	// shift is distributionShift's reason, taken while the pooled samples
+	// are at hand (decide reads it for an unchanged verdict).
+	shift string
 }
 
 // assess computes everything about one benchmark that does not depend on
-// the other benchmarks. Verdicts that need no p-value are final here.
-func assess(p *pool, opt Options, noBaseline bool) item {
+// the other benchmarks, into res. Verdicts that need no p-value are final
+// here.
+func assess(p *pool, opt Options, noBaseline bool, res *Result) item {
+	p.resolve(opt.SortInPlace)
+	defer p.release()
 	set := opt.settingsFor(p.key.String(), p.better)
 	nan := math.NaN()
-	it := item{pool: p, res: Result{
+	*res = Result{
 		Suite: p.key.Suite, Name: p.key.Name, Unit: p.unit, Better: set.better, Params: p.params,
 		NBaseline: len(p.base.samples), NCandidate: len(p.cand.samples),
 		BaselineMedian: median(p.base.samples), CandidateMedian: median(p.cand.samples),
@@ -33,8 +39,9 @@ func assess(p *pool, opt Options, noBaseline bool) item {
 		Change: nan, CILow: nan, CIHigh: nan, PValue: nan, PAdjusted: nan, PBetter: nan, PBetterAdjusted: nan,
 		RunSpread: nan, Detectable: nan, PRun: nan,
 		Threshold: set.threshold, SummaryOnly: p.base.summaryOnly || p.cand.summaryOnly,
-	}}
-	r := &it.res
+	}
+	it := item{pool: p, res: res}
+	r := it.res
 	if w := p.noise; w != nil {
 		r.Warnings = append(r.Warnings, w)
 	}
@@ -90,7 +97,7 @@ func insufficientReason(p *pool, minSamples int, noBaseline bool) string {
 // (testRuns), which both p-values and the CI must also pass.
 func (it *item) test(opt Options) {
 	ciLevel := opt.CILevel()
-	r, base, cand := &it.res, it.pool.base.samples, it.pool.cand.samples
+	r, base, cand := it.res, it.pool.base.samples, it.pool.cand.samples
 	tails, err := stats.MannWhitneyTails(cand, base)
 	r.PValue, r.PBetter = tails.Greater, tails.Less // the candidate tends larger: slower
 	if r.Better == model.Higher {
@@ -117,6 +124,7 @@ func (it *item) test(opt Options) {
 	}
 	if it.tested {
 		it.estimateSpread()
+		it.shift = it.distributionShift(opt.Alpha)
 	}
 }
 
@@ -127,7 +135,7 @@ func (it *item) testRuns(opt Options, peer float64) {
 		return
 	}
 	it.rl = it.runLevelTest(opt, peer)
-	it.rl.apply(&it.res, opt.Alpha, opt.jobPrior())
+	it.rl.apply(it.res, opt.Alpha, opt.jobPrior())
 }
 
 // changeOf turns a candidate/baseline ratio into a change where positive

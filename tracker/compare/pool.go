@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -98,11 +99,25 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 	slices.SortFunc(order, func(a, b *pool) int {
 		return cmp.Or(strings.Compare(a.key.Suite, b.key.Suite), strings.Compare(a.key.Name, b.key.Name))
 	})
-	var scratch []float64
-	for _, p := range order {
-		p.resolveUnit(&scratch, opt.SortInPlace)
-	}
 	return order
+}
+
+// scratchPool holds the scratch slices of resolveUnit, one per worker.
+var scratchPool = sync.Pool{New: func() any { return new([]float64) }}
+
+// resolve resolves the pool's unit and pools its samples (resolveUnit)
+// just before it is judged, and release drops the pooled samples once it
+// is: so only the benchmarks being judged hold pooled copies at a time,
+// not every benchmark of the comparison.
+func (p *pool) resolve(inPlace bool) {
+	scratch := scratchPool.Get().(*[]float64)
+	p.resolveUnit(scratch, inPlace)
+	scratchPool.Put(scratch)
+}
+
+func (p *pool) release() {
+	p.base.samples, p.cand.samples = nil, nil
+	p.base.segments, p.cand.segments = nil, nil
 }
 
 // note adds one run's benchmark to the pool. The first candidate run's

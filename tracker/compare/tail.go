@@ -23,7 +23,7 @@ var shiftQuantiles = []float64{0.9, 0.75, 0.5}
 // the baseline's q-quantile is significantly above the expected 1 − q
 // (one-sided binomial test at alpha); "" otherwise.
 func (it *item) distributionShift(alpha float64) string {
-	r := &it.res
+	r := it.res
 	base, cand := it.pool.base.samples, it.pool.cand.samples
 	if len(base) < 10 || len(cand) < 10 {
 		return ""

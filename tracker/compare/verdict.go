@@ -67,7 +67,7 @@ func (it *item) decide(alpha float64, tested int) {
 	if !it.tested {
 		return
 	}
-	r := &it.res
+	r := it.res
 	nan := math.NaN()
 	e := Evidence{r.Change, r.CILow, r.CIHigh, r.PAdjusted, r.PBetterAdjusted, r.Detectable, nan, nan}
 	if r.SpreadKnown {
@@ -82,8 +82,8 @@ func (it *item) decide(alpha float64, tested int) {
 		why += "; " + it.moreSamples(alpha, tested)
 		r.Reason = join(r.Reason, why)
 	case Unchanged:
-		if shift := it.distributionShift(alpha); shift != "" {
-			r.Verdict, r.Reason = Warn, join(r.Reason, shift)
+		if it.shift != "" {
+			r.Verdict, r.Reason = Warn, join(r.Reason, it.shift)
 			break
 		}
 		r.BelowThreshold = r.PAdjusted < alpha || r.PBetterAdjusted < alpha
@@ -99,7 +99,7 @@ func join(a, b string) string {
 
 // noisyReason says how far the runs move and what the test could detect.
 func (it *item) noisyReason() string {
-	r := &it.res
+	r := it.res
 	return fmt.Sprintf("runs move ±%s between processes (over %d jobs): only changes beyond %s are detectable; add rounds (--rounds) or history to judge it",
 		pctAbs(r.RunSpread), r.HistoryJobs, pct(r.Detectable))
 }
@@ -116,7 +116,7 @@ func pctAbs(f float64) string { return strings.TrimPrefix(pct(f), "+") }
 // lies, at alpha. When the sample counts cannot reach significance after
 // the adjustment over tested benchmarks at all, it says so.
 func (it *item) moreSamples(alpha float64, tested int) string {
-	r := &it.res
+	r := it.res
 	c := math.Abs(r.Change)
 	if math.IsNaN(c) {
 		return "more samples would size it"
@@ -146,7 +146,7 @@ func (it *item) moreSamples(alpha float64, tested int) string {
 	if effect < 0.001 {
 		return "the estimate sits on the threshold: more samples would hardly decide it"
 	}
-	need := stats.RequiredN(effect, pooledCV(it.pool.base.samples, it.pool.cand.samples), a, 0.8)
+	need := stats.RequiredN(effect, pooledCV(r.Baseline, r.Candidate), a, 0.8)
 	more := need - min(r.NBaseline, r.NCandidate)
 	if more < 1 {
 		return "n looks sufficient for this spread: check for outliers or bimodal timings"
@@ -157,7 +157,7 @@ func (it *item) moreSamples(alpha float64, tested int) string {
 // runsDominate reports whether the run-level test, not the samples within
 // runs, set the width of the confidence interval.
 func (it *item) runsDominate() bool {
-	rl, r := it.rl, &it.res
+	rl, r := it.rl, it.res
 	return r.SpreadKnown && rl.high-rl.low >= 0.5*(math.Log1p(r.CIHigh)-math.Log1p(r.CILow))
 }
 
@@ -172,10 +172,10 @@ func minReachableP(n, m int) float64 {
 }
 
 // pooledCV returns the root mean square of the two sides' robust relative
-// spreads (1.4826·MAD/median), falling back to std/mean where the MAD is 0.
-func pooledCV(base, cand []float64) float64 {
-	cv := func(x []float64) float64 {
-		s := stats.Describe(x)
+// spreads (1.4826·MAD/median), falling back to std/mean where the MAD is 0,
+// from their descriptions (stats.Describe of the pooled samples).
+func pooledCV(base, cand stats.Summary) float64 {
+	cv := func(s stats.Summary) float64 {
 		if s.MAD > 0 && s.Median != 0 {
 			return 1.4826 * s.MAD / math.Abs(s.Median)
 		}
