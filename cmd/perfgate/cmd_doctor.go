@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/kernels"
 )
 
 func init() {
@@ -20,7 +21,7 @@ func runDoctor(ctx context.Context, args []string, e *cli.Env) error {
 	if fs.NArg() > 0 {
 		return cli.UsageErrorf("doctor: unexpected argument %q", fs.Arg(0))
 	}
-	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), cudaStatus())
+	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), kernels.Build)
 	rep, err := newRunner(e).Doctor(ctx)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/kernels"
 )
 
 func init() {
@@ -19,6 +20,6 @@ func runVersion(ctx context.Context, args []string, e *cli.Env) error {
 	if fs.NArg() > 0 {
 		return cli.UsageErrorf("version: unexpected argument %q", fs.Arg(0))
 	}
-	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), cudaStatus())
+	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), kernels.Build)
 	return nil
 }

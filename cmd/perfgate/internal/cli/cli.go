@@ -1,8 +1,9 @@
 // Package cli is the plumbing every perfgate command shares, in the style
 // of cli/cli's pkg/cmdutil: the outside world a command may touch (Env),
 // the table of commands and the dispatch to one of them, the exit codes
-// and the typed errors that choose them, and the flag set a command
-// parses its arguments with (through cliflag).
+// and the typed errors that choose them, the flag set a command parses
+// its arguments with (through cliflag), and the version the program
+// reports (Version).
 //
 // Only package main prints the errors this package maps; the libraries
 // under tracker/ never import it.
