@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
-	"strconv"
-	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -20,31 +20,25 @@ func init() {
 // checkFlags are check's own flags; compare's verdict flags come from
 // compareFlags and the store from storeFlags.
 type checkFlags struct {
-	candidates   cli.Files
-	branch       string
-	runs         int
-	testbed      string // the testbed label baseline runs are taken from ("" = the candidate's)
-	config       string
-	record       bool
-	confirm      bool // re-run the regressions before failing
-	confirmRuns  int  // rounds of the re-run
-	runsEnvError error
+	candidates  cli.Files
+	q           check.Query // the baseline (--baseline-branch, --baseline-runs, --baseline-testbed)
+	config      string
+	record      bool
+	confirm     bool // re-run the regressions before failing
+	confirmRuns int  // rounds of the re-run
+	envErr      error
 }
 
 func (cf *checkFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	fs.Var(&cf.candidates, "candidate", "the candidate's results `FILE` (repeat for shards or repeated runs of one commit)")
-	fs.StringVar(&cf.branch, "baseline-branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"),
-		"the branch whose runs are the baseline (env PERFGATE_BASELINE_BRANCH)")
-	runs := 3
-	if s := e.Getenv("PERFGATE_BASELINE_RUNS"); s != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			cf.runsEnvError = cli.UsageErrorf("PERFGATE_BASELINE_RUNS: %q is not an integer", s)
-		}
-		runs = n
+	def, err := check.EnvQuery(e.Getenv)
+	var se *compare.SettingError
+	if errors.As(err, &se) {
+		cf.envErr = cli.UsageErrorf("%s: %s", check.QueryEnv[se.Setting], se.Msg)
 	}
-	fs.IntVar(&cf.runs, "baseline-runs", runs, "how many of the latest comparable baseline jobs to pool: runs, or all the shards of a run group (env PERFGATE_BASELINE_RUNS)")
-	fs.StringVar(&cf.testbed, "baseline-testbed", e.GetenvOr("PERFGATE_BASELINE_TESTBED", ""),
+	fs.StringVar(&cf.q.Branch, "baseline-branch", def.Branch, "the branch whose runs are the baseline (env PERFGATE_BASELINE_BRANCH)")
+	fs.IntVar(&cf.q.Jobs, "baseline-runs", def.Jobs, "how many of the latest comparable baseline jobs to pool: runs, or all the shards of a run group (env PERFGATE_BASELINE_RUNS)")
+	fs.StringVar(&cf.q.Testbed, "baseline-testbed", def.Testbed,
 		"take baseline runs from this testbed `label` instead of the candidate's; GPU, driver and CUDA must still match (env PERFGATE_BASELINE_TESTBED)")
 	fs.StringVar(&cf.config, "config", e.GetenvOr("PERFGATE_CONFIG", ""),
 		"the .perfgate.yml whose baseline, thresholds, ignore and better settings are the defaults (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root, if any)")
@@ -54,15 +48,14 @@ func (cf *checkFlags) register(fs *flag.FlagSet, e *cli.Env) {
 }
 
 func (cf *checkFlags) validate() error {
+	var se *compare.SettingError
 	switch {
-	case cf.runsEnvError != nil:
-		return cf.runsEnvError
+	case cf.envErr != nil:
+		return cf.envErr
 	case len(cf.candidates) == 0:
 		return cli.UsageErrorf("--candidate: name the candidate's results FILE")
-	case cf.branch == "":
-		return cli.UsageErrorf("--baseline-branch: must not be empty")
-	case cf.runs < 1 || cf.runs > 1000:
-		return cli.UsageErrorf("--baseline-runs: must be between 1 and 1000, got %d", cf.runs)
+	case errors.As(cf.q.Check(), &se):
+		return cli.UsageErrorf("--%s: %s", se.Setting, se.Msg)
 	case cf.confirmRuns < 1 || cf.confirmRuns > runner.MaxRounds:
 		return cli.UsageErrorf("--confirm-rounds: must be from 1 to %d, got %d", runner.MaxRounds, cf.confirmRuns)
 	}
@@ -96,10 +89,11 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 	if err != nil {
 		return err
 	}
+	cf.q.History = opt.HistoryJobs
 	res, err := check.Run(ctx, check.RunOptions{
 		Files:    cf.candidates,
-		Settings: check.Settings{Query: check.Query{Branch: cf.branch, Testbed: cf.testbed, Jobs: cf.runs, History: opt.HistoryJobs}, Compare: opt},
-		Config:   cfg, Explicit: cli.ExplicitSettings(fs, e, checkEnv),
+		Settings: check.Settings{Query: cf.q, Compare: opt},
+		Config:   cfg, Explicit: cli.ExplicitSettings(fs, e, check.SettingEnv()),
 		ConfirmRounds: confirmRounds(cf.confirm, cf.confirmRuns), Rerunner: &runner.Confirmer{Runner: newRunner(e), Rounds: cf.confirmRuns, Config: cfg},
 		Record: cf.record,
 		OpenStore: func(ctx context.Context) (check.Store, func() error, error) {
@@ -117,15 +111,6 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 	}
 	q := res.Settings.Query
 	return finishCheck(e, res.Comparison, res.Confirmation, cmp.format, q.Branch, first(q.Testbed, res.Comparison.Candidate.Testbed))
-}
-
-// checkEnv are the variables whose setting, like a flag given, wins over
-// .perfgate.yml (check.ApplyConfig).
-var checkEnv = map[string]string{
-	check.SetBranch: "PERFGATE_BASELINE_BRANCH", check.SetRuns: "PERFGATE_BASELINE_RUNS",
-	check.SetTestbed: "PERFGATE_BASELINE_TESTBED", check.SetThreshold: "PERFGATE_THRESHOLD",
-	check.SetAlpha: "PERFGATE_ALPHA", check.SetCorrection: "PERFGATE_CORRECTION", check.SetMinSamples: "PERFGATE_MIN_SAMPLES",
-	check.SetHistory: "PERFGATE_HISTORY",
 }
 
 // confirmRounds is the rounds of --confirm's re-run, 0 without --confirm.

@@ -168,8 +168,8 @@ func TestCheckUsage(t *testing.T) {
 		wantErr string
 	}{
 		{"no candidate", nil, "--candidate"},
-		{"zero baseline runs", []string{"--candidate", cand, "--baseline-runs", "0"}, "--baseline-runs"},
-		{"empty branch", []string{"--candidate", cand, "--baseline-branch", ""}, "--baseline-branch"},
+		{"zero baseline runs", []string{"--candidate", cand, "--baseline-runs", "0"}, "--baseline-runs: must be between 1 and 1000, got 0"},
+		{"empty branch", []string{"--candidate", cand, "--baseline-branch", ""}, "--baseline-branch: must not be empty"},
 		{"bad threshold", []string{"--candidate", cand, "--threshold", "-1"}, "-threshold"},
 		{"missing candidate file", []string{"--candidate", filepath.Join(dir, "nope.json")}, "nope.json"},
 		{"a candidate run twice", []string{"--candidate", cand, "--candidate", cand}, "run pr is also in"},
@@ -183,5 +183,9 @@ func TestCheckUsage(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit 2 naming %q", code, errOut, c.wantErr)
 			}
 		})
+	}
+	_, errOut, code := invoke(t, map[string]string{"PERFGATE_STORE": store, "PERFGATE_BASELINE_RUNS": "three"}, "check", "--candidate", cand)
+	if want := `PERFGATE_BASELINE_RUNS: "three" is not an integer`; code != cli.ExitBadInput || !strings.Contains(errOut, want) {
+		t.Errorf("PERFGATE_BASELINE_RUNS=three: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
 	}
 }

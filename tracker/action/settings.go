@@ -77,7 +77,7 @@ func ReadSettings(input, getenv func(string) string, d Defaults) (*Settings, err
 	in := func(name string) string { return strings.TrimSpace(input(name)) }
 	s := &Settings{
 		Token: input("github-token"), DatabaseURL: input("database-url"), StoreDir: input("store-dir"), Config: input("config"),
-		Compare: compare.DefaultOptions(), BaselineRuns: 3, ResultFiles: splitList(input("results-file")),
+		Compare: compare.DefaultOptions(), BaselineRuns: check.DefaultJobs, ResultFiles: splitList(input("results-file")),
 		Env: Env{
 			EventName: getenv("GITHUB_EVENT_NAME"), Repository: getenv("GITHUB_REPOSITORY"), SHA: getenv("GITHUB_SHA"),
 			Ref: getenv("GITHUB_REF"), RefName: getenv("GITHUB_REF_NAME"),
