@@ -32,10 +32,11 @@ func registerChartOutput(fs interface {
 	fs.Float64Var(&o.Height, "height", 0, "image height in `inches` (0: 4 for a trend, fitted to the benchmarks for a comparison)")
 }
 
-// writeChart encodes p and writes it atomically.
-func writeChart(e *cli.Env, o chart.Output, p *plot.Plot, height vg.Length) error {
+// writeChart encodes p as o says (fit: the chart's own height) and writes
+// it atomically.
+func writeChart(e *cli.Env, o chart.Output, p *plot.Plot, fit vg.Length) error {
 	var b bytes.Buffer
-	if err := chart.Encode(&b, p, o.Format, vg.Length(o.Width)*vg.Inch, height); err != nil {
+	if err := o.Encode(&b, p, fit); err != nil {
 		return err
 	}
 	if err := model.WriteFileAtomic(o.Path, b.Bytes()); err != nil {
@@ -86,22 +87,15 @@ func runChartTrend(ctx context.Context, args []string, e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	title := tf.pattern
-	if len(series) == 1 {
-		title = series[0].Suite + "/" + series[0].Name
-	}
-	p, err := chart.Trend(trend.Analyze(series, opt), title+": median per run, 95% band, steps dashed")
+	analyzed := trend.Analyze(series, opt)
+	p, err := chart.Trend(analyzed, chart.TrendTitle(tf.pattern, analyzed))
 	var tm *chart.TooManyError
 	if errors.As(err, &tm) {
 		return cli.UsageErrorf("--benchmark: %v", err)
 	} else if err != nil {
 		return err
 	}
-	h := o.Height
-	if h == 0 {
-		h = 4
-	}
-	return writeChart(e, o, p, vg.Length(h)*vg.Inch)
+	return writeChart(e, o, p, chart.TrendHeight)
 }
 
 func runChartCompare(args []string, e *cli.Env) error {
@@ -137,9 +131,6 @@ func runChartCompare(args []string, e *cli.Env) error {
 	p, h, err := chart.Comparison(bars, threshold, title)
 	if err != nil {
 		return err
-	}
-	if o.Height > 0 {
-		h = vg.Length(o.Height) * vg.Inch
 	}
 	return writeChart(e, o, p, h)
 }

@@ -1,0 +1,34 @@
+package chart
+
+import (
+	"io"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/perfgate/perfgate/tracker/trend"
+)
+
+// TrendHeight is the height of a trend chart whose Output sets none.
+const TrendHeight = 4 * vg.Inch
+
+// TrendTitle is the title of the trend chart of series, selected by
+// pattern: the one benchmark's suite/name, else the pattern, and what the
+// chart draws.
+func TrendTitle(pattern string, series []trend.Series) string {
+	if len(series) == 1 {
+		pattern = series[0].Suite + "/" + series[0].Name
+	}
+	return pattern + ": median per run, 95% band, steps dashed"
+}
+
+// Encode writes p in o's format, o.Width wide and o.Height high, or fit
+// high (the chart's own height: TrendHeight, or Comparison's) when
+// o.Height is 0.
+func (o Output) Encode(w io.Writer, p *plot.Plot, fit vg.Length) error {
+	h := fit
+	if o.Height > 0 {
+		h = vg.Length(o.Height) * vg.Inch
+	}
+	return Encode(w, p, o.Format, vg.Length(o.Width)*vg.Inch, h)
+}
