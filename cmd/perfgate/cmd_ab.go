@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -46,7 +47,7 @@ func runAB(ctx context.Context, args []string, e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	f.o.Repo, f.o.Testbed = defaultRepo(ctx, e), first(f.o.Testbed, defaultTestbed(e))
+	f.o.Repo, f.o.Testbed = defaultRepo(ctx, e), cmp.Or(f.o.Testbed, defaultTestbed(e))
 	s, err := ab.Open(ctx, newRunner(e), f.o)
 	if err != nil {
 		return err

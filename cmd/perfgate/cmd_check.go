@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -65,12 +66,12 @@ func (cf *checkFlags) validate() error {
 func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 	fs := cli.NewFlagSet(e.Stderr, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
 	var (
-		cf  checkFlags
-		cmp compareFlags
-		sf  storeFlags
+		cf checkFlags
+		vf compareFlags
+		sf storeFlags
 	)
 	cf.register(fs, e)
-	cmp.register(fs, e)
+	vf.register(fs, e)
 	sf.register(fs, e)
 	sf.registerSpool(fs, e)
 	files, err := cli.ParseFlagsAndFiles(fs, args)
@@ -78,7 +79,7 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 		return err
 	}
 	cf.candidates = append(cf.candidates, files...) // check pr/*.json, check --candidate pr/*.json
-	opt, err := cmp.options()
+	opt, err := vf.options()
 	if err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 		return err
 	}
 	q := res.Settings.Query
-	return finishCheck(e, res.Comparison, res.Confirmation, cmp.format, q.Branch, first(q.Testbed, res.Comparison.Candidate.Testbed))
+	return finishCheck(e, res.Comparison, res.Confirmation, vf.format, q.Branch, cmp.Or(q.Testbed, res.Comparison.Candidate.Testbed))
 }
 
 // confirmRounds is the rounds of --confirm's re-run, 0 without --confirm.

@@ -64,12 +64,3 @@ func defaultRepo(ctx context.Context, e *cli.Env) string { return runmeta.Defaul
 
 // defaultTestbed is the testbed of a run no flag names (runmeta.DefaultTestbed).
 func defaultTestbed(e *cli.Env) string { return runmeta.DefaultTestbed(e.Getenv) }
-
-func first(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
