@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
@@ -33,7 +31,7 @@ func runDemo(ctx context.Context, args []string, e *cli.Env) error {
 	if err := cli.CheckChoice("--format", *format, report.Formats); err != nil {
 		return err
 	}
-	history, pr, err := demoFiles(*dir)
+	history, pr, err := check.DemoFiles(*dir)
 	if err != nil {
 		return err
 	}
@@ -41,21 +39,7 @@ func runDemo(ctx context.Context, args []string, e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	return finishCheck(e, c, nil, *format, "main", c.Candidate.Testbed)
-}
-
-// demoFiles lists the example history runs and the PR run in dir.
-func demoFiles(dir string) (history []string, pr string, err error) {
-	history, err = filepath.Glob(filepath.Join(dir, "history", "*.json"))
-	if err != nil {
-		return nil, "", cli.UsageErrorf("--examples: %v", err)
-	}
-	pr = filepath.Join(dir, "pr.json")
-	if _, serr := os.Stat(pr); len(history) == 0 || serr != nil {
-		return nil, "", cli.UsageErrorf("--examples: %s has no history/*.json and pr.json; run the demo from the repository root, or name the directory", dir)
-	}
-	sort.Strings(history)
-	return history, pr, nil
+	return finishCheck(e, c, nil, *format, check.DefaultBranch, c.Candidate.Testbed)
 }
 
 // demoCompare runs check.Demo on a temporary embedded store, removed

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -37,11 +38,10 @@ func (s *demoStore) Baseline(_ context.Context, q model.BaselineQuery) (*model.B
 // against the main branch.
 func TestDemoRecordsTheHistoryAndAsksForMain(t *testing.T) {
 	dir := filepath.Join("..", "..", "examples")
-	history, err := filepath.Glob(filepath.Join(dir, "history", "*.json"))
-	if err != nil || len(history) == 0 {
-		t.Fatalf("no example history: %v", err)
+	history, pr, err := DemoFiles(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	pr := filepath.Join(dir, "pr.json")
 	runs, err := model.LoadAll(append(append([]string(nil), history...), pr))
 	if err != nil {
 		t.Fatal(err)
@@ -65,5 +65,17 @@ func TestDemoRecordsTheHistoryAndAsksForMain(t *testing.T) {
 	}
 	if want := fmt.Sprintf("perfgate demo: recorded %d main-branch runs from %s", len(history), filepath.Dir(history[0])); !strings.HasPrefix(w.String(), want) {
 		t.Errorf("narration %q, want it to start %q", w.String(), want)
+	}
+}
+
+func TestDemoFiles(t *testing.T) {
+	history, pr, err := DemoFiles(filepath.Join("..", "..", "examples"))
+	if err != nil || len(history) < 3 || !sort.StringsAreSorted(history) || filepath.Base(pr) != "pr.json" {
+		t.Errorf("DemoFiles(examples) = %d history files (sorted: %v), %q, %v; want them sorted and pr.json", len(history), sort.StringsAreSorted(history), pr, err)
+	}
+	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "nowhere")} {
+		if _, _, err := DemoFiles(dir); !model.IsInputError(err) || !strings.Contains(err.Error(), "--examples") {
+			t.Errorf("DemoFiles(%s) = %v, want an input error pointing to --examples", dir, err)
+		}
 	}
 }
