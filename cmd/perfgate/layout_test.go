@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -120,4 +121,31 @@ func TestCommandFilesShareNothing(t *testing.T) {
 	for _, b := range bad {
 		t.Error(b)
 	}
+}
+
+// maxCmdLines bounds the non-test code of package main (issue 11): the
+// command is wiring (flags, an options struct, a call into a library), and
+// logic that grows here belongs in the package that owns its concern.
+const maxCmdLines = 2000
+
+// TestCmdLineBudget counts the lines of the non-test files of package main
+// (not cmd/perfgate/internal/...) and fails over maxCmdLines, naming the
+// biggest files: the places to look for logic to move out.
+func TestCmdLineBudget(t *testing.T) {
+	files := parseCmdFiles(t)
+	total := 0
+	for _, cf := range files {
+		total += cf.lines
+	}
+	if total <= maxCmdLines {
+		return
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].lines > files[j].lines })
+	var biggest []string
+	for _, cf := range files[:min(len(files), 8)] {
+		biggest = append(biggest, fmt.Sprintf("%s %d", cf.name, cf.lines))
+	}
+	t.Errorf("cmd/perfgate has %d lines of non-test code, more than %d: move logic to the package that owns it "+
+		"(a tracker/… package, runner, ab, or cmd/perfgate/internal/…). The biggest files: %s",
+		total, maxCmdLines, strings.Join(biggest, ", "))
 }
