@@ -142,10 +142,9 @@ func seedHistory(b *testing.B, u string) {
 			       case when i %% 20 = 9 then format('feature-job-%%s', i / 80) end,
 			       '{"gpu": "NVIDIA H100 80GB HBM3", "driver": "580.95.05", "cuda": "13.0"}', 'ok'
 			from generate_series(1, %d) i`, historyRuns),
-		fmt.Sprintf(`insert into run_benchmarks (run_pk, benchmark_id, ord, n, median, cv)
-			select r.pk, b.id, b.id - 1, %d, 1000 + b.id, 0.004 from runs r cross join benchmarks b`, historySamples),
-		fmt.Sprintf(`insert into samples (run_pk, benchmark_id, vals)
-			select run_pk, benchmark_id, '{%s}' from run_benchmarks`, strings.Join(samples, ",")),
+		fmt.Sprintf(`insert into run_benchmarks (run_pk, benchmark_id, ord, n, median, cv, vals)
+			select r.pk, b.id, b.id - 1, %d, 1000 + b.id, 0.004, '{%s}' from runs r cross join benchmarks b`,
+			historySamples, strings.Join(samples, ",")),
 		"reset session_replication_role",
 		"vacuum analyze",
 	} {

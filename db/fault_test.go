@@ -12,8 +12,8 @@ import (
 )
 
 // TestCrashMidIngest stops the server (pg_ctl stop -m immediate) while a
-// run is half written: its run and run_benchmarks rows are in, its samples
-// are blocked on a lock this test holds. After the restart no trace of the
+// run is half written: its run row is in, its run_benchmarks rows (with the
+// samples) are blocked on a lock this test holds. After the restart no trace of the
 // run may be visible, and recording it again stores it exactly once.
 func TestCrashMidIngest(t *testing.T) {
 	serverURL(t) // the fault tests run where the DB tests run
@@ -29,7 +29,7 @@ func TestCrashMidIngest(t *testing.T) {
 	defer s.Close()
 	run := syntheticRun("crash-1", 50, 200, time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 
-	// Hold the samples table so the ingest stops between its COPYs.
+	// Hold run_benchmarks so the ingest stops after the run row.
 	blocker, err := pgx.Connect(ctx, c.URL())
 	if err != nil {
 		t.Fatal(err)
@@ -38,12 +38,12 @@ func TestCrashMidIngest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(ctx, "lock table samples in access exclusive mode"); err != nil {
+	if _, err := tx.Exec(ctx, "lock table run_benchmarks in access exclusive mode"); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { _, err := s.Record(ctx, run); done <- err }()
-	waitForLockWait(t, blocker, "samples")
+	waitForLockWait(t, blocker, "run_benchmarks")
 	c.stopImmediately(t)
 
 	var ie *model.InfraError
@@ -92,7 +92,7 @@ func waitForLockWait(t *testing.T, conn *pgx.Conn, table string) {
 }
 
 // assertRowCounts checks how many runs, run_benchmarks and samples rows
-// the database holds.
+// (the view of run_benchmarks rows with samples) the database holds.
 func assertRowCounts(t *testing.T, s *Store, runs, benchmarks, samples int) {
 	t.Helper()
 	var r, b, sm int

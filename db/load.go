@@ -14,23 +14,17 @@ type querier interface {
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
-// A sampleKey names one benchmark's samples within a run.
-type sampleKey struct{ run, bench int64 }
-
 // loadRuns reads whole runs by primary key, in the order of pks: the run
-// blocks, the samples and the benchmarks, in one batch (one round trip).
-// Samples are read by run (a range of samples_pkey each) and attached in
-// Go, which is far cheaper than a lookup per benchmark.
+// blocks, then the benchmarks with their samples (a range of
+// run_benchmarks_pkey per run), in one batch (one round trip).
 func loadRuns(ctx context.Context, q querier, pks []int64) ([]*model.Results, error) {
 	if len(pks) == 0 {
 		return nil, nil
 	}
 	batch := &pgx.Batch{}
 	byPK := make(map[int64]*model.Results, len(pks))
-	samples := map[sampleKey][]float64{}
 	queueRunBlocks(batch, pks, byPK)
-	queueSamples(batch, pks, samples)
-	queueBenchmarks(batch, pks, byPK, samples)
+	queueBenchmarks(batch, pks, byPK)
 	if err := q.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, infra("read runs", err)
 	}
@@ -62,36 +56,23 @@ func queueRunBlocks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results
 	})
 }
 
-func queueSamples(batch *pgx.Batch, pks []int64, samples map[sampleKey][]float64) {
-	var key sampleKey
-	var vals []float64
-	batch.Queue(`select run_pk, benchmark_id, vals from samples where run_pk = any($1)`, pks).Query(func(rows pgx.Rows) error {
-		_, err := pgx.ForEachRow(rows, []any{&key.run, &key.bench, &vals}, func() error {
-			samples[key], vals = vals, nil
-			return nil
-		})
-		return err
-	})
-}
-
-// queueBenchmarks reads the benchmarks of the runs in recorded order and
-// attaches their samples (read by the query queued before).
-func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results, samples map[sampleKey][]float64) {
-	var key sampleKey
+// queueBenchmarks reads the benchmarks of the runs, with their samples, in
+// recorded order.
+func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results) {
+	var pk int64
 	var b model.Benchmark
 	batch.Queue(`
-		select rb.run_pk, rb.benchmark_id, b.suite, b.name, coalesce(rb.params, b.params), b.unit, b.better,
-		       rb.metrics, rb.info, rb.summary_only, coalesce(rb.error, '')
+		select rb.run_pk, b.suite, b.name, coalesce(rb.params, b.params), b.unit, b.better,
+		       rb.metrics, rb.info, rb.summary_only, coalesce(rb.error, ''), rb.vals
 		from run_benchmarks rb join benchmarks b on b.id = rb.benchmark_id
 		where rb.run_pk = any($1)
 		order by rb.run_pk, rb.ord`, pks).Query(func(rows pgx.Rows) error {
-		_, err := pgx.ForEachRow(rows, []any{&key.run, &key.bench, &b.Suite, &b.Name, &b.Params, &b.Unit, &b.Better,
-			&b.Metrics, &b.Info, &b.SummaryOnly, &b.Error}, func() error {
-			r := byPK[key.run]
+		_, err := pgx.ForEachRow(rows, []any{&pk, &b.Suite, &b.Name, &b.Params, &b.Unit, &b.Better,
+			&b.Metrics, &b.Info, &b.SummaryOnly, &b.Error, &b.Samples}, func() error {
+			r := byPK[pk]
 			if r == nil {
-				return fmt.Errorf("benchmark of run %d, which is not stored", key.run)
+				return fmt.Errorf("benchmark of run %d, which is not stored", pk)
 			}
-			b.Samples = samples[key]
 			r.Benchmarks = append(r.Benchmarks, b)
 			b = model.Benchmark{}
 			return nil

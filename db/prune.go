@@ -94,7 +94,6 @@ func (s *Store) prunePlan(ctx context.Context, q model.PruneQuery) ([]doomedRun,
 // comparisons name runs by id and survive.
 func deleteRuns(ctx context.Context, tx pgx.Tx, pks []int64) error {
 	for _, sql := range []string{
-		"delete from samples where run_pk = any($1)",
 		"delete from run_benchmarks where run_pk = any($1)",
 		"delete from runs where pk = any($1)",
 	} {

@@ -12,9 +12,9 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// Record stores a run in one transaction: the run row, one run_benchmarks
-// row per benchmark and the raw samples, both through COPY. Recording a run
-// ID again with the same content is a no-op (model.Duplicate); with other
+// Record stores a run in one transaction: the run row, then one
+// run_benchmarks row per benchmark with its raw samples, through COPY.
+// Recording a run ID again with the same content is a no-op (model.Duplicate); with other
 // content it is a *model.ConflictError. Testbed and benchmark rows are
 // shared dimension rows, inserted beforehand in key order in their own
 // short statements so concurrent writers never deadlock on them.
@@ -133,7 +133,7 @@ func insertRun(ctx context.Context, tx pgx.Tx, r *model.Results, sum []byte, tb 
 	if err := copyBenchmarks(ctx, tx, pk, r.Benchmarks, benchIDs); err != nil {
 		return 0, err
 	}
-	return model.Recorded, copySamples(ctx, tx, pk, r.Benchmarks, benchIDs)
+	return model.Recorded, nil
 }
 
 // runStatus is ok when every benchmark has samples, failed when none has,
@@ -150,40 +150,38 @@ func runStatus(r *model.Results) string {
 	return "ok"
 }
 
+// copyBenchmarks writes the run_benchmarks rows of a run, each with its
+// samples (vals), in one COPY. Rows are built as COPY asks for them, so no
+// second copy of the run is held.
 func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, bs []model.Benchmark, rows []benchRow) error {
-	data := make([][]any, len(bs))
-	for i := range bs {
-		b := &bs[i]
-		n, median, cv := summarize(b.Samples)
-		var params any // NULL: the same as the benchmark row's
-		if !maps.Equal(b.Params, rows[i].params) {
-			params = map[string]string{} // '{}', not NULL: this run has none
-			if len(b.Params) > 0 {
-				params = b.Params
-			}
-		}
-		data[i] = []any{pk, rows[i].id, i, n, median, cv, params, nullMap(b.Metrics), nullMap(b.Info),
-			b.SummaryOnly, nullString(b.Error)}
-	}
+	row := make([]any, 12)
+	i := 0
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"run_benchmarks"},
-		[]string{"run_pk", "benchmark_id", "ord", "n", "median", "cv", "params", "metrics", "info", "summary_only", "error"},
-		pgx.CopyFromRows(data))
+		[]string{"run_pk", "benchmark_id", "ord", "n", "median", "cv", "params", "metrics", "info", "summary_only", "error", "vals"},
+		pgx.CopyFromFunc(func() ([]any, error) {
+			if i == len(bs) {
+				return nil, nil
+			}
+			b := &bs[i]
+			n, median, cv := summarize(b.Samples)
+			var params any // NULL: the same as the benchmark row's
+			if !maps.Equal(b.Params, rows[i].params) {
+				params = map[string]string{} // '{}', not NULL: this run has none
+				if len(b.Params) > 0 {
+					params = b.Params
+				}
+			}
+			var vals []float64 // NULL: no samples
+			if len(b.Samples) > 0 {
+				vals = b.Samples
+			}
+			row[0], row[1], row[2], row[3], row[4], row[5] = pk, rows[i].id, i, n, median, cv
+			row[6], row[7], row[8], row[9], row[10], row[11] = params, nullMap(b.Metrics), nullMap(b.Info), b.SummaryOnly, nullString(b.Error), vals
+			i++
+			return row, nil
+		}))
 	if err != nil {
 		return fmt.Errorf("copy benchmarks: %w", err)
-	}
-	return nil
-}
-
-func copySamples(ctx context.Context, tx pgx.Tx, pk int64, bs []model.Benchmark, ids []benchRow) error {
-	rows := make([][]any, 0, len(bs))
-	for i := range bs {
-		if len(bs[i].Samples) > 0 {
-			rows = append(rows, []any{pk, ids[i].id, bs[i].Samples})
-		}
-	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"samples"}, []string{"run_pk", "benchmark_id", "vals"}, pgx.CopyFromRows(rows))
-	if err != nil {
-		return fmt.Errorf("copy samples: %w", err)
 	}
 	return nil
 }

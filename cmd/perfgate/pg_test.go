@@ -38,10 +38,10 @@ func TestPostgresCommands(t *testing.T) {
 		t.Fatalf("record before migrate: exit %d, stderr %q, spooled %v; want 3, the migrate hint and nothing spooled", code, errOut, left)
 	}
 	out, errOut, code := invoke(t, vars, "migrate")
-	if code != 0 || !strings.Contains(out, "schema migrated from version 0 to 2") {
+	if code != 0 || !strings.Contains(out, "schema migrated from version 0 to 3") {
 		t.Fatalf("migrate: exit %d, %q %q", code, out, errOut)
 	}
-	if out, _, code := invoke(t, vars, "migrate"); code != 0 || !strings.Contains(out, "already at version 2") {
+	if out, _, code := invoke(t, vars, "migrate"); code != 0 || !strings.Contains(out, "already at version 3") {
 		t.Errorf("migrate again: exit %d, %q; want a no-op", code, out)
 	}
 	if out, errOut, code := invoke(t, vars, append([]string{"record"}, main...)...); code != 0 || strings.Count(out, ": recorded run") != 3 {
@@ -214,7 +214,7 @@ func TestPostgresUsageErrors(t *testing.T) {
 }
 
 // TestSpoolWhenRecordFails breaks the database under a migrated schema (its
-// samples table is gone), so the failure comes in the middle of recording:
+// run_benchmarks table is gone), so the failure comes in the middle of recording:
 // the runs are spooled all the same, and nothing half-written is visible.
 func TestSpoolWhenRecordFails(t *testing.T) {
 	url := dbtest.FreshDatabase(t)
@@ -227,7 +227,7 @@ func TestSpoolWhenRecordFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "drop table samples"); err != nil {
+	if _, err := conn.Exec(ctx, "drop table run_benchmarks cascade"); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
