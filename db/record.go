@@ -233,26 +233,80 @@ func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]bench
 	if len(missing) == 0 {
 		return rows, nil
 	}
-	freshKeys, cols, params := newBenchmarkRows(fresh)
-	if _, err := s.pool.Exec(ctx, `
-		insert into benchmarks (suite, name, unit, better, params)
-		select s, n, u, b, coalesce(p, '{}') from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
-			as k(s, n, u, b, p)
-		order by s, n, u, b
-		on conflict do nothing`, cols[0], cols[1], cols[2], cols[3], params); err != nil {
-		return nil, storeError("insert benchmarks", err)
-	}
-	freshRows, found, err := s.lookupBenchmarks(ctx, freshKeys)
+	freshRows, err := s.insertBenchmarks(ctx, fresh)
 	if err != nil {
 		return nil, err
 	}
 	for j, i := range missing {
-		if !found[j] {
-			return nil, infra("look up benchmarks", fmt.Errorf("benchmark %s/%s vanished after insert", keys[i].suite, keys[i].name))
-		}
 		rows[i] = freshRows[j]
 	}
 	return rows, nil
+}
+
+// insertBenchmarks inserts the benchmarks rows of bs, which were not
+// stored, and returns them in order. A plain insert comes first: it costs
+// about half of one that resolves conflicts (INSERT ... ON CONFLICT writes
+// a speculative insertion and its confirmation per row, docs/speed.md). When
+// another writer stored some of the same rows meanwhile, it fails as a
+// whole, and the rows are inserted again skipping those already there.
+func (s *Store) insertBenchmarks(ctx context.Context, bs []model.Benchmark) ([]benchRow, error) {
+	keys, cols, params := newBenchmarkRows(bs)
+	const insert = `
+		insert into benchmarks (suite, name, unit, better, params)
+		select s, n, u, b, coalesce(p, '{}') from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
+			as k(s, n, u, b, p)
+		order by s, n, u, b`
+	rows, err := s.insertedBenchmarks(ctx, insert+" returning id, suite, name, unit, better", keys, cols, params)
+	if err == nil {
+		return rows, nil
+	}
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "23505" { // unique_violation
+		return nil, storeError("insert benchmarks", err)
+	}
+	if _, err := s.pool.Exec(ctx, insert+" on conflict do nothing", cols[0], cols[1], cols[2], cols[3], params); err != nil {
+		return nil, storeError("insert benchmarks", err)
+	}
+	rows, found, err := s.lookupBenchmarks(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	for i, ok := range found {
+		if !ok {
+			return nil, infra("look up benchmarks", fmt.Errorf("benchmark %s/%s vanished after insert", keys[i].suite, keys[i].name))
+		}
+	}
+	return rows, nil
+}
+
+// insertedBenchmarks runs insert, which returns the id and key of each row
+// it inserts, and returns the rows in the order of keys.
+func (s *Store) insertedBenchmarks(ctx context.Context, insert string, keys []benchKey, cols [4][]string, params []map[string]string) ([]benchRow, error) {
+	at := make(map[benchKey]int, len(keys))
+	for i, k := range keys {
+		at[k] = i
+	}
+	out := make([]benchRow, len(keys))
+	n := 0
+	var id int64
+	var k benchKey
+	rows, err := s.pool.Query(ctx, insert, cols[0], cols[1], cols[2], cols[3], params)
+	if err != nil {
+		return nil, err
+	}
+	_, err = pgx.ForEachRow(rows, []any{&id, &k.suite, &k.name, &k.unit, &k.better}, func() error {
+		i, ok := at[k]
+		if !ok {
+			return fmt.Errorf("inserted benchmark %s/%s was not asked for", k.suite, k.name)
+		}
+		out[i] = benchRow{id: id, params: params[i]}
+		n++
+		return nil
+	})
+	if err == nil && n != len(keys) {
+		err = fmt.Errorf("%d benchmarks rows inserted for %d", n, len(keys))
+	}
+	return out, err
 }
 
 // newBenchmarkRows returns the key of each of bs, in order, and the columns

@@ -46,3 +46,34 @@ func TestRecordKeepsParamsPerRun(t *testing.T) {
 		}
 	}
 }
+
+// TestInsertBenchmarksAfterAnotherWriter: when another writer stored some
+// of a run's new benchmarks between its lookup and its insert, the plain
+// insert fails as a whole and the fallback returns every row, in order,
+// the other writer's included.
+func TestInsertBenchmarksAfterAnotherWriter(t *testing.T) {
+	t.Parallel()
+	s, _ := migratedStore(t)
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	other := syntheticRun("other", 3, 1, at)
+	if _, err := s.Record(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	bs := syntheticRun("mine", 5, 1, at).Benchmarks
+	bs[0], bs[4] = bs[4], bs[0] // not in key order
+	rows, err := s.insertBenchmarks(ctx, bs)
+	if err != nil {
+		t.Fatalf("insertBenchmarks = %v", err)
+	}
+	keys, _, _ := newBenchmarkRows(bs)
+	want, found, err := s.lookupBenchmarks(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range bs {
+		if !found[i] || rows[i].id != want[i].id {
+			t.Errorf("benchmark %d: id %d, stored %d (found %v)", i, rows[i].id, want[i].id, found[i])
+		}
+	}
+}
