@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -76,6 +77,10 @@ func parseConfig(url string) (*pgxpool.Config, error) {
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
+	}
+	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
+		registerFloat8Array(c.TypeMap())
+		return nil
 	}
 	return cfg, nil
 }
