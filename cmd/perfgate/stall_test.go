@@ -38,7 +38,7 @@ func TestStalledDatabase(t *testing.T) {
 		name, table string // the table whose lock the command waits for when it is stopped
 		args        []string
 	}{
-		{"record", "samples", []string{"record", writeRuns(t, dir, histRun("m2", 3, 100))[0]}},
+		{"record", "run_benchmarks", []string{"record", writeRuns(t, dir, histRun("m2", 3, 100))[0]}},
 		{"check --record", "runs", []string{"check", "--candidate", pr, "--record"}},
 	}
 	for _, tt := range tests {
