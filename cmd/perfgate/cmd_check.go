@@ -7,6 +7,7 @@ import (
 	"flag"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/internal/memlimit"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
@@ -91,6 +92,8 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 		return err
 	}
 	cf.q.History = opt.HistoryJobs
+	heap := memlimit.New(e.Getenv) // set once the baseline is read: the peak is in judging
+	defer heap.Restore()
 	res, err := check.Run(ctx, check.RunOptions{
 		Files:    cf.candidates,
 		Settings: check.Settings{Query: cf.q, Compare: opt},
@@ -104,8 +107,9 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 			}
 			return st, st.Close, nil
 		},
-		Spool: func(runs []*model.Results, err error) error { return spoolOnFailure(e, sf, runs, err) },
-		Log:   e.Stderr,
+		Spool:     func(runs []*model.Results, err error) error { return spoolOnFailure(e, sf, runs, err) },
+		Log:       e.Stderr,
+		LimitHeap: heap.Set,
 	})
 	if err != nil {
 		return err

@@ -36,7 +36,7 @@ func runCompare(ctx context.Context, args []string, e *cli.Env) error {
 		return err
 	}
 	opt.SortInPlace = true // the loaded runs are ours and read no more
-	defer limitHeap(e, append(append([]string(nil), baseFiles...), candFiles...))()
+	defer limitHeap(e, append(append([]string(nil), baseFiles...), candFiles...)).Restore()
 	base, err := loadSide(baseFiles)
 	if err != nil {
 		return err

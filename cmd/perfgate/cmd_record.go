@@ -24,6 +24,7 @@ func runRecord(ctx context.Context, args []string, e *cli.Env) error {
 	if len(files) == 0 {
 		return cli.UsageErrorf("record: name at least one results FILE")
 	}
+	defer limitHeap(e, files).Restore()
 	runs, err := model.LoadAll(files)
 	if err != nil {
 		return err

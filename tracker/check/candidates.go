@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -33,4 +34,31 @@ func RunNames(runs []*model.Results) []string {
 		names[i] = "run " + r.Run.ID
 	}
 	return names
+}
+
+// InputBytes estimates the bytes of results a check holds: the candidates'
+// files, and the baseline runs (read from a store, in no file of known
+// size) at the candidates' bytes per sample.
+func InputBytes(files []string, cands, baseline []*model.Results) int64 {
+	var size int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			size += fi.Size()
+		}
+	}
+	nc, nb := samples(cands), samples(baseline)
+	if nc == 0 {
+		return size
+	}
+	return size + int64(float64(size)*float64(nb)/float64(nc))
+}
+
+func samples(runs []*model.Results) int {
+	n := 0
+	for _, r := range runs {
+		for i := range r.Benchmarks {
+			n += len(r.Benchmarks[i].Samples)
+		}
+	}
+	return n
 }

@@ -39,6 +39,10 @@ type RunOptions struct {
 	// later upload (the command's spool); it is called only when Record.
 	Spool func(runs []*model.Results, err error) error
 	Log   io.Writer // what was recorded, and warnings
+	// LimitHeap, if set, is given the estimated bytes of results the check
+	// holds once it has read the baseline (InputBytes), for the soft memory
+	// limit.
+	LimitHeap func(inputBytes int64)
 }
 
 // A Result is a check's outcome: the comparison (after any confirmation),
@@ -77,6 +81,9 @@ func Run(ctx context.Context, o RunOptions) (*Result, error) {
 	b, err := Baseline(ctx, st, cands, s.Query)
 	if err != nil {
 		return nil, spool(cands, err)
+	}
+	if o.LimitHeap != nil {
+		o.LimitHeap(InputBytes(o.Files, cands, b.Runs))
 	}
 	res := &Result{Settings: s}
 	if res.Comparison, err = Judge(b, cands, s.Query.Jobs, s.Compare); err != nil {

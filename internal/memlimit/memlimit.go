@@ -1,0 +1,94 @@
+// Package memlimit owns perfgate's soft memory limit
+// (runtime/debug.SetMemoryLimit): how large it is for a command that holds
+// a given size of results, and setting it. compare, check and record set it
+// from the size of the results they read, so that their peak resident set
+// stays near 3× that size (docs/speed.md, issue 12). It imports only the
+// standard library.
+package memlimit
+
+import (
+	"math"
+	"os"
+	"runtime/debug"
+)
+
+// perInputByte is the peak resident set the limit aims at, per byte of
+// results a command reads.
+const perInputByte = 3
+
+// processRSS is the part of perfgate's resident set that is not Go's
+// memory, which the limit does not count: the pages of its binary and of
+// libc that it touches (15.6 MB of file-backed RSS in a compare of two tiny
+// files, 17.8 MB in all).
+const processRSS = 15 << 20
+
+// minLimit keeps the limit off small inputs, whose heap is mostly the
+// process's own.
+const minLimit = 8 << 20
+
+// For returns the soft memory limit for a command that reads inputBytes of
+// results files, or 0 for none: 3× the input less the process's own pages.
+// Where that is under twice the input (an input under about 15 MiB, whose
+// peak the process's pages alone put past 3×) it is 2.5× the input instead:
+// loaded results occupy about 1.5× their size, and a limit near that would
+// keep the collector running for little memory. The limit only makes the
+// collector run sooner as the heap nears it; a larger live heap still gets
+// its memory.
+func For(inputBytes int64) int64 {
+	limit := perInputByte*inputBytes - processRSS
+	if limit < 2*inputBytes {
+		limit = 5 * inputBytes / 2
+	}
+	if limit < minLimit {
+		return 0
+	}
+	return limit
+}
+
+// A Limiter sets one command's soft memory limit, and puts the previous
+// limit back when the command is done (tests run commands in one process).
+type Limiter struct {
+	getenv func(string) string
+	old    int64
+	set    bool
+}
+
+// New returns a Limiter that reads GOMEMLIMIT through getenv.
+func New(getenv func(string) string) *Limiter { return &Limiter{getenv: getenv} }
+
+// Set sets the limit For gives for inputBytes, unless the GOMEMLIMIT
+// environment variable chose one. A later Set (a command that learns how
+// much it reads as it goes) replaces it.
+func (l *Limiter) Set(inputBytes int64) {
+	limit := For(inputBytes)
+	if l.getenv("GOMEMLIMIT") != "" || (limit == 0 && !l.set) {
+		return
+	}
+	if limit == 0 {
+		limit = math.MaxInt64 // no limit: the runtime's default
+	}
+	old := debug.SetMemoryLimit(limit)
+	if !l.set {
+		l.old, l.set = old, true
+	}
+}
+
+// Restore puts back the limit from before the first Set.
+func (l *Limiter) Restore() {
+	if l.set {
+		debug.SetMemoryLimit(l.old)
+		l.set = false
+	}
+}
+
+// FileBytes returns the total size of files, leaving out those it cannot
+// stat (their loading reports why).
+func FileBytes(files []string) int64 {
+	var n int64
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}

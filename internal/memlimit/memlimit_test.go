@@ -1,0 +1,63 @@
+package memlimit
+
+import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+)
+
+func TestFor(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name  string
+		input int64
+		want  int64
+	}{
+		{"empty", 0, 0},
+		{"small input, no limit", 3 * mib, 0},
+		{"record of 10k x 100 (8.1 MB): 2.5x", 8_069_909, 8_069_909 * 5 / 2},
+		{"compare of 10k x 100 (16.3 MB): 3x less the process", 16_282_721, 3*16_282_721 - 15*mib},
+		{"1 GiB of results", 1 << 30, 3<<30 - 15*mib},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := For(tc.input); got != tc.want {
+				t.Errorf("For(%d) = %d, want %d", tc.input, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	env := func(v string) func(string) string { return func(string) string { return v } }
+	l := New(env(""))
+	l.Set(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got != For(1<<30) {
+		t.Errorf("limit after Set = %d, want %d", got, For(1<<30))
+	}
+	l.Set(2 << 30) // a check that has read its baseline
+	if got := debug.SetMemoryLimit(-1); got != For(2<<30) {
+		t.Errorf("limit after a second Set = %d, want %d", got, For(2<<30))
+	}
+	l.Restore()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("limit after Restore = %d, want %d", got, before)
+	}
+	l = New(env("64MiB")) // GOMEMLIMIT wins: nothing set
+	l.Set(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("limit with GOMEMLIMIT set = %d, want %d", got, before)
+	}
+	l.Restore()
+}
+
+func TestFileBytes(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.WriteFile(a, make([]byte, 10), 0o644)
+	os.WriteFile(b, make([]byte, 5), 0o644)
+	if got := FileBytes([]string{a, b, filepath.Join(dir, "missing")}); got != 15 {
+		t.Errorf("FileBytes = %d, want 15", got)
+	}
+}
