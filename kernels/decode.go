@@ -50,6 +50,58 @@ func decodeCases(size string, dtypes []string) []benchCase {
 	return cs
 }
 
+// A decodePlan is how decode.cu runs one strategy at one L: the kernel
+// (decode_<Kind>_w<Warps>), warps per sequence, dynamic shared memory, and,
+// for the persistent kernels, the cache positions kept in shared memory and
+// in registers.
+type decodePlan struct {
+	Kind          string // "step" (one launch a step), "chip" or "loop" (persistent)
+	Warps         int
+	Shared        int // bytes of dynamic shared memory
+	Staged, InReg int // cache positions in shared memory, in registers
+}
+
+// decodeRowBytes is a K row plus a V row in shared memory: D = 128 elements
+// of 2 bytes with decode.cu's padding of 8 elements each.
+const decodeRowBytes = 2 * (decodeD + 8) * 2
+
+// decodeShared is decode.cu's dm_shared_bytes: the merge slots of w warps,
+// nscr scratch tiles of 16 K and 16 V rows, ls staged positions.
+func decodeShared(w, nscr, ls int) int {
+	return 2*w*(decodeD+2)*4 + nscr*16*decodeRowBytes + ls*decodeRowBytes
+}
+
+// planDecode picks the kernel for strategy op at cache length l, given the
+// shared memory a block may use (the opt-in limit less the kernel's static
+// share). One launch a step uses 4 warps a sequence up to L = 512 and 8
+// beyond; the persistent kernel keeps the sequence on chip where it fits
+// (4 warps up to L = 256, 8 at 512: as many 16-position tiles in shared
+// memory as fit, at most one more tile a warp in registers) and otherwise
+// stages what fits and reads the rest as the step kernel does. Measured on
+// the H100 (decode_bench.cu, µs per step, fp16): one launch a step at L =
+// 128, 256, 512 with 4 warps 4.45, 4.72, 5.98, with 8 4.53, 4.85, 6.13;
+// on chip with 4 warps 1.09, 1.42, -, with 8 1.27, 1.43, 1.85.
+func planDecode(op string, l, avail int) decodePlan {
+	if op != "persistent" {
+		w := 4
+		if l > 512 {
+			w = 8
+		}
+		return decodePlan{Kind: "step", Warps: w, Shared: decodeShared(w, w, 0)}
+	}
+	w := 4
+	if l > 256 {
+		w = 8
+	}
+	ls := min(l, max(avail-decodeShared(w, 0, 0), 0)/decodeRowBytes/16*16)
+	if (l-ls)/16 <= w && ls >= 16*w {
+		return decodePlan{Kind: "chip", Warps: w, Shared: decodeShared(w, 0, ls), Staged: ls, InReg: l - ls}
+	}
+	w = 8
+	ls = min(l, max(avail-decodeShared(w, w, 0), 0)/decodeRowBytes/16*16)
+	return decodePlan{Kind: "loop", Warps: w, Shared: decodeShared(w, w, ls), Staged: ls}
+}
+
 // decodeCase reads a decode case's shape back from its parameters.
 func decodeCase(c benchCase) decodeShape {
 	return decodeShape{c.intParam("b"), c.intParam("h"), c.intParam("d"), c.intParam("l")}

@@ -8,12 +8,12 @@ package kernels
 
 // pg_decode_steps launches f(q, k, v, o, t, l, sl) for t = 0 … l-1, reps
 // times: one launch per decode step.
-static CUresult pg_decode_steps(CUfunction f, unsigned grid, unsigned block, CUstream s,
+static CUresult pg_decode_steps(CUfunction f, unsigned grid, unsigned block, unsigned shared, CUstream s,
 		CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o, int l, float sl, int reps) {
 	for (int r = 0; r < reps; r++) {
 		for (int t = 0; t < l; t++) {
 			void* p[7] = {&q, &k, &v, &o, &t, &l, &sl};
-			CUresult e = cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s, p, NULL);
+			CUresult e = cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shared, s, p, NULL);
 			if (e != CUDA_SUCCESS) return e;
 		}
 	}
@@ -21,12 +21,12 @@ static CUresult pg_decode_steps(CUfunction f, unsigned grid, unsigned block, CUs
 }
 
 // pg_capture_decode records the l launches of one pass into a CUDA graph.
-static CUresult pg_capture_decode(CUgraphExec* exec, CUfunction f, unsigned grid, unsigned block, CUstream s,
+static CUresult pg_capture_decode(CUgraphExec* exec, CUfunction f, unsigned grid, unsigned block, unsigned shared, CUstream s,
 		CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o, int l, float sl) {
 	CUgraph g;
 	CUresult r = cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
 	if (r != CUDA_SUCCESS) return r;
-	CUresult lr = pg_decode_steps(f, grid, block, s, q, k, v, o, l, sl, 1);
+	CUresult lr = pg_decode_steps(f, grid, block, shared, s, q, k, v, o, l, sl, 1);
 	r = cuStreamEndCapture(s, &g);
 	if (lr != CUDA_SUCCESS) { if (r == CUDA_SUCCESS) cuGraphDestroy(g); return lr; }
 	if (r != CUDA_SUCCESS) return r;
@@ -44,43 +44,37 @@ import (
 	"gorgonia.org/cu"
 )
 
-// decodeThreads is decode.cu's DEC_THREADS: one block per sequence.
-const decodeThreads = 256
-
 // decodeArgs are the device arguments every decode kernel takes.
 type decodeArgs struct {
 	q, k, v, o cu.DevicePtr
 	l          int
 	scaleLog2  float32
-	dtype      string
 }
 
-// decodeStaged is how many cache positions the persistent kernel fn keeps
-// in dynamic shared memory (K and V, decodeD elements each of es bytes), and
-// the bytes that takes (allowed on fn): all L where they fit beside its
-// static shared memory, as many as fit where that is at least half of L,
-// else none. Measured on the H100 (fp16, per step): L = 512 with 411 of 512
-// staged 4.42 µs, none 4.93 µs; L = 4096 with 411 staged 69.5 µs, none
-// 68.0 µs (the carve-out is better left to L1 there).
-func (g *gpu) decodeStaged(fn cu.Function, l int, es int64) (ls int, bytes int, err error) {
+// decodeKernel plans strategy op at cache length l (planDecode, with the
+// shared memory the device lets a block of the planned kernel use) and
+// returns the kernel's entry point, allowed its dynamic shared memory.
+func (g *gpu) decodeKernel(m *module, op, dtype string, l int) (decodePlan, string, cu.Function, error) {
 	optin, err := g.dev.Attribute(cu.DeviceAttribute(C.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN))
 	if err != nil {
-		return 0, 0, wrap("cuDeviceGetAttribute max shared memory per block (opt-in)", err)
+		return decodePlan{}, "", cu.Function{}, wrap("cuDeviceGetAttribute max shared memory per block (opt-in)", err)
 	}
-	static, err := fn.Attribute(cu.SharedSizeBytes)
+	// Every decode kernel has the same static shared memory (none of its own).
+	probe, err := m.fn(fmt.Sprintf("decode_step_w4_%s_d%d", dtype, decodeD))
 	if err != nil {
-		return 0, 0, wrap("cuFuncGetAttribute shared size", err)
+		return decodePlan{}, "", cu.Function{}, err
 	}
-	row := 2 * decodeD * int(es)
-	ls = min(l, max(optin-static, 0)/row)
-	if 2*ls < l {
-		ls = 0
+	static, err := probe.Attribute(cu.SharedSizeBytes)
+	if err != nil {
+		return decodePlan{}, "", cu.Function{}, wrap("cuFuncGetAttribute shared size", err)
 	}
-	bytes = ls * row
-	if bytes > 0 {
-		err = allowShared(fn, "decode_loop", bytes)
+	pl := planDecode(op, l, optin-static)
+	entry := fmt.Sprintf("decode_%s_w%d_%s_d%d", pl.Kind, pl.Warps, dtype, decodeD)
+	fn, err := m.fn(entry)
+	if err == nil && pl.Shared > 48<<10 {
+		err = allowShared(fn, entry, pl.Shared)
 	}
-	return ls, bytes, err
+	return pl, entry, fn, err
 }
 
 // prepareDecode sets up L decode steps for B·H sequences in one of the three
@@ -88,10 +82,14 @@ func (g *gpu) decodeStaged(fn cu.Function, l int, es int64) (ls int, bytes int, 
 // fp64 CPU reference.
 func prepareDecode(g *gpu, c benchCase) (*prepared, error) {
 	sh := decodeCase(c)
-	if sh.D != 128 || sh.L > 4096 {
-		return nil, fmt.Errorf("decode kernels need d = 128 and L <= 4096, not %+v", sh)
+	if sh.D != decodeD || sh.L%16 != 0 || sh.L > 4096 {
+		return nil, fmt.Errorf("decode kernels need d = %d and L a multiple of 16 up to 4096, not %+v", decodeD, sh)
 	}
 	m, err := g.loadBuiltin("decode")
+	if err != nil {
+		return nil, err
+	}
+	pl, entry, fn, err := g.decodeKernel(m, c.Op, c.DType, sh.L)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +102,7 @@ func prepareDecode(g *gpu, c benchCase) (*prepared, error) {
 			return nil, err
 		}
 	}
-	a.l, a.scaleLog2, a.dtype = sh.L, float32(math.Log2E/math.Sqrt(float64(sh.D))), c.DType
+	a.l, a.scaleLog2 = sh.L, float32(math.Log2E/math.Sqrt(float64(sh.D)))
 	for _, f := range []struct {
 		p    cu.DevicePtr
 		seed uint32
@@ -114,19 +112,15 @@ func prepareDecode(g *gpu, c benchCase) (*prepared, error) {
 			return nil, err
 		}
 	}
-	entry := fmt.Sprintf("decode_step_%s_d%d", c.DType, sh.D)
-	if c.Op == "persistent" {
-		entry = fmt.Sprintf("decode_loop_%s_d%d", c.DType, sh.D)
-	}
 	p := &prepared{ops: sh.L, cleanup: bufs.free, meta: workMeta{PTXHash: m.hash(entry),
-		PerSecond: map[string]float64{"tokens_per_s": float64(sh.B)}, Metrics: map[string]float64{},
-		Info: map[string]string{"kernels": entry}}}
-	fn, err := m.fn(entry)
-	if err != nil {
-		p.cleanup()
-		return nil, err
+		PerSecond: map[string]float64{"tokens_per_s": float64(sh.B)},
+		Metrics:   map[string]float64{"warps_per_sequence": float64(pl.Warps)},
+		Info:      map[string]string{"kernels": entry}}}
+	if c.Op == "persistent" {
+		p.meta.Metrics["kv_positions_in_shared"] = float64(pl.Staged)
+		p.meta.Metrics["kv_positions_in_registers"] = float64(pl.InReg)
 	}
-	if err := g.decodeWork(fn, c.Op, uint32(sh.seqs()), a, p); err != nil {
+	if err := g.decodeWork(fn, c.Op, uint32(sh.seqs()), pl, a, p); err != nil {
 		p.cleanup()
 		return nil, err
 	}
@@ -149,9 +143,10 @@ func prepareDecode(g *gpu, c benchCase) (*prepared, error) {
 }
 
 // decodeWork sets p.work (and p.blocked) for the strategy op.
-func (g *gpu) decodeWork(fn cu.Function, op string, seqs uint32, a decodeArgs, p *prepared) error {
+func (g *gpu) decodeWork(fn cu.Function, op string, seqs uint32, pl decodePlan, a decodeArgs, p *prepared) error {
+	threads, shared := C.uint(32*pl.Warps), C.uint(pl.Shared)
 	steps := func(s cu.Stream, reps int) error {
-		return check("cuLaunchKernel", C.pg_decode_steps(cFunc(fn), C.uint(seqs), decodeThreads, cStream(s),
+		return check("cuLaunchKernel", C.pg_decode_steps(cFunc(fn), C.uint(seqs), threads, shared, cStream(s),
 			C.CUdeviceptr(a.q), C.CUdeviceptr(a.k), C.CUdeviceptr(a.v), C.CUdeviceptr(a.o), C.int(a.l), C.float(a.scaleLog2), C.int(reps)))
 	}
 	switch op {
@@ -159,7 +154,7 @@ func (g *gpu) decodeWork(fn cu.Function, op string, seqs uint32, a decodeArgs, p
 		p.work = steps // timed as issued: the CPU's launch rate is what this strategy pays
 	case "cuda_graph":
 		gr := &graph{}
-		if err := check("capture CUDA graph", C.pg_capture_decode(&gr.exec, cFunc(fn), C.uint(seqs), decodeThreads, cStream(g.stream),
+		if err := check("capture CUDA graph", C.pg_capture_decode(&gr.exec, cFunc(fn), C.uint(seqs), threads, shared, cStream(g.stream),
 			C.CUdeviceptr(a.q), C.CUdeviceptr(a.k), C.CUdeviceptr(a.v), C.CUdeviceptr(a.o), C.int(a.l), C.float(a.scaleLog2))); err != nil {
 			return err
 		}
@@ -167,13 +162,8 @@ func (g *gpu) decodeWork(fn cu.Function, op string, seqs uint32, a decodeArgs, p
 		p.cleanup = func() { gr.destroy(); free() }
 		p.work, p.blocked = gr.enqueue, true
 	case "persistent":
-		ls, shared, err := g.decodeStaged(fn, a.l, elemSize(a.dtype))
-		if err != nil {
-			return err
-		}
-		p.meta.Metrics["kv_positions_in_shared"] = float64(ls)
-		l := &launch{fn: fn, grid: [3]uint32{seqs, 1, 1}, block: [3]uint32{decodeThreads, 1, 1}, shared: uint32(shared),
-			params: newParams(uint64(a.q), uint64(a.k), uint64(a.v), uint64(a.o), uint64(a.l), f32bits(a.scaleLog2), uint64(ls))}
+		l := &launch{fn: fn, grid: [3]uint32{seqs, 1, 1}, block: [3]uint32{uint32(32 * pl.Warps), 1, 1}, shared: uint32(pl.Shared),
+			params: newParams(uint64(a.q), uint64(a.k), uint64(a.v), uint64(a.o), uint64(a.l), f32bits(a.scaleLog2), uint64(pl.Staged))}
 		free := p.cleanup
 		p.cleanup = func() { l.params.free(); free() }
 		p.work, p.blocked = l.enqueue, true

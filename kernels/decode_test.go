@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -52,6 +53,36 @@ func TestCheckDecode(t *testing.T) {
 		if err := checkDecode(stale, dt, sh, decodeTolerance(dt)).err(); !errors.As(err, &mm) {
 			t.Errorf("%s: outputs without the chained query passed", dt)
 		}
+	}
+}
+
+func TestPlanDecode(t *testing.T) {
+	const h100 = 232448 - 1024 // the H100's opt-in shared memory per block, less a static kilobyte
+	tests := []struct {
+		op    string
+		l     int
+		avail int
+		want  decodePlan
+	}{
+		{"per_launch", 128, h100, decodePlan{Kind: "step", Warps: 4, Shared: 38976}},
+		{"cuda_graph", 4096, h100, decodePlan{Kind: "step", Warps: 8, Shared: 77952}},
+		{"persistent", 128, h100, decodePlan{Kind: "chip", Warps: 4, Shared: 4160 + 128*544, Staged: 128}},
+		{"persistent", 256, h100, decodePlan{Kind: "chip", Warps: 4, Shared: 4160 + 256*544, Staged: 256}},
+		// 400 of 512 positions fit in shared memory; the other 7 tiles go to 7 of the 8 warps' registers.
+		{"persistent", 512, h100, decodePlan{Kind: "chip", Warps: 8, Shared: 8320 + 400*544, Staged: 400, InReg: 112}},
+		{"persistent", 4096, h100, decodePlan{Kind: "loop", Warps: 8, Shared: 77952 + 272*544, Staged: 272}},
+		// An A100's 163 KiB: 288 positions in shared memory leave 14 tiles, more than 8 warps hold.
+		{"persistent", 512, 166912 - 1024, decodePlan{Kind: "loop", Warps: 8, Shared: 77952 + 160*544, Staged: 160}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/l=%d/avail=%d", tt.op, tt.l, tt.avail), func(t *testing.T) {
+			if got := planDecode(tt.op, tt.l, tt.avail); got != tt.want {
+				t.Errorf("planDecode = %+v, want %+v", got, tt.want)
+			}
+			if got := planDecode(tt.op, tt.l, tt.avail); got.Shared > tt.avail {
+				t.Errorf("%d bytes of shared memory, %d available", got.Shared, tt.avail)
+			}
+		})
 	}
 }
 
