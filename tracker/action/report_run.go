@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/report"
@@ -45,15 +44,10 @@ func (r *run) report(c *compare.Comparison, t Tally) error {
 // redact replaces the secrets perfgate knows (the token, the database
 // password) in text bound for the comment, the summary or the report: a
 // benchmark's name or error comes from the command's output, which may
-// have printed them. The log needs no such step: the runner masks them.
-func (r *run) redact(text string) string {
-	for _, s := range r.o.Secrets {
-		if len(s) >= 4 { // a shorter secret would blank out ordinary text
-			text = strings.ReplaceAll(text, s, "***")
-		}
-	}
-	return text
-}
+// have printed them. report.Redact finds them as the renderers wrote
+// them (escaped, long words broken). The log needs no such step: the
+// runner masks them.
+func (r *run) redact(text string) string { return report.Redact(text, r.o.Secrets) }
 
 func (r *run) footer() string {
 	return fmt.Sprintf("[workflow run](%s) · perfgate %s", r.plan.RunURL, r.o.Version)

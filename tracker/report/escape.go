@@ -14,8 +14,10 @@ const zwj = "\u200d"
 //   - "@" and "#<digit>" get a zero-width joiner, so nobody is pinged and
 //     no issue is cross-referenced;
 //   - line breaks and control characters become spaces or "?", so a name
-//     cannot end a table row.
-func md(s string) string { return escapeText(s, true) }
+//     cannot end a table row;
+//   - a word of more than maxWord characters gets break opportunities
+//     (breakLong), so it cannot widen a table past the comment.
+func md(s string) string { return breakLong(escapeText(s, true)) }
 
 // htmlText escapes user text for the inside of a raw HTML block, such as
 // the <summary> of a <details> element: GitHub does not parse Markdown
@@ -63,13 +65,14 @@ func mdCode(s string) string {
 	if s == "" {
 		return ""
 	}
-	// <wbr> lets a long name break after a "/" (GitHub keeps the tag): a
-	// name that cannot break widens the table past the comment. Names of
-	// up to 20 characters fit beside the other columns whole.
+	// <wbr> lets a long name break after a "/" (GitHub keeps the tag), and
+	// inside a segment longer than maxWord: a name that cannot break widens
+	// the table past the comment. Names of up to 20 characters fit beside
+	// the other columns whole.
 	if len([]rune(s)) <= 20 {
 		return "<code>" + md(s) + "</code>"
 	}
-	return "<code>" + strings.ReplaceAll(md(s), "/", "/<wbr>") + "</code>"
+	return "<code>" + breakLong(strings.ReplaceAll(escapeText(s, true), "/", "/"+wbr)) + "</code>"
 }
 
 // mdValue is value for a table cell: a number never breaks from its unit.
