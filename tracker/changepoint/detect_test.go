@@ -2,6 +2,7 @@ package changepoint
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -164,4 +165,62 @@ func drift(n int, rate float64) []float64 {
 		out[i] = 100 * math.Pow(rate, float64(i))
 	}
 	return out
+}
+
+// TestNarrowSeriesHaveNoChange: a series whose values lie within the
+// threshold of each other is answered without the search (narrowerThan),
+// and the search agrees on every such series: steps, excursions and
+// noise that stop just short of MinChange overall, and thresholds the
+// series' spread just reaches.
+func TestNarrowSeriesHaveNoChange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(71, 72))
+	o := DefaultOptions()
+	narrow := 0
+	for i := range 200 {
+		n := 5 + rng.IntN(120)
+		x := make([]float64, n)
+		width := 0.04 + 0.02*rng.Float64() // the series' spread: 4% to 6%, either side of 5%
+		step := rng.IntN(n)
+		for j := range x {
+			u := rng.Float64()
+			if j >= step { // a step of most of the spread, the noise the rest
+				u = 0.8 + 0.2*u
+			} else {
+				u = 0.2 * u
+			}
+			x[j] = 1000 * (1 + width*u)
+		}
+		full := detect(x, o, bestSplit, permutationSignificant)
+		if !narrowerThan(x, o.MinChange) {
+			continue
+		}
+		narrow++
+		if len(full) != 0 {
+			t.Errorf("series %d (%d runs, spread %.4f): narrow, yet the search finds %v", i, n, slices.Max(x)/slices.Min(x)-1, full)
+		}
+		if got := Detect(x, o); got == nil || len(got) != 0 {
+			t.Errorf("series %d: Detect = %#v, want an empty list", i, got)
+		}
+	}
+	if narrow < 30 || narrow > 170 {
+		t.Errorf("%d of 200 series narrow: the test no longer straddles the threshold", narrow)
+	}
+	for _, c := range []struct {
+		name string
+		x    []float64
+		want bool
+	}{
+		{"empty", nil, false},
+		{"zero", []float64{0, 0}, false},
+		{"negative", []float64{-1, -1.01}, false},
+		{"NaN", []float64{1, math.NaN()}, false},
+		{"infinite", []float64{math.Inf(1)}, false},
+		{"4.99%", []float64{100, 104.99}, true},
+		{"5%", []float64{100, 105}, false},
+		{"5% down", []float64{105, 100}, false},
+	} {
+		if got := narrowerThan(c.x, o.MinChange); got != c.want {
+			t.Errorf("narrowerThan(%s) = %v, want %v", c.name, got, c.want)
+		}
+	}
 }
