@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"text/tabwriter"
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -98,18 +97,25 @@ func Table(w io.Writer, series []Series) error {
 		}
 		fmt.Fprintf(w, "%s/%s (%s, %s is better): %d run(s), %d step change(s), %s\n",
 			s.Suite, s.Name, s.Unit, s.Better, len(s.Points), len(s.Steps), spread)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "started\tcommit\trun\tmedian\tcv\tn\tstep\t")
+		rows := make([][]string, 0, len(s.Points)+1)
+		rows = append(rows, []string{"started", "commit", "run", "median", "cv", "n", "step"})
 		steps := stepAtIndex(s)
+		cells := make([]string, 7*len(s.Points))
+		var b []byte
 		for j, p := range s.Points {
 			mark := ""
 			if st, ok := steps[j]; ok {
 				mark = fmt.Sprintf("%+.1f%% %s", 100*st.Change, st.Kind)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f%%\t%d\t%s\t\n", p.Run.StartedAt.UTC().Format(timeLayout),
-				model.ShortSHA(p.Run.Commit), shortID(p.Run.ID), units.Format(p.Median, s.Unit), 100*p.CV, p.N, mark)
+			b = p.Run.StartedAt.UTC().AppendFormat(b[:0], timeLayout)
+			row := cells[7*j : 7*j+7 : 7*j+7]
+			row[0] = string(b)
+			row[1], row[2], row[3] = model.ShortSHA(p.Run.Commit), shortID(p.Run.ID), units.Format(p.Median, s.Unit)
+			b = append(strconv.AppendFloat(b[:0], 100*p.CV, 'f', 2, 64), '%') // fmt's %.2f%%
+			row[4], row[5], row[6] = string(b), strconv.Itoa(p.N), mark
+			rows = append(rows, row)
 		}
-		if err := tw.Flush(); err != nil {
+		if err := writeRightAligned(w, rows); err != nil {
 			return err
 		}
 		for _, st := range s.Steps {
