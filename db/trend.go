@@ -15,8 +15,9 @@ import (
 
 // Trend returns one series per benchmark and unit (suite, name, unit: a
 // unit change starts a series, model.TrendSeries) matching q, one point per
-// run with samples, oldest first; series sorted by suite, name, then unit. Points come from the medians and CVs computed at ingest, through
-// the run_benchmarks_trend index, so no sample is read.
+// run with samples, oldest first; series sorted by suite, name, then unit.
+// Points come from the medians and CVs computed at ingest, through the
+// run_benchmarks_trend index, so no sample is read.
 func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error) {
 	if _, err := path.Match(q.Pattern, ""); err != nil {
 		return nil, &model.InputError{Msg: fmt.Sprintf("benchmark pattern %q: %v", q.Pattern, err), Err: err}
@@ -30,34 +31,50 @@ func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSer
 		ids = append(ids, id)
 	}
 	sql, args := trendSQL(q, ids)
-	rows, err := s.pool.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, infra("read trend", err)
-	}
-	series := map[seriesKey]*model.TrendSeries{}
-	newest := map[seriesKey]time.Time{}
-	var id int64
-	var p model.TrendPoint
-	_, err = pgx.ForEachRow(rows, []any{&id, &p.Run.ID, &p.Run.Commit, &p.Run.Branch, &p.Run.Testbed,
-		&p.Run.StartedAt, &p.Median, &p.CV, &p.N}, func() error {
-		b := benches[id]
-		k := seriesKey{b.key, b.unit}
-		se := series[k]
-		if se == nil {
-			se = &model.TrendSeries{Suite: b.key.Suite, Name: b.key.Name, Unit: b.unit}
-			series[k] = se
+	r := trendReader{benches: benches, series: map[seriesKey]*model.TrendSeries{}, newest: map[seriesKey]time.Time{}}
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, trendPlanSettings); err != nil {
+			return err
 		}
-		p.Run.StartedAt = p.Run.StartedAt.UTC()
-		if se.Better == "" || !p.Run.StartedAt.Before(newest[k]) { // the newest run's direction
-			se.Better, newest[k] = b.better, p.Run.StartedAt
-		}
-		se.Points = append(se.Points, p)
-		return nil
+		return r.read(ctx, tx, sql, args)
 	})
 	if err != nil {
 		return nil, infra("read trend", err)
 	}
-	return sortedSeries(series), nil
+	return sortedSeries(r.series), nil
+}
+
+// A trendReader gathers the rows of the trend query into series.
+type trendReader struct {
+	benches map[int64]benchMeta
+	series  map[seriesKey]*model.TrendSeries
+	newest  map[seriesKey]time.Time // of each series, the start of its newest run so far
+}
+
+func (r *trendReader) read(ctx context.Context, tx pgx.Tx, sql string, args []any) error {
+	rows, err := tx.Query(ctx, sql, args...)
+	if err != nil {
+		return err
+	}
+	var id int64
+	var p model.TrendPoint
+	_, err = pgx.ForEachRow(rows, []any{&id, &p.Run.ID, &p.Run.Commit, &p.Run.Branch, &p.Run.Testbed,
+		&p.Run.StartedAt, &p.Median, &p.CV, &p.N}, func() error {
+		b := r.benches[id]
+		k := seriesKey{b.key, b.unit}
+		se := r.series[k]
+		if se == nil {
+			se = &model.TrendSeries{Suite: b.key.Suite, Name: b.key.Name, Unit: b.unit}
+			r.series[k] = se
+		}
+		p.Run.StartedAt = p.Run.StartedAt.UTC()
+		if se.Better == "" || !p.Run.StartedAt.Before(r.newest[k]) { // the newest run's direction
+			se.Better, r.newest[k] = b.better, p.Run.StartedAt
+		}
+		se.Points = append(se.Points, p)
+		return nil
+	})
+	return err
 }
 
 // A seriesKey names a trend series: one benchmark in one unit. Rows of
@@ -82,6 +99,13 @@ func sortedSeries(series map[seriesKey]*model.TrendSeries) []model.TrendSeries {
 	})
 	return out
 }
+
+// trendPlanSettings are set (for its transaction only) before the trend
+// query. Without it the planner puts a Memoize node over the per-point run
+// lookup, which never hits (each point is another run) and doubled the
+// query's time: 48-57 ms against 26-32 ms for 10,000 points (pgbench,
+// docs/speed.md "Third pass: Postgres").
+const trendPlanSettings = "set local enable_memoize = off"
 
 // trendSQL builds the trend query for q over benchmark ids, with only the
 // filters q sets, so each form gets its own plan. The rows are unordered:
