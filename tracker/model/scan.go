@@ -118,7 +118,10 @@ func (s *scanner) skipSpaceSlow() {
 
 // peek returns the next non-space byte without consuming it, or 0 at the end.
 func (s *scanner) peek() byte {
-	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] > ' ' {
+		return s.data[s.pos]
+	}
+	s.skipSpaceSlow()
 	if s.pos < len(s.data) {
 		return s.data[s.pos]
 	}
@@ -196,18 +199,21 @@ func (s *scanner) rawKey() ([]byte, bool) {
 	if s.peek() != '"' {
 		return nil, false
 	}
-	for i := s.pos + 1; ; i++ {
+	i := s.pos + 1
+	for {
+		for ; i < len(s.data); i++ {
+			c := s.data[i]
+			if c == '"' {
+				s.key = append(s.key[:0], s.data[s.pos+1:i]...)
+				s.pos = i + 1
+				return s.key, true
+			}
+			if c == '\\' || c < 0x20 || c >= 0x80 {
+				return nil, false
+			}
+		}
 		var ok bool
 		if i, ok = s.more(i); !ok {
-			return nil, false
-		}
-		c := s.data[i]
-		if c == '"' {
-			s.key = append(s.key[:0], s.data[s.pos+1:i]...)
-			s.pos = i + 1
-			return s.key, true
-		}
-		if c == '\\' || c < 0x20 || c >= 0x80 {
 			return nil, false
 		}
 	}
@@ -220,20 +226,23 @@ func (s *scanner) str() (string, bool) {
 	if s.peek() != '"' {
 		return "", false
 	}
-	for i := s.pos + 1; ; i++ {
+	i := s.pos + 1
+	for {
+		for ; i < len(s.data); i++ {
+			switch c := s.data[i]; {
+			case c == '"':
+				v := string(s.data[s.pos+1 : i])
+				s.pos = i + 1
+				return v, true
+			case c == '\\' || c >= 0x80:
+				s.esc = true
+				return s.slowStr(i)
+			case c < 0x20:
+				return "", false
+			}
+		}
 		var ok bool
 		if i, ok = s.more(i); !ok {
-			return "", false
-		}
-		switch c := s.data[i]; {
-		case c == '"':
-			v := string(s.data[s.pos+1 : i])
-			s.pos = i + 1
-			return v, true
-		case c == '\\' || c >= 0x80:
-			s.esc = true
-			return s.slowStr(i)
-		case c < 0x20:
 			return "", false
 		}
 	}
