@@ -22,24 +22,17 @@ const perInputByte = 3
 // files, 17.8 MB in all).
 const processRSS = 15 << 20
 
-// minLimit keeps the limit off small inputs, whose heap is mostly the
-// process's own.
-const minLimit = 8 << 20
-
 // For returns the soft memory limit for a command that reads inputBytes of
-// results files, or 0 for none: 3× the input less the process's own pages.
-// Where that is under twice the input (an input under about 15 MiB, whose
-// peak the process's pages alone put past 3×) it is 2.5× the input instead:
-// loaded results occupy about 1.5× their size, and a limit near that would
-// keep the collector running for little memory. The limit only makes the
-// collector run sooner as the heap nears it; a larger live heap still gets
-// its memory.
+// results files: 3× the input less the process's own pages. It is 0 (no
+// limit) where that is under twice the input, that is for inputs under
+// about 15 MiB, whose peak the process's pages alone put past 3×: loaded
+// results take about 1.5× their size, and a limit near that keeps the
+// collector running for a few MB (a record of 8 MB under a 20 MB limit
+// took 2-3× the CPU time). The limit only makes the collector run sooner
+// as the heap nears it; a larger live heap still gets its memory.
 func For(inputBytes int64) int64 {
 	limit := perInputByte*inputBytes - processRSS
 	if limit < 2*inputBytes {
-		limit = 5 * inputBytes / 2
-	}
-	if limit < minLimit {
 		return 0
 	}
 	return limit

@@ -16,7 +16,8 @@ func TestFor(t *testing.T) {
 	}{
 		{"empty", 0, 0},
 		{"small input, no limit", 3 * mib, 0},
-		{"record of 10k x 100 (8.1 MB): 2.5x", 8_069_909, 8_069_909 * 5 / 2},
+		{"record of 10k x 100 (8.1 MB): out of reach, no limit", 8_069_909, 0},
+		{"15 MiB: 2x, the least limit", 15 * mib, 30 * mib},
 		{"compare of 10k x 100 (16.3 MB): 3x less the process", 16_282_721, 3*16_282_721 - 15*mib},
 		{"1 GiB of results", 1 << 30, 3<<30 - 15*mib},
 	} {
