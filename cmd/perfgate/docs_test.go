@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,16 +50,38 @@ func docCommands(t *testing.T) []docCommand {
 			if !inBlock {
 				continue
 			}
-			where := filepath.Base(f) + ":" + itoa(i+1)
-			for strings.HasSuffix(strings.TrimSpace(l), `\`) && i+1 < len(lines) {
+			where := filepath.Base(f) + ":" + strconv.Itoa(i+1)
+			for i+1 < len(lines) {
+				next := strings.TrimSpace(lines[i+1])
+				switch {
+				case strings.HasSuffix(strings.TrimSpace(l), `\`):
+					l = strings.TrimSuffix(strings.TrimSpace(l), `\`) + " " + next
+				case fenced && strings.HasPrefix(next, "[") && strings.HasPrefix(lines[i+1], " "):
+					// A synopsis continued on an indented line of options.
+					l = strings.TrimSpace(l) + " " + next
+				default:
+					next = ""
+				}
+				if next == "" {
+					break
+				}
 				i++
-				l = strings.TrimSuffix(strings.TrimSpace(l), `\`) + " " + strings.TrimSpace(lines[i])
 			}
 			for _, part := range strings.Split(stripComment(l), "&&") {
 				part = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(part), "$ "))
 				for _, prefix := range []string{"go run ./cmd/perfgate ", "./perfgate ", "perfgate "} {
 					if rest, ok := strings.CutPrefix(part, prefix); ok {
-						out = append(out, docCommand{where: where, args: shellWords(rest), synopsis: placeholder.MatchString(rest)})
+						c := docCommand{where: where, args: shellWords(rest), synopsis: placeholder.MatchString(rest)}
+						if c.synopsis {
+							// A synopsis is not shell ("trend's selection"): split it on spaces.
+							c.args = strings.Fields(rest)
+							for i, w := range c.args {
+								if strings.Contains(w, "*") && !strings.HasPrefix(w, "[") {
+									c.args[i] = "\x00glob:" + w
+								}
+							}
+						}
+						out = append(out, c)
 						break
 					}
 				}
@@ -66,15 +89,6 @@ func docCommands(t *testing.T) []docCommand {
 		}
 	}
 	return out
-}
-
-func itoa(n int) string { return fmtInt(n) }
-
-func fmtInt(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return fmtInt(n/10) + string(rune('0'+n%10))
 }
 
 // stripComment drops a "# comment" outside quotes.
@@ -160,11 +174,23 @@ func TestDocsCommands(t *testing.T) {
 	copyFile(t, filepath.Join(repo, "examples/pr.json"), filepath.Join(dir, "pr.json"))
 	os.MkdirAll(filepath.Join(dir, "pr"), 0o755)
 	copyFile(t, filepath.Join(repo, "examples/pr.json"), filepath.Join(dir, "pr", "pr-1.json"))
+	copyFile(t, filepath.Join(repo, "docs/results/h100-torch-attention.jsonl"), filepath.Join(dir, "h100-torch-attention.jsonl"))
+	// A checkout, as users run perfgate in one (ingest reads the commit).
+	abGit(t, dir, "init", "-q", "-b", "main")
+	abGit(t, dir, "commit", "-q", "--allow-empty", "-m", "docs examples")
 	vars := map[string]string{"PERFGATE_STORE": filepath.Join(dir, "store"), "PERFGATE_SPOOL": filepath.Join(dir, "spool")}
 	if os.Getenv("PERFGATE_TEST_DATABASE_URL") != "" {
 		vars["PERFGATE_DATABASE_URL"] = dbtest.FreshDatabase(t)
 	}
 	t.Chdir(dir)
+	// The comparison report the chart synopsis names.
+	report, stderr, code := invoke(t, vars, "compare", "--format", "json", "--baseline", "results.json", "--candidate", "pr.json")
+	if code != 0 && code != 1 {
+		t.Fatalf("compare for report.json: exit %d\n%s", code, stderr)
+	}
+	if err := os.WriteFile("report.json", []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ran := 0
 	defer func() { t.Logf("%d command lines: %d run, the rest checked for their flags", len(cmds), ran) }()
 	for _, c := range cmds {
@@ -173,21 +199,66 @@ func TestDocsCommands(t *testing.T) {
 			t.Errorf("%s: no such command", name)
 			continue
 		}
-		if c.synopsis || slices.Contains(gpuCommands, c.args[0]) && !slices.Contains(c.args, "--list") {
+		gpu := slices.Contains(gpuCommands, c.args[0]) && !slices.Contains(c.args, "--list")
+		if c.synopsis || gpu {
 			checkDocFlags(t, name, c.args)
+		}
+		args := c.args
+		if c.synopsis && !gpu {
+			// Run the synopsis at its simplest, placeholders filled in.
+			var ok bool
+			if args, ok = synopsisExample(args); !ok {
+				t.Errorf("%s: no example values for its placeholders (add them to synopsisValues)", name)
+				continue
+			}
+			name += " (as: perfgate " + strings.Join(args, " ") + ")"
+		} else if c.synopsis || gpu {
 			continue
 		}
-		args := expandGlobs(t, c.args)
+		args = expandGlobs(t, args)
 		if args[0] == "migrate" && vars["PERFGATE_DATABASE_URL"] == "" {
 			t.Logf("%s: not run (no PERFGATE_TEST_DATABASE_URL)", name)
 			continue
 		}
 		ran++
 		_, stderr, code := invoke(t, vars, args...)
-		if code != 0 && code != 1 {
+		if code != 0 && (code != 1 || !slices.Contains([]string{"check", "compare", "demo"}, args[0])) { // 1: a regression found
 			t.Errorf("%s: exit %d\n%s", name, code, stderr)
 		}
 	}
+}
+
+// synopsisValues are the example data's values for the placeholders of
+// the docs' synopsis lines.
+var synopsisValues = map[string]string{
+	"PATTERN":     "add/dtype=fp32/*",
+	"REPORT.json": "report.json",
+	"DIR":         "site-out",
+}
+
+// synopsisExample turns a synopsis into the simplest command it allows:
+// [optional] parts dropped, the first of "a|b" alternatives, placeholders
+// replaced by synopsisValues. ok is false if a placeholder is left.
+func synopsisExample(words []string) (args []string, ok bool) {
+	depth := 0
+	for _, w := range words {
+		opens, closes := strings.Count(w, "["), strings.Count(w, "]")
+		optional := depth > 0 || strings.HasPrefix(w, "[")
+		depth += opens - closes
+		if optional {
+			continue
+		}
+		if v, found := synopsisValues[w]; found {
+			w = v
+		} else if first, _, alt := strings.Cut(w, "|"); alt && !strings.HasPrefix(w, "--") {
+			w = first
+		}
+		if placeholder.MatchString(w) {
+			return nil, false
+		}
+		args = append(args, w)
+	}
+	return args, depth == 0
 }
 
 // checkDocFlags checks that the command of a synopsis line exists and has
