@@ -108,7 +108,8 @@ func MedianCV(x []float64) (median, cv float64) {
 	if n == 0 {
 		return math.NaN(), 0
 	}
-	s := slices.Sorted(slices.Values(x))
+	s := slices.Clone(x) // not slices.Sorted(slices.Values(x)): that grows its copy by appends, half of the cost for 100 samples
+	slices.Sort(s)
 	median = s[n/2]
 	if n%2 == 0 { // stats' linear interpolation, for identical rounding
 		median = s[n/2-1] + 0.5*(s[n/2]-s[n/2-1])
