@@ -95,3 +95,48 @@ func TestSortInPlaceSameResults(t *testing.T) {
 		})
 	}
 }
+
+// TestPoolsJudgedInParallel: with enough benchmarks for several workers,
+// each pooling and releasing its benchmarks' samples as it judges them
+// (pool.resolve, pool.release), the comparison is the one that the copying
+// path gives, and the runs' samples are untouched where in-place sorting
+// was not allowed (run it with -race).
+func TestPoolsJudgedInParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	run := func(id string, shift float64) *model.Results {
+		var bs []model.Benchmark
+		for i := range 300 {
+			x := make([]float64, 20)
+			for j := range x {
+				x[j] = float64(100+i) * shift * (1 + 0.02*rng.NormFloat64())
+			}
+			bs = append(bs, bench("s", fmt.Sprintf("b%03d", i), "ns", model.Lower, x))
+		}
+		return results(id, "a", bs...)
+	}
+	base := []*model.Results{run("b1", 1), run("b2", 1)}
+	cand := []*model.Results{run("c1", 1.2)}
+	snapshot := func(rs []*model.Results) string {
+		return fmt.Sprint(rs[0].Benchmarks[7].Samples, rs[len(rs)-1].Benchmarks[299].Samples)
+	}
+	before := snapshot(base) + snapshot(cand)
+	want, err := Compare(base, cand, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := snapshot(base) + snapshot(cand); after != before {
+		t.Error("the copying path changed the runs' samples")
+	}
+	opt := DefaultOptions()
+	opt.SortInPlace = true
+	got, err := Compare(base, cand, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprintf("%+v", got.Results), fmt.Sprintf("%+v", want.Results); g != w {
+		t.Errorf("in place:\n%s\nwith a copy:\n%s", g, w)
+	}
+	if r := got.Results[0]; r.NBaseline != 40 || r.NCandidate != 20 || !(r.Change > 0.15) {
+		t.Errorf("first result: n %d/%d, change %v; want 40/20 samples and about +20%%", r.NBaseline, r.NCandidate, r.Change)
+	}
+}
