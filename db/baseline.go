@@ -63,10 +63,26 @@ func baseline(ctx context.Context, tx querier, q model.BaselineQuery) (*model.Ba
 	}
 	b := &model.Baseline{}
 	pks := make([]int64, len(used))
+	jobs := make([]model.JobKey, len(used))
 	for i, u := range used {
-		pks[i] = u.pk
+		pks[i], jobs[i] = u.pk, u.job
 	}
-	if b.Runs, err = loadRuns(ctx, tx, pks); err != nil {
+	// The benchmarks of summarized jobs are reduced row by row as they
+	// arrive, so their samples are never all held at once.
+	var reduce map[int64]bool
+	for i, rank := range model.JobRanks(jobs) {
+		if q.Summarizes(rank) {
+			if reduce == nil {
+				reduce = map[int64]bool{}
+			}
+			reduce[pks[i]] = true
+		}
+	}
+	if b.Runs, err = loadRuns(ctx, tx, pks, func(pk int64, bm *model.Benchmark) {
+		if reduce[pk] {
+			q.Reduce(bm)
+		}
+	}); err != nil {
 		return nil, err
 	}
 	for _, r := range b.Runs {

@@ -16,15 +16,16 @@ type querier interface {
 
 // loadRuns reads whole runs by primary key, in the order of pks: the run
 // blocks, then the benchmarks with their samples (a range of
-// run_benchmarks_pkey per run), in one batch (one round trip).
-func loadRuns(ctx context.Context, q querier, pks []int64) ([]*model.Results, error) {
+// run_benchmarks_pkey per run), in one batch (one round trip). each, when
+// not nil, sees every benchmark as it arrives (it may reduce it).
+func loadRuns(ctx context.Context, q querier, pks []int64, each func(pk int64, b *model.Benchmark)) ([]*model.Results, error) {
 	if len(pks) == 0 {
 		return nil, nil
 	}
 	batch := &pgx.Batch{}
 	byPK := make(map[int64]*model.Results, len(pks))
 	queueRunBlocks(batch, pks, byPK)
-	queueBenchmarks(batch, pks, byPK)
+	queueBenchmarks(batch, pks, byPK, each)
 	if err := q.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, infra("read runs", err)
 	}
@@ -57,8 +58,8 @@ func queueRunBlocks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results
 }
 
 // queueBenchmarks reads the benchmarks of the runs, with their samples, in
-// recorded order.
-func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results) {
+// recorded order, passing each to each (when not nil) as it arrives.
+func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results, each func(pk int64, b *model.Benchmark)) {
 	var pk int64
 	var b model.Benchmark
 	batch.Queue(`
@@ -72,6 +73,9 @@ func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Result
 			r := byPK[pk]
 			if r == nil {
 				return fmt.Errorf("benchmark of run %d, which is not stored", pk)
+			}
+			if each != nil {
+				each(pk, &b)
 			}
 			r.Benchmarks = append(r.Benchmarks, b)
 			b = model.Benchmark{}

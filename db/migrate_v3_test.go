@@ -61,7 +61,7 @@ func TestMigrateV3KeepsSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	runs, err := loadRuns(ctx, s.pool, []int64{1})
+	runs, err := loadRuns(ctx, s.pool, []int64{1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

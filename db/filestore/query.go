@@ -58,10 +58,20 @@ func (s *Store) baseline(ix *index, q model.BaselineQuery) (*model.Baseline, err
 	b := &model.Baseline{}
 	used, passed := selectBaseline(ix.Runs, q)
 	b.Incomparable = passed
-	for _, e := range used {
+	jobs := make([]model.JobKey, len(used))
+	for i := range used {
+		jobs[i] = used[i].Run.JobKey()
+	}
+	ranks := model.JobRanks(jobs)
+	for i, e := range used {
 		r, err := s.loadRun(e)
 		if err != nil {
 			return nil, err
+		}
+		if q.Summarizes(ranks[i]) { // one run's samples at a time, then their summaries
+			for j := range r.Benchmarks {
+				q.Reduce(&r.Benchmarks[j])
+			}
 		}
 		b.Runs = append(b.Runs, r)
 		b.Used = append(b.Used, r.Run.Ref())

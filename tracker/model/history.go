@@ -96,6 +96,48 @@ type BaselineQuery struct {
 	// sibling shards may be stored already (check --record, shards recorded
 	// one by one), and no candidate is ever its own baseline.
 	Exclude []JobKey
+	// SampleJobs, when > 0 and Summarize is set, is how many of the newest
+	// jobs come back with their samples. The benchmarks of the older jobs'
+	// runs (job ranks as JobRanks numbers them over Baseline.Runs) come
+	// back without samples, metrics, info or params: Summary holds
+	// Summarize of their samples instead (nil where there were none). Only
+	// the run-to-run spread reads those jobs, so a store need not hold all
+	// their samples at once.
+	SampleJobs int
+	Summarize  func(samples []float64) RunSummary
+}
+
+// Summarizes reports whether the runs of the job ranked rank (0: the
+// newest) come back summarized.
+func (q *BaselineQuery) Summarizes(rank int) bool {
+	return q.SampleJobs > 0 && q.Summarize != nil && rank >= q.SampleJobs
+}
+
+// Reduce replaces the samples of b, a benchmark of a summarized job's run,
+// by their summary.
+func (q *BaselineQuery) Reduce(b *Benchmark) {
+	if len(b.Samples) > 0 {
+		s := q.Summarize(b.Samples)
+		b.Summary = &s
+	}
+	b.Samples, b.Metrics, b.Info, b.Params = nil, nil, nil, nil
+}
+
+// JobRanks returns the job rank of each of jobs (the JobKey of runs given
+// newest first): jobs numbered in order of first appearance, so rank 0 is
+// the newest job.
+func JobRanks(jobs []JobKey) []int {
+	rank := map[JobKey]int{}
+	out := make([]int, len(jobs))
+	for i, k := range jobs {
+		n, ok := rank[k]
+		if !ok {
+			n = len(rank)
+			rank[k] = n
+		}
+		out[i] = n
+	}
+	return out
 }
 
 // Excludes reports whether q.Exclude names the job of r.

@@ -90,6 +90,18 @@ type Benchmark struct {
 	SummaryOnly bool `json:"summary_only,omitempty"`
 	// Error says why the benchmark produced no samples.
 	Error string `json:"error,omitempty"`
+	// Summary, set by a store on the runs of a baseline's history-only
+	// jobs (BaselineQuery.SampleJobs), stands for the samples, which are
+	// then nil. It is never written.
+	Summary *RunSummary `json:"-"`
+}
+
+// A RunSummary is all that the run-to-run spread uses of one run's samples
+// of a benchmark, in their unit: how many, their median and their
+// coefficient of variation (BaselineQuery.Summarize computes it).
+type RunSummary struct {
+	N          int
+	Median, CV float64
 }
 
 // Key identifies a benchmark within a run: suite and name.

@@ -22,6 +22,7 @@ var baselineTests = []contractTest{
 	{"FailedRunsNeverBaseline", testBaselineSkipsFailed},
 	{"ShardedJobsWholeGroups", testBaselineShardedJobs},
 	{"GroupedAndUngrouped", testBaselineGroupedAndUngrouped},
+	{"SummarizedHistory", testBaselineSummarized},
 }
 
 // testBaselineSkipsFailed: a newer main run whose every benchmark failed is
