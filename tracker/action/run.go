@@ -149,7 +149,7 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 	var b *model.Baseline
 	if r.plan.Interleaved {
 		c, err = CompareAB(m.Base, runs, s.Compare)
-	} else if b, err = check.Baseline(ctx, FilteredBaseline(st, o.Filter), runs, s.Query); err == nil {
+	} else if b, err = check.JudgeBaseline(ctx, FilteredBaseline(st, o.Filter), runs, s.Query); err == nil {
 		c, err = check.Judge(b, runs, s.Query.Jobs, s.Compare)
 	}
 	if err != nil {

@@ -32,9 +32,22 @@ type Query struct {
 // from another runner of the same kind is used and one from other
 // hardware is still incomparable.
 func Baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q Query) (*model.Baseline, error) {
+	return baseline(ctx, src, cands, q, model.BaselineQuery{})
+}
+
+// JudgeBaseline is Baseline for Judge: the runs of the jobs beyond the
+// newest q.Jobs come with each benchmark's samples replaced by their
+// summary (compare.SummarizeRun, model.BaselineQuery.SampleJobs), which is
+// all Judge reads of them. So the memory of a check grows with q.Jobs,
+// not q.History, and its verdicts are those it would give on the samples.
+func JudgeBaseline(ctx context.Context, src BaselineSource, cands []*model.Results, q Query) (*model.Baseline, error) {
+	return baseline(ctx, src, cands, q, model.BaselineQuery{SampleJobs: q.Jobs, Summarize: compare.SummarizeRun})
+}
+
+func baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q Query, bq model.BaselineQuery) (*model.Baseline, error) {
 	first := &cands[0].Run
-	bq := model.BaselineQuery{Repo: first.Repo, Branch: q.Branch, Testbed: model.FingerprintOf(first),
-		Runs: max(q.Jobs, q.History), Exclude: CandidateJobs(cands)}
+	bq.Repo, bq.Branch, bq.Testbed = first.Repo, q.Branch, model.FingerprintOf(first)
+	bq.Runs, bq.Exclude = max(q.Jobs, q.History), CandidateJobs(cands)
 	if q.Testbed != "" {
 		bq.Testbed.Testbed = q.Testbed
 	}

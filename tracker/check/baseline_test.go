@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -58,5 +59,30 @@ func TestBaselineQuery(t *testing.T) {
 				t.Errorf("%d incomparable runs, want at most Jobs = %d", len(b.Incomparable), tt.nInc)
 			}
 		})
+	}
+}
+
+// TestJudgeBaselineSummarizes: the baseline Judge reads asks the store for
+// the samples of the newest Jobs jobs only, and for compare's summaries of
+// the rest; Baseline (whole runs, for the skip-unchanged-kernels hashes)
+// does not.
+func TestJudgeBaselineSummarizes(t *testing.T) {
+	cands := []*model.Results{{Run: model.Run{ID: "pr1", Repo: "o/r", Testbed: "h100-1"}}}
+	q := Query{Branch: "main", Jobs: 3, History: 20}
+	src := &fakeSource{}
+	if _, err := JudgeBaseline(context.Background(), src, cands, q); err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{3, 1, 2, 4}
+	if got := src.got; got.Runs != 20 || got.SampleJobs != 3 || got.Summarize == nil ||
+		got.Summarize(x) != compare.SummarizeRun(x) {
+		t.Errorf("query: %d runs, %d with samples, summarize set %v; want 20, 3, compare.SummarizeRun",
+			got.Runs, got.SampleJobs, got.Summarize != nil)
+	}
+	if _, err := Baseline(context.Background(), src, cands, q); err != nil {
+		t.Fatal(err)
+	}
+	if src.got.SampleJobs != 0 || src.got.Summarize != nil {
+		t.Errorf("Baseline asked for summaries: %d jobs with samples", src.got.SampleJobs)
 	}
 }

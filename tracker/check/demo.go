@@ -46,7 +46,7 @@ func Demo(ctx context.Context, st Store, w io.Writer, history []string, pr strin
 		"The report below is what the pull request's comment would say; exit status 1 means the check fails on a regression.\n\n",
 		len(hist), filepath.Dir(history[0]), pr, cand[0].Run.PR, DefaultJobs)
 	opt := compare.DefaultOptions()
-	b, err := Baseline(ctx, st, cand, Query{Branch: DefaultBranch, Jobs: DefaultJobs, History: opt.HistoryJobs})
+	b, err := JudgeBaseline(ctx, st, cand, Query{Branch: DefaultBranch, Jobs: DefaultJobs, History: opt.HistoryJobs})
 	if err != nil {
 		return nil, err
 	}

@@ -78,7 +78,7 @@ func Run(ctx context.Context, o RunOptions) (*Result, error) {
 		return nil, spool(cands, err)
 	}
 	defer closeStore()
-	b, err := Baseline(ctx, st, cands, s.Query)
+	b, err := JudgeBaseline(ctx, st, cands, s.Query)
 	if err != nil {
 		return nil, spool(cands, err)
 	}

@@ -40,7 +40,7 @@ const (
 func noiseWarning(p *pool) *NoiseWarning {
 	var base []float64
 	for _, s := range p.base.segments {
-		if cv := segmentCV(s.samples); !math.IsNaN(cv) {
+		if cv := s.cv(); !math.IsNaN(cv) {
 			base = append(base, cv)
 		}
 	}

@@ -16,6 +16,9 @@ type segment struct {
 	samples []float64
 	job     int  // the run's job: its rank among the side's jobs, newest first
 	pooled  bool // the samples are pooled into the side's samples
+	// sum stands for the samples (nil) of a history-only run that the
+	// store summarized (model.BaselineQuery.SampleJobs).
+	sum *model.RunSummary
 }
 
 // A side is what one side (baseline or candidate) has of one benchmark.
@@ -35,8 +38,11 @@ type side struct {
 // add notes one run's benchmark. A run of a history-only job (pooled false)
 // adds its samples to the run-to-run spread and nothing else.
 func (s *side) add(b *model.Benchmark, job int, pooled bool) {
-	if len(b.Samples) > 0 {
-		s.segments = append(s.segments, segment{b.Unit, b.Samples, job, pooled})
+	switch {
+	case len(b.Samples) > 0:
+		s.segments = append(s.segments, segment{b.Unit, b.Samples, job, pooled, nil})
+	case !pooled && b.Summary != nil && b.Summary.N > 0:
+		s.segments = append(s.segments, segment{b.Unit, nil, job, false, b.Summary})
 	}
 	if !pooled {
 		return
@@ -146,18 +152,11 @@ func (p *pool) note(b *model.Benchmark, cand bool, job int, pooled bool) {
 // a lone run) numbered in order of first appearance, so that for runs given
 // newest first, rank 0 is the newest job.
 func jobRanks(runs []*model.Results) []int {
-	rank := map[model.JobKey]int{}
-	out := make([]int, len(runs))
+	jobs := make([]model.JobKey, len(runs))
 	for i, r := range runs {
-		k := r.Run.JobKey()
-		n, ok := rank[k]
-		if !ok {
-			n = len(rank)
-			rank[k] = n
-		}
-		out[i] = n
+		jobs[i] = r.Run.JobKey()
 	}
-	return out
+	return model.JobRanks(jobs)
 }
 
 // resolveUnit picks the common unit (the candidate's first, else the

@@ -8,12 +8,27 @@ import (
 	"github.com/perfgate/perfgate/tracker/stats"
 )
 
+// SummarizeRun returns what the run-to-run spread uses of one run's samples
+// of a benchmark (model.RunSummary): a store that summarizes the runs of
+// history-only jobs (model.BaselineQuery.Summarize) calls it, so a
+// comparison reads the same figures from a summary as from the samples.
+// It leaves samples as they are.
+func SummarizeRun(samples []float64) model.RunSummary {
+	return model.RunSummary{N: len(samples), Median: runMedian(samples, new([]float64)), CV: segmentCV(samples)}
+}
+
+// runMedian is the median of one run's samples, computed on a copy in
+// scratch (the median reorders it).
+func runMedian(samples []float64, scratch *[]float64) float64 {
+	*scratch = append((*scratch)[:0], samples...)
+	return stats.MedianInPlace(*scratch)
+}
+
 // addSummary adds one run's summary, the log of its median in the common
 // unit, to the job the run belongs to. scratch is space for a copy of the
 // samples, which the median reorders.
 func (s *side) addSummary(seg segment, scale float64, scratch *[]float64) {
-	*scratch = append((*scratch)[:0], seg.samples...)
-	m := stats.MedianInPlace(*scratch) * scale
+	m := seg.median(scratch) * scale
 	if !(m > 0) || math.IsInf(m, 0) {
 		return // no log: the run-level test will see one replicate less
 	}
@@ -21,6 +36,23 @@ func (s *side) addSummary(seg segment, scale float64, scratch *[]float64) {
 		s.jobs = append(s.jobs, nil)
 	}
 	s.jobs[seg.job] = append(s.jobs[seg.job], math.Log(m))
+}
+
+// median is the median of the segment's samples, or its summary's.
+func (seg segment) median(scratch *[]float64) float64 {
+	if seg.sum != nil {
+		return seg.sum.Median
+	}
+	return runMedian(seg.samples, scratch)
+}
+
+// cv is the coefficient of variation of the segment's samples (segmentCV),
+// or its summary's.
+func (seg segment) cv() float64 {
+	if seg.sum != nil {
+		return seg.sum.CV
+	}
+	return segmentCV(seg.samples)
 }
 
 // A runLevel is the test of one benchmark across runs.
