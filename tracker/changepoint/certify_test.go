@@ -1,0 +1,121 @@
+package changepoint
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// permutationSignificantScan is the permutation test before the
+// certifier: every permutation scanned in order, with the same early
+// stops. TestPermutationMatchesTable pins it to the table version.
+func permutationSignificantScan(seg []float64, q float64, offset uint64, buf []float64) bool {
+	limit := int(permutationAlpha * (permutations + 1))
+	rng := newPermutations(offset)
+	perm := append([]float64(nil), seg...)
+	count := 1
+	for r := 0; r < permutations; r++ {
+		if count+permutations-r <= limit {
+			return true
+		}
+		rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		if reaches(perm, buf, q) {
+			if count++; count > limit {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// flatHistory is n run medians moving by up to ±1.5·noise around 1000,
+// as docs/speed/trend-10k.sh draws them.
+func flatHistory(n int, noise float64, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = 1000 * (1 + noise*(rng.Float64()+rng.Float64()+rng.Float64()-1.5))
+	}
+	return x
+}
+
+// TestCertifierSound: whenever the certifier shows that a permutation
+// reaches q, the table's exact Q of some split is ≥ q — also for q just
+// above the permutation's largest Q, where it must not claim anything.
+func TestCertifierSound(t *testing.T) {
+	cases := splitCases()
+	cases["flat ±4.5%"] = flatHistory(300, 0.03, 1)
+	cases["excursion of 3"] = cat(flatHistory(100, 0.01, 2), scale(flatHistory(3, 0.01, 3), 1.1), flatHistory(100, 0.01, 4))
+	for name, x := range cases {
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(81, 82))
+			perm, rank := append([]float64(nil), x...), ranks(x)
+			c := newCertifier(len(x))
+			shown := 0
+			for range 5 {
+				rng.Shuffle(len(perm), func(i, j int) {
+					perm[i], perm[j] = perm[j], perm[i]
+					rank[i], rank[j] = rank[j], rank[i]
+				})
+				_, maxQ := bestSplitTable(perm)
+				for _, q := range []float64{maxQ * 0.5, maxQ * 0.9, maxQ * 0.999, maxQ, math.Nextafter(maxQ, math.Inf(1)), maxQ * 1.001} {
+					if !c.reaches(perm, rank, q) {
+						continue
+					}
+					shown++
+					if !(maxQ >= q) {
+						t.Fatalf("certifier shows Q ≥ %v, but the largest Q is %v", q, maxQ)
+					}
+				}
+			}
+			t.Logf("%d shown", shown)
+		})
+	}
+}
+
+// TestPermutationMatchesScan: at trend's 1,000 points, on flat histories
+// (most permutations reach q: the certifier settles them) and histories
+// with an excursion or a step (few do: the scan settles them), the test
+// decides as the scan alone did.
+func TestPermutationMatchesScan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scans up to 199 permutations of 1,000 values")
+	}
+	buf := make([]float64, 4*1000+1)
+	for name, x := range map[string][]float64{
+		"flat ±4.5%":   flatHistory(1000, 0.03, 1),
+		"flat ±6.75%":  flatHistory(1000, 0.045, 3),
+		"excursion":    cat(flatHistory(500, 0.03, 5), scale(flatHistory(6, 0.03, 6), 1.08), flatHistory(494, 0.03, 7)),
+		"step of 1.5%": cat(flatHistory(500, 0.03, 8), scale(flatHistory(500, 0.03, 9), 1.015)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, q := bestSplit(x, buf)
+			for _, f := range []float64{1, 0.8, 1.1} {
+				if got, want := permutationSignificant(x, f*q, 3, buf), permutationSignificantScan(x, f*q, 3, buf); got != want {
+					t.Errorf("Q×%v: significant = %v, the scan says %v", f, got, want)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPermutation1000 is the permutation test of a flat history of
+// trend's 1,000 points moving ±4.5%, the slowest part of `perfgate
+// trend` before the certifier; "scan" is the test without it.
+//
+//	go test ./tracker/changepoint -run '^$' -bench Permutation1000
+func BenchmarkPermutation1000(b *testing.B) {
+	x := flatHistory(1000, 0.03, 3)
+	buf := make([]float64, 4*len(x)+1)
+	_, q := bestSplit(x, buf)
+	for _, c := range []struct {
+		name string
+		f    func([]float64, float64, uint64, []float64) bool
+	}{{"certify", permutationSignificant}, {"scan", permutationSignificantScan}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				c.f(x, q, 0, buf)
+			}
+		})
+	}
+}
