@@ -7,9 +7,9 @@ import (
 
 // shortWindow is the longest y segment (κ − τ) that a certifier tries. A
 // permutation of a flat history reaches the observed Q mostly with a
-// short excursion: a few extreme values together (2–16 of 1,000 in the
+// short excursion: a few extreme values together (2–16 of 1,000 in most
 // histories measured for docs/speed.md).
-const shortWindow = 32
+const shortWindow = 16
 
 // A certifier shows cheaply that some split of a permutation has Q ≥ q,
 // without the O(n²) scan: it computes Q for the splits whose y segment
@@ -27,12 +27,20 @@ type certifier struct {
 	sum    []float64 // Fenwick tree of y by rank
 	prefix []float64 // prefix[p] ≈ Σ_{i<j<p} |x_i − x_j|
 	win    []float64 // win[τ mod shortWindow] ≈ Σ_{τ≤i<j<m} |x_i − x_j|
-	delta  float64   // a bound on the error of each sum of distances, both ways
+	meanX  []float64 // meanX[τ] ≈ pairMean(prefix[τ], τ)
+	// invPairs[b] = 1/C(b, 2), 0 for b < 2.
+	invPairs []float64
+	delta    float64 // a bound on the error of each sum of distances, both ways
 }
 
 func newCertifier(n int) *certifier {
-	return &certifier{n: n, y: make([]float64, n), rank: make([]int32, n), cnt: make([]int32, n+1),
-		sum: make([]float64, n+1), prefix: make([]float64, n+1), win: make([]float64, shortWindow)}
+	c := &certifier{n: n, y: make([]float64, n), rank: make([]int32, n), cnt: make([]int32, n+1),
+		sum: make([]float64, n+1), prefix: make([]float64, n+1), win: make([]float64, shortWindow),
+		meanX: make([]float64, n+1), invPairs: make([]float64, shortWindow+1)}
+	for b := 2; b <= shortWindow; b++ {
+		c.invPairs[b] = 1 / (float64(b) * float64(b-1) / 2)
+	}
+	return c
 }
 
 // ranks returns the rank of each value of seg (ties in order of position).
@@ -113,20 +121,33 @@ func (c *certifier) fillPrefix() {
 		}
 	}
 	c.prefix[c.n] = acc
+	for p := range c.n + 1 {
+		c.meanX[p] = pairMean(c.prefix[p], float64(p))
+	}
 }
 
-// windows tries every split with a y segment of 1…shortWindow values.
+// windows tries every split with a y segment of 1…shortWindow values. An
+// estimate with reciprocals (as scanSplits's) rules out at once the
+// splits far below q; shows judges the others.
 func (c *certifier) windows(q float64) bool {
-	y, w := c.y, c.win
+	y, w, mx, ip := c.y, c.win, c.meanX, c.invPairs
 	for m := range c.n { // m: the last value of y
 		w[m%shortWindow] = 0
-		var s float64 // Σ_{τ≤j<m} |y_j − y_m|
+		s := 1 / float64(m+1) // 1/(a+b)
+		pm := c.prefix[m+1]
+		var d float64 // Σ_{τ≤j<m} |y_j − y_m|
 		for tau := m; tau >= 1 && m-tau < shortWindow; tau-- {
 			if tau < m {
-				s += math.Abs(y[tau] - y[m])
-				w[tau%shortWindow] += s
+				d += math.Abs(y[tau] - y[m])
+				w[tau%shortWindow] += d
 			}
-			if c.shows(tau, m+1, w[tau%shortWindow], q) {
+			wy := w[tau%shortWindow]
+			a, b := float64(tau), float64(m+1-tau)
+			first, second := 2*(pm-c.prefix[tau]-wy)*s, a*b*s*(mx[tau]+wy*ip[m+1-tau])
+			if first-second+1e-9*(math.Abs(first)+math.Abs(second)) < q {
+				continue
+			}
+			if c.shows(tau, m+1, wy, q) {
 				return true
 			}
 		}
