@@ -11,7 +11,9 @@
 # runs as a yardstick of the machine's load; it prints min/median wall seconds and each
 # one's ratio to the yardstick.
 #
-# Usage: [NOISE=0.01] [BEFORE=old-binary] docs/speed/trend-10k.sh [REPS]        (default 5)
+# Postgres draws its history with random(): a new one each invocation unless SEED (0 to 1) is set.
+#
+# Usage: [NOISE=0.01] [SEED=0.5] [BEFORE=old-binary] docs/speed/trend-10k.sh [REPS]        (default 5)
 # It creates and drops the database perfgate_speed_trend on that server.
 set -euo pipefail
 BENCHSTAT=golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
@@ -61,6 +63,7 @@ if [ -n "${PERFGATE_TEST_DATABASE_URL:-}" ]; then
   "$work/bin/perfgate" migrate --db "$db" > /dev/null
   # The same history in SQL (the run files' medians).
   psql "$db" -q <<SQL
+${SEED:+select setseed($SEED) \gset}
 insert into testbeds (label, gpu, driver, cuda, nvrtc) values ('bench', '', '', '', '');
 insert into benchmarks (suite, name, unit, better, params)
   select 'memory', case when j = 0 then 'copy' else 'other/' || j end, 'ns', 'lower', '{}' from generate_series(0, 19) j;

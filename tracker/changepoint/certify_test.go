@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/perfgate/perfgate/internal/scaletest"
 )
 
 // permutationSignificantScan is the permutation test before the
@@ -73,7 +75,7 @@ func TestCertifierSound(t *testing.T) {
 	}
 }
 
-// TestPermutationMatchesScan: at trend's 1,000 points, on flat histories
+// TestPermutationMatchesScan: on flat histories of trend's 1,000 points
 // (most permutations reach q: the certifier settles them) and histories
 // with an excursion or a step (few do: the scan settles them), the test
 // decides as the scan alone did.
@@ -89,15 +91,20 @@ func TestPermutationMatchesScan(t *testing.T) {
 	}{
 		{"flat ±4.5%", flatHistory(1000, 0.03, 1), []float64{1, 0.8, 1.1}},
 		{"flat ±6.75%", flatHistory(1000, 0.045, 3), []float64{1, 0.8, 1.1}},
-		{"excursion", cat(flatHistory(500, 0.03, 5), scale(flatHistory(6, 0.03, 6), 1.08), flatHistory(494, 0.03, 7)), []float64{1}},
-		{"step of 1.5%", cat(flatHistory(500, 0.03, 8), scale(flatHistory(500, 0.03, 9), 1.015)), []float64{1}},
+		// Shorter: nearly every permutation is scanned where the test is
+		// significant (at Q×2 one permutation is shown to reach it first).
+		{"flat ±4.5%, 300", flatHistory(300, 0.03, 4), []float64{1.5, 2, 3}},
+		{"excursion", cat(flatHistory(200, 0.03, 5), scale(flatHistory(5, 0.03, 6), 1.08), flatHistory(195, 0.03, 7)), []float64{1}},
+		{"step of 2%", cat(flatHistory(200, 0.03, 8), scale(flatHistory(200, 0.03, 9), 1.02)), []float64{1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, q := bestSplit(c.x, buf)
 			for _, f := range c.factors {
-				if got, want := permutationSignificant(c.x, f*q, 3, buf), permutationSignificantScan(c.x, f*q, 3, buf); got != want {
+				got, want := permutationSignificant(c.x, f*q, 3, buf), permutationSignificantScan(c.x, f*q, 3, buf)
+				if got != want {
 					t.Errorf("Q×%v: significant = %v, the scan says %v", f, got, want)
 				}
+				t.Logf("Q×%v: significant = %v", f, got)
 			}
 		})
 	}
@@ -122,4 +129,19 @@ func BenchmarkPermutation1000(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestCertifierLinear: a certifier's try is O(n log n + n·shortWindow),
+// the cost it adds to a permutation test of n values per permutation (the
+// scan it saves is O(n²)). A try that shows nothing does all of its work.
+func TestCertifierLinear(t *testing.T) {
+	scaletest.Linear(t, scaletest.Case{N: 2000, Setup: func(n int) func() {
+		x := flatHistory(n, 0.03, 11)
+		rank, c := ranks(x), newCertifier(n)
+		return func() {
+			if c.reaches(x, rank, math.Inf(1)) {
+				t.Fatal("certifier shows a Q of +Inf")
+			}
+		}
+	}})
 }
