@@ -21,6 +21,10 @@ type Options struct {
 	// MaxTime caps the time spent measuring one benchmark (0: 15 s; 1 s with
 	// Fast; 5 s at SizeCI, where MaxSamples stops first).
 	MaxTime time.Duration
+	// Pace spaces samples so sustained work stays under the GPU's power
+	// limit: PaceAuto ("" too) idles only once NVML reports a throttled
+	// sample, PaceOff never, a number is a fixed idle ratio (pacer).
+	Pace string
 	// Progress, when set, receives one line per benchmark as it finishes.
 	Progress func(line string)
 	// CacheDir holds compiled PTX ("": the user cache directory + /perfgate).

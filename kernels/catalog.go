@@ -346,5 +346,8 @@ func ValidateOptions(o Options) error {
 	if o.MaxTime < 0 {
 		return &OptionError{"max-time", fmt.Sprintf("%v is negative", o.MaxTime)}
 	}
+	if _, err := newPacer(o.Pace); err != nil {
+		return &OptionError{"pace", err.Error()}
+	}
 	return nil
 }

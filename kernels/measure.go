@@ -25,6 +25,9 @@ type stopRule struct {
 	// middle of their range (half the range at most StableSpread × midpoint).
 	StableSpread float64
 	StableWindow int
+	// Pace is Options.Pace: how samples are spaced when the GPU throttles
+	// (newPacer).
+	Pace string
 }
 
 // rulesFor returns the stop rule for o: nvbench's defaults (10 samples,
@@ -45,6 +48,7 @@ func rulesFor(o Options) stopRule {
 	if o.MaxTime > 0 {
 		r.MaxTime = o.MaxTime
 	}
+	r.Pace = o.Pace
 	return r
 }
 

@@ -22,6 +22,7 @@ type gpuMonitor struct {
 	last    time.Time
 	clock   float64
 	reasons uint64 // OR of the reasons seen since reset, gpu_idle excepted
+	latest  uint64 // the reasons of the latest read (at most 1 ms old)
 }
 
 // openMonitor finds the NVML device with the given CUDA UUID ("GPU-…").
@@ -48,11 +49,16 @@ func (m *gpuMonitor) sample() float64 {
 			m.clock = float64(c)
 		}
 		if why, r := m.dev.GetCurrentClocksEventReasons(); r == nvml.SUCCESS {
+			m.latest = why
 			m.reasons |= why &^ uint64(nvml.ClocksEventReasonGpuIdle)
 		}
 	}
 	return m.clock
 }
+
+// throttledNow reports whether the latest read (by sample) saw a power or
+// thermal clock-event reason; false without NVML.
+func (m *gpuMonitor) throttledNow() bool { return m.ok && throttled(m.latest) }
 
 // takeReasons returns the reasons seen since the last call and clears them.
 func (m *gpuMonitor) takeReasons() []string {

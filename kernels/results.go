@@ -22,6 +22,10 @@ type measurement struct {
 	// BlockTimeouts counts samples discarded because the blocking kernel
 	// timed out (the batch size was halved each time).
 	BlockTimeouts int
+	// Pace is how samples were spaced and how many were throttled
+	// (PaceMode is Options.Pace).
+	Pace     pacer
+	PaceMode string
 }
 
 // A workMeta describes the work of one launch (or op) for derived metrics.
@@ -71,6 +75,7 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 	if len(m.Throttle) > 0 {
 		b.Info["clock_event_reasons"] = strings.Join(m.Throttle, ",")
 	}
+	m.Pace.record(b.Metrics, b.Info, m.PaceMode)
 	b.Metrics["samples_taken"] = float64(len(m.Samples))
 	b.Metrics["clock_drops"] = float64(dropped)
 	if m.BlockTimeouts > 0 {

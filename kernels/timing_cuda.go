@@ -130,7 +130,10 @@ func (g *gpu) measure(ctx context.Context, w workFunc, mode string, ops int, blo
 	if mode == ModeBatch {
 		n = batchSize(per, batchTarget, limit)
 	}
-	m := measurement{Mode: mode, BatchN: n, Warmup: warm}
+	m := measurement{Mode: mode, BatchN: n, Warmup: warm, PaceMode: r.Pace}
+	if m.Pace, err = newPacer(r.Pace); err != nil {
+		return m, err
+	}
 	s := &sampler{rule: r}
 	g.mon.takeReasons()
 	t0 := time.Now()
@@ -152,8 +155,11 @@ func (g *gpu) measure(ctx context.Context, w workFunc, mode string, ops int, blo
 		if err != nil {
 			return m, err
 		}
-		s.add(roundSample(float64(d)/1e3/float64(n*ops)), d)
-		m.Clocks = append(m.Clocks, g.mon.sample())
+		clk := g.mon.sample()
+		if m.Pace.keep(g.mon.throttledNow(), time.Since(t0)) {
+			s.add(roundSample(float64(d)/1e3/float64(n*ops)), d)
+			m.Clocks = append(m.Clocks, clk)
+		}
 		if stop, why := s.done(time.Since(t0)); stop {
 			m.Stop = stopDetail(why, s.cv(), r)
 			break
@@ -161,6 +167,7 @@ func (g *gpu) measure(ctx context.Context, w workFunc, mode string, ops int, blo
 		if err := ctx.Err(); err != nil {
 			return m, err
 		}
+		time.Sleep(m.Pace.gap(d)) // the GPU idles: it is synchronized
 	}
 	m.Samples = s.samples
 	m.Throttle = g.mon.takeReasons()

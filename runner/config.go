@@ -22,6 +22,8 @@ type ConfigOptions struct {
 	Only *regexp.Regexp
 	// Fast lowers the GPU time budgets (smoke runs).
 	Fast bool
+	// Pace is kernels.Options.Pace for builtin suites.
+	Pace string
 	// SkipPrepare leaves out the prepare commands (a process of a round:
 	// the parent prepared once).
 	SkipPrepare bool
@@ -158,7 +160,7 @@ func (c *configRun) runCommand(ctx context.Context, s *config.Suite) ([]model.Be
 func (c *configRun) progress(line string) { fmt.Fprintf(c.Log, "perfgate: %s\n", line) }
 
 func (c *configRun) kernelOptions() kernels.Options {
-	return kernels.Options{Fast: c.opts.Fast, Progress: c.progress, CacheDir: c.CacheDir}
+	return kernels.Options{Fast: c.opts.Fast, Pace: c.opts.Pace, Progress: c.progress, CacheDir: c.CacheDir}
 }
 
 func (c *configRun) runKernel(ctx context.Context, s *config.Suite) ([]model.Benchmark, error) {

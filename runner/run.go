@@ -102,7 +102,7 @@ func (r *Runner) runConfig(ctx context.Context, o Options) ([]*model.Results, er
 	if err := r.strict(ctx, o.Strict); err != nil {
 		return nil, err
 	}
-	co := ConfigOptions{Fast: o.Kernel.Fast, SkipPrepare: o.SkipPrepare, SkipUnchangedAgainst: o.SkipUnchangedAgainst}
+	co := ConfigOptions{Fast: o.Kernel.Fast, Pace: o.Kernel.Pace, SkipPrepare: o.SkipPrepare, SkipUnchangedAgainst: o.SkipUnchangedAgainst}
 	if len(o.Suites) > 0 {
 		quoted := make([]string, len(o.Suites))
 		for i, n := range o.Suites {
@@ -175,6 +175,9 @@ func selectionArgs(k kernels.Options) []string {
 	}
 	if k.Fast {
 		args = append(args, "--fast")
+	}
+	if k.Pace != "" {
+		args = append(args, "--pace", k.Pace)
 	}
 	return args
 }

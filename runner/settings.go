@@ -21,6 +21,7 @@ import (
 // are checked: lists as comma-separated text.
 type Settings struct {
 	Suites, Filter, Ops, DTypes, Size   string
+	Pace                                string
 	Out, Config, Devices, SkipUnchanged string
 	List, Fast, SkipPrepare, Strict     bool
 	Rounds                              int
@@ -65,7 +66,7 @@ func (s Settings) OutPaths() ([]string, error) {
 // block (Options.Meta). devices lists the GPUs --devices chooses from.
 func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, error) {
 	o := Options{Suites: splitList(s.Suites), Rounds: s.Rounds, SkipPrepare: s.SkipPrepare, Strict: s.Strict, SkipUnchangedAgainst: s.SkipUnchanged,
-		Kernel: kernels.Options{Size: s.Size, Fast: s.Fast, MaxTime: s.MaxTime, CacheDir: s.CacheDir,
+		Kernel: kernels.Options{Size: s.Size, Fast: s.Fast, MaxTime: s.MaxTime, Pace: s.Pace, CacheDir: s.CacheDir,
 			Worker: s.Worker, Ops: splitList(s.Ops), DTypes: splitList(s.DTypes)}}
 	if s.Filter != "" {
 		re, err := regexp.Compile(s.Filter)

@@ -1,0 +1,132 @@
+package kernels
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Pacing modes of Options.Pace.
+const (
+	PaceAuto = "auto" // idle only once a sample is throttled (the default)
+	PaceOff  = "off"  // back-to-back samples, throttled samples kept
+)
+
+// throttleMask holds the NVML clock-event reasons that mean the GPU is
+// holding its clocks down for power or heat (sw_power_cap, hw_slowdown,
+// sw_thermal, hw_thermal, hw_power_brake): a sample taken under one of them
+// measures the power controller, not the kernel. Idle, application clocks,
+// sync boost and display clocks are not throttling.
+const throttleMask = 0x4 | 0x8 | 0x20 | 0x40 | 0x80
+
+// throttled reports whether an NVML clock-event reason mask holds a power
+// or thermal reason.
+func throttled(mask uint64) bool { return mask&throttleMask != 0 }
+
+// The auto pacer's idle ratios (the first gap after a throttled sample and
+// the widest) and how long the power controller gets to act: the ratio
+// widens at most once per paceSettle, and samples within paceSettle after a
+// throttled one are retaken too (the clock is still coming back; NVML is
+// read at most once a millisecond).
+const (
+	paceFirst  = 1.0
+	paceMax    = 4.0
+	paceSettle = 200 * time.Millisecond
+)
+
+// A pacer spaces a benchmark's samples with idle time, so that sustained
+// work that would run into the GPU's power limit (the power controller then
+// lowers the SM clock, sample by sample, by varying amounts) averages below
+// it. After each sample the GPU idles for Ratio × the sample's GPU time: at
+// ratio 1 it is busy half the time.
+//
+// The auto rule starts with no idle time, so a GPU that is never throttled
+// is timed exactly as without pacing. A sample taken while NVML reports a
+// power or thermal reason (throttled) is dropped and taken again, and so is
+// every sample within paceSettle after a throttled one. Throttling widens
+// the ratio (1, 2, 4), at most once per paceSettle. At the widest ratio,
+// once it has had paceSettle to act, every sample is kept and throttled ones
+// are counted: the GPU cannot hold its clock at a 20% duty cycle, and that is
+// what it measures. A fixed ratio (Options.Pace "1") idles from the first
+// sample and keeps every sample; PaceOff is ratio 0, samples kept.
+type pacer struct {
+	Ratio float64 // idle time after a sample, as a multiple of its GPU time
+	Auto  bool    // widen Ratio when a sample is throttled
+	// Retaken counts the samples dropped and taken again (throttled, or
+	// within paceSettle after a throttled one); Kept the throttled samples
+	// kept (at the widest ratio, or when not Auto).
+	Retaken, Kept int
+	Idle          time.Duration // total idle time inserted
+	widened       time.Duration // sampling time of the last widening
+	last          time.Duration // sampling time of the last throttled sample
+	seen          bool          // a throttled sample was seen
+}
+
+// newPacer returns the pacer of an Options.Pace value: "" or PaceAuto,
+// PaceOff, or a fixed ratio ≥ 0 ("1" = idle as long as each sample ran).
+func newPacer(mode string) (pacer, error) {
+	switch mode {
+	case "", PaceAuto:
+		return pacer{Auto: true}, nil
+	case PaceOff:
+		return pacer{}, nil
+	}
+	r, err := strconv.ParseFloat(mode, 64)
+	if err != nil || r < 0 || r > 100 {
+		return pacer{}, fmt.Errorf("%q is not %s, %s or an idle ratio from 0 to 100", mode, PaceAuto, PaceOff)
+	}
+	return pacer{Ratio: r}, nil
+}
+
+// keep decides about a sample taken at elapsed (time since sampling began)
+// while the GPU was throttled or not: false means drop it and take another.
+func (p *pacer) keep(isThrottled bool, elapsed time.Duration) bool {
+	settled := !p.seen || elapsed-p.widened >= paceSettle
+	if !p.Auto || (p.Ratio >= paceMax && settled) {
+		if isThrottled {
+			p.Kept++
+		}
+		return true
+	}
+	if isThrottled {
+		if settled {
+			p.Ratio = min(max(paceFirst, 2*p.Ratio), paceMax)
+			p.widened = elapsed
+		}
+		p.seen, p.last = true, elapsed
+	} else if !p.seen || elapsed-p.last >= paceSettle {
+		return true
+	}
+	p.Retaken++
+	return false
+}
+
+// gap returns the idle time to leave after a sample that took gpu on the
+// device, and adds it to the total.
+func (p *pacer) gap(gpu time.Duration) time.Duration {
+	g := time.Duration(p.Ratio * float64(gpu))
+	p.Idle += g
+	return g
+}
+
+// record adds the pacer's counts to a benchmark's metrics and info: nothing
+// when it never idled and saw no throttled sample, so unthrottled runs read
+// as before.
+func (p *pacer) record(metrics map[string]float64, info map[string]string, mode string) {
+	if p.Retaken > 0 {
+		metrics["throttled_retaken"] = float64(p.Retaken)
+	}
+	if p.Kept > 0 {
+		metrics["throttled_kept"] = float64(p.Kept)
+	}
+	if p.Ratio > 0 {
+		metrics["pace_ratio"] = p.Ratio
+		metrics["pace_idle_ms"] = float64(p.Idle.Microseconds()) / 1e3
+	}
+	if mode == "" {
+		mode = PaceAuto
+	}
+	if p.Ratio > 0 || p.Retaken > 0 || p.Kept > 0 || mode != PaceAuto {
+		info["pacing"] = fmt.Sprintf("%s: idle %g× each sample's GPU time; throttled samples %d retaken, %d kept", mode, p.Ratio, p.Retaken, p.Kept)
+	}
+}

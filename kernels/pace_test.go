@@ -1,0 +1,123 @@
+package kernels
+
+import (
+	"testing"
+	"time"
+)
+
+func TestNewPacer(t *testing.T) {
+	for _, tc := range []struct {
+		mode  string
+		want  pacer
+		isErr bool
+	}{
+		{"", pacer{Auto: true}, false},
+		{"auto", pacer{Auto: true}, false},
+		{"off", pacer{}, false},
+		{"1", pacer{Ratio: 1}, false},
+		{"0.25", pacer{Ratio: 0.25}, false},
+		{"-1", pacer{}, true},
+		{"fast", pacer{}, true},
+		{"1000", pacer{}, true},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			p, err := newPacer(tc.mode)
+			if (err != nil) != tc.isErr || p != tc.want {
+				t.Errorf("newPacer(%q) = %+v, %v; want %+v, error %v", tc.mode, p, err, tc.want, tc.isErr)
+			}
+		})
+	}
+}
+
+func TestThrottled(t *testing.T) {
+	for _, tc := range []struct {
+		mask uint64
+		want bool
+	}{
+		{0, false}, {0x1, false}, {0x2 | 0x10 | 0x100, false}, // idle, app clocks, sync boost, display
+		{0x4, true}, {0x8, true}, {0x20, true}, {0x40, true}, {0x80, true}, {0x1 | 0x4, true},
+	} {
+		if got := throttled(tc.mask); got != tc.want {
+			t.Errorf("throttled(%#x) = %v, want %v", tc.mask, got, tc.want)
+		}
+	}
+}
+
+// A step is one sample offered to a pacer: throttled or not, at ms of sampling.
+type step struct {
+	throttled bool
+	ms        int
+}
+
+func TestPacerKeep(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		mode      string
+		steps     []step
+		wantKeep  []bool
+		wantRatio float64
+		retaken   int
+		kept      int
+	}{
+		{"never throttled: no idle, every sample kept", "auto",
+			[]step{{false, 0}, {false, 5}, {false, 400}}, []bool{true, true, true}, 0, 0, 0},
+		{"a throttled sample widens to 1; it and the next 200 ms are retaken", "auto",
+			[]step{{false, 0}, {true, 3}, {false, 6}, {false, 202}, {false, 203}}, []bool{true, false, false, false, true}, 1, 3, 0},
+		{"throttled within the settle time: retaken, no widening", "auto",
+			[]step{{true, 0}, {true, 50}, {true, 199}, {false, 250}, {false, 398}, {false, 399}},
+			[]bool{false, false, false, false, false, true}, 1, 5, 0},
+		{"throttled after the settle time: widened again, up to 4", "auto",
+			[]step{{true, 0}, {true, 200}, {true, 400}, {true, 550}}, []bool{false, false, false, false}, 4, 4, 0},
+		{"at the widest ratio, after settling, every sample is kept", "auto",
+			[]step{{true, 0}, {true, 200}, {true, 400}, {true, 500}, {true, 600}, {false, 610}, {true, 700}},
+			[]bool{false, false, false, false, true, true, true}, 4, 4, 2},
+		{"off keeps and counts throttled samples", "off",
+			[]step{{true, 0}, {false, 1}, {true, 2}}, []bool{true, true, true}, 0, 0, 2},
+		{"a fixed ratio never widens", "2",
+			[]step{{true, 0}, {true, 500}}, []bool{true, true}, 2, 0, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := newPacer(tc.mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range tc.steps {
+				if got := p.keep(s.throttled, time.Duration(s.ms)*time.Millisecond); got != tc.wantKeep[i] {
+					t.Errorf("step %d %+v: keep = %v, want %v", i, s, got, tc.wantKeep[i])
+				}
+			}
+			if p.Ratio != tc.wantRatio || p.Retaken != tc.retaken || p.Kept != tc.kept {
+				t.Errorf("ratio %g retaken %d kept %d; want %g %d %d", p.Ratio, p.Retaken, p.Kept, tc.wantRatio, tc.retaken, tc.kept)
+			}
+		})
+	}
+}
+
+func TestPacerGapAndRecord(t *testing.T) {
+	p := pacer{Ratio: 1.5}
+	if g := p.gap(2 * time.Millisecond); g != 3*time.Millisecond {
+		t.Errorf("gap(2ms) at 1.5 = %v, want 3ms", g)
+	}
+	p.gap(time.Millisecond)
+	p.Retaken, p.Kept = 3, 1
+	m, info := map[string]float64{}, map[string]string{}
+	p.record(m, info, "")
+	want := map[string]float64{"throttled_retaken": 3, "throttled_kept": 1, "pace_ratio": 1.5, "pace_idle_ms": 4.5}
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("metrics[%s] = %g, want %g", k, m[k], v)
+		}
+	}
+	if got := info["pacing"]; got != "auto: idle 1.5× each sample's GPU time; throttled samples 3 retaken, 1 kept" {
+		t.Errorf("info.pacing = %q", got)
+	}
+
+	// An unthrottled benchmark under the default rule records nothing.
+	m, info = map[string]float64{}, map[string]string{}
+	q := pacer{Auto: true}
+	q.gap(time.Millisecond)
+	q.record(m, info, PaceAuto)
+	if len(m) != 0 || len(info) != 0 {
+		t.Errorf("unthrottled auto run recorded %v %v, want nothing", m, info)
+	}
+}
