@@ -9,11 +9,20 @@ For every shape, dtype and mask of the attention suite it times
 the way perfgate times (CUDA events; cold = a 2×L2 memset before each sample,
 outside the timed region; batch = N back-to-back calls per event pair, N sized
 so a sample lasts >= 1 ms), and a third way, graph: R calls captured in one
-CUDA graph and replayed, one replay per event pair, per call. Eager calls of
-small shapes are bound by Python and dispatch on the CPU (tens of µs); the
-graph mode shows the GPU time alone, which is what perfgate's batch mode
-(launches queued behind a blocking kernel) measures.
+CUDA graph and replayed, one replay per event pair, per call; and a fourth,
+queued: the batch mode's N eager calls queued behind a spinning kernel
+(torch.cuda._sleep) and timed from an event recorded after it, so the events
+see the eager kernels back to back on the GPU, the CPU's dispatch hidden —
+what perfgate's batch mode does with its blocking kernel (a sample whose
+spin ended before the calls were queued is retaken with a longer spin).
+Eager calls of small shapes are bound by Python and dispatch on the CPU (tens
+of µs); graph and queued show the GPU time alone, graph with the launch gaps
+a CUDA graph saves, queued with the stream launches perfgate's batch mode has.
 Inputs: torch.manual_seed(42), uniform [-2, 2).
+
+PACE=R (environment) idles R × each sample's GPU time after it, as
+perfgate's --pace R does (docs/gpu.md, "Noise"): at R = 1 sustained
+tensor-core work stays under the H100's power limit. Default 0 (no idle).
 
 `torch_attention.py gqa` times the grouped-query shape and the MHA prefill of
 the same FLOPs instead (K and V with
@@ -26,8 +35,10 @@ Output: JSON lines in perfgate's sdpa-jsonl format (docs/config.md), one per
 """
 import json
 import math
+import os
 import statistics
 import sys
+import time
 
 import torch
 import torch.nn.functional as F
@@ -36,6 +47,12 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 SHAPES = [(1, 1, 128, 64), (8, 4, 128, 64), (32, 8, 128, 64), (32, 8, 256, 64), (8, 16, 2048, 128), (1, 32, 4096, 128)]
 GQA_SHAPES = [(8, 16, 2048, 128), (4, 32, 2048, 128, 8)]  # B, H, S, d[, H_kv]: gqaPrefill and its MHA twin
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
+PACE = float(os.environ.get("PACE", "0"))
+
+
+def pace(us):
+    if PACE > 0:
+        time.sleep(PACE * us / 1e6)
 
 
 def timed(fn, reps, flush=None):
@@ -48,7 +65,9 @@ def timed(fn, reps, flush=None):
         fn()
     stop.record()
     stop.synchronize()
-    return start.elapsed_time(stop) * 1000 / reps  # us per call
+    us = start.elapsed_time(stop) * 1000
+    pace(us)
+    return us / reps  # per call
 
 
 def graph_samples(fn, reps, n):
@@ -67,6 +86,26 @@ def graph_samples(fn, reps, n):
     xs = [timed(g.replay, 1) / reps for _ in range(n)]
     del g
     return xs
+
+
+def queued_samples(fn, reps, n):
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    cycles, xs, retakes = 4_000_000, [], 0
+    while len(xs) < n and retakes < 20:
+        torch.cuda._sleep(cycles)
+        start.record()
+        for _ in range(reps):
+            fn()
+        stop.record()
+        spinning = not start.query()  # the spin outlasted the queueing
+        stop.synchronize()
+        pace(start.elapsed_time(stop) * 1000)
+        if not spinning:
+            cycles, retakes = cycles * 2, retakes + 1
+            continue
+        xs.append(start.elapsed_time(stop) * 1000 / reps)
+    return xs, retakes
 
 
 def measure(fn, flush, cold_n, batch_n):
@@ -119,13 +158,18 @@ def main():
                         err = (fn().float() - ref).abs().max().item()
                         cold, batch, n = measure(fn, flush, 60 if big else 300, 20 if big else 60)
                         graph = graph_samples(fn, 2 if big else 20, 20 if big else 100)
-                    for mode, xs in (("cold", cold), ("batch", batch), ("graph", graph)):
+                        queued, retakes = queued_samples(fn, n, 20 if big else 60)
+                    for mode, xs in (("cold", cold), ("batch", batch), ("graph", graph), ("queued", queued)):
+                        if not xs:
+                            print(f"no queued samples for {(b, h, s, d, dname, causal, backend)}", file=sys.stderr)
+                            continue
                         med = statistics.median(xs)
                         rec = {"B": b, "H": h, "S": s, "d": d, "precision": dname, "backend": backend,
                                **({"H_kv": hkv} if hkv != h else {}),
                                "causal": causal, "mode": mode, "samples_us": [round(x, 4) for x in xs],
                                "median_us": med, "tflops": flops / (med * 1e-6) / 1e12,
-                               "calls_per_sample": {"cold": 1, "batch": n, "graph": 2 if big else 20}[mode], "max_abs_diff_vs_unfused": err}
+                               "calls_per_sample": {"cold": 1, "batch": n, "graph": 2 if big else 20, "queued": n}[mode], "max_abs_diff_vs_unfused": err, "pace_ratio": PACE,
+                               **({"spin_retakes": retakes} if mode == "queued" else {})}
                         print(json.dumps(rec), flush=True)
             del q, k, v
             torch.cuda.empty_cache()
