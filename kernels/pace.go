@@ -26,12 +26,12 @@ func throttled(mask uint64) bool { return mask&throttleMask != 0 }
 // The auto pacer's idle ratios (the first gap after a throttled sample and
 // the widest) and how long the power controller gets to act: the ratio
 // widens at most once per paceSettle, and samples within paceSettle after a
-// throttled one are retaken too (the clock is still coming back; NVML is
-// read at most once a millisecond).
+// throttled one are retaken (the clock comes back over about half a second
+// on the H100, and NVML is read at most once a millisecond).
 const (
 	paceFirst  = 1.0
 	paceMax    = 4.0
-	paceSettle = 200 * time.Millisecond
+	paceSettle = 500 * time.Millisecond
 )
 
 // A pacer spaces a benchmark's samples with idle time, so that sustained
@@ -41,26 +41,38 @@ const (
 // ratio 1 it is busy half the time.
 //
 // The auto rule starts with no idle time, so a GPU that is never throttled
-// is timed exactly as without pacing. A sample taken while NVML reports a
-// power or thermal reason (throttled) is dropped and taken again, and so is
-// every sample within paceSettle after a throttled one. Throttling widens
-// the ratio (1, 2, 4), at most once per paceSettle. At the widest ratio,
+// is timed exactly as without pacing. The first sample taken while NVML
+// reports a power or thermal reason (throttled) discards the samples so far
+// and sets the ratio to 1; every throttled sample, and every sample within
+// paceSettle after one, is dropped and taken again. Throttling that goes on
+// widens the ratio (2, 4), at most once per paceSettle. At the widest ratio,
 // once it has had paceSettle to act, every sample is kept and throttled ones
-// are counted: the GPU cannot hold its clock at a 20% duty cycle, and that is
-// what it measures. A fixed ratio (Options.Pace "1") idles from the first
+// are counted: the GPU cannot hold its clock at a 20% duty cycle, and that
+// is what it measures. A fixed ratio (Options.Pace "1") idles from the first
 // sample and keeps every sample; PaceOff is ratio 0, samples kept.
 type pacer struct {
 	Ratio float64 // idle time after a sample, as a multiple of its GPU time
 	Auto  bool    // widen Ratio when a sample is throttled
-	// Retaken counts the samples dropped and taken again (throttled, or
-	// within paceSettle after a throttled one); Kept the throttled samples
-	// kept (at the widest ratio, or when not Auto).
+	// Retaken counts the samples dropped and taken again (throttled, within
+	// paceSettle after a throttled one, or taken before the first throttled
+	// one); Kept the throttled samples kept (at the widest ratio, or when
+	// not Auto).
 	Retaken, Kept int
 	Idle          time.Duration // total idle time inserted
 	widened       time.Duration // sampling time of the last widening
 	last          time.Duration // sampling time of the last throttled sample
 	seen          bool          // a throttled sample was seen
 }
+
+// A verdict is what to do with a sample: keep it, take another, or discard
+// every sample so far and take another (sampling starts over, paced).
+type verdict int
+
+const (
+	keepSample verdict = iota
+	retakeSample
+	restartSampling
+)
 
 // newPacer returns the pacer of an Options.Pace value: "" or PaceAuto,
 // PaceOff, or a fixed ratio ≥ 0 ("1" = idle as long as each sample ran).
@@ -78,28 +90,38 @@ func newPacer(mode string) (pacer, error) {
 	return pacer{Ratio: r}, nil
 }
 
-// keep decides about a sample taken at elapsed (time since sampling began)
-// while the GPU was throttled or not: false means drop it and take another.
-func (p *pacer) keep(isThrottled bool, elapsed time.Duration) bool {
+// judge decides about a sample taken at elapsed (time since sampling
+// began) while the GPU was throttled or not.
+func (p *pacer) judge(isThrottled bool, elapsed time.Duration) verdict {
 	settled := !p.seen || elapsed-p.widened >= paceSettle
 	if !p.Auto || (p.Ratio >= paceMax && settled) {
 		if isThrottled {
 			p.Kept++
 		}
-		return true
+		return keepSample
 	}
-	if isThrottled {
-		if settled {
-			p.Ratio = min(max(paceFirst, 2*p.Ratio), paceMax)
-			p.widened = elapsed
+	if !isThrottled {
+		if p.seen && elapsed-p.last < paceSettle {
+			p.Retaken++
+			return retakeSample
 		}
-		p.seen, p.last = true, elapsed
-	} else if !p.seen || elapsed-p.last >= paceSettle {
-		return true
+		return keepSample
 	}
+	first := !p.seen
+	if settled {
+		p.Ratio = min(max(paceFirst, 2*p.Ratio), paceMax)
+		p.widened = elapsed
+	}
+	p.seen, p.last = true, elapsed
 	p.Retaken++
-	return false
+	if first {
+		return restartSampling
+	}
+	return retakeSample
 }
+
+// discarded counts n samples thrown away when sampling restarted.
+func (p *pacer) discarded(n int) { p.Retaken += n }
 
 // gap returns the idle time to leave after a sample that took gpu on the
 // device, and adds it to the total.

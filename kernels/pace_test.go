@@ -49,32 +49,33 @@ type step struct {
 	ms        int
 }
 
-func TestPacerKeep(t *testing.T) {
+func TestPacerJudge(t *testing.T) {
+	const k, r, x = keepSample, retakeSample, restartSampling
 	for _, tc := range []struct {
 		name      string
 		mode      string
 		steps     []step
-		wantKeep  []bool
+		want      []verdict
 		wantRatio float64
 		retaken   int
 		kept      int
 	}{
 		{"never throttled: no idle, every sample kept", "auto",
-			[]step{{false, 0}, {false, 5}, {false, 400}}, []bool{true, true, true}, 0, 0, 0},
-		{"a throttled sample widens to 1; it and the next 200 ms are retaken", "auto",
-			[]step{{false, 0}, {true, 3}, {false, 6}, {false, 202}, {false, 203}}, []bool{true, false, false, false, true}, 1, 3, 0},
+			[]step{{false, 0}, {false, 5}, {false, 900}}, []verdict{k, k, k}, 0, 0, 0},
+		{"the first throttled sample restarts at ratio 1; the next 500 ms are retaken", "auto",
+			[]step{{false, 0}, {true, 3}, {false, 6}, {false, 502}, {false, 503}}, []verdict{k, x, r, r, k}, 1, 3, 0},
 		{"throttled within the settle time: retaken, no widening", "auto",
-			[]step{{true, 0}, {true, 50}, {true, 199}, {false, 250}, {false, 398}, {false, 399}},
-			[]bool{false, false, false, false, false, true}, 1, 5, 0},
+			[]step{{true, 0}, {true, 50}, {true, 499}, {false, 600}, {false, 998}, {false, 999}},
+			[]verdict{x, r, r, r, r, k}, 1, 5, 0},
 		{"throttled after the settle time: widened again, up to 4", "auto",
-			[]step{{true, 0}, {true, 200}, {true, 400}, {true, 550}}, []bool{false, false, false, false}, 4, 4, 0},
+			[]step{{true, 0}, {true, 500}, {true, 1000}, {true, 1400}}, []verdict{x, r, r, r}, 4, 4, 0},
 		{"at the widest ratio, after settling, every sample is kept", "auto",
-			[]step{{true, 0}, {true, 200}, {true, 400}, {true, 500}, {true, 600}, {false, 610}, {true, 700}},
-			[]bool{false, false, false, false, true, true, true}, 4, 4, 2},
+			[]step{{true, 0}, {true, 500}, {true, 1000}, {true, 1200}, {true, 1500}, {false, 1510}, {true, 1600}},
+			[]verdict{x, r, r, r, k, k, k}, 4, 4, 2},
 		{"off keeps and counts throttled samples", "off",
-			[]step{{true, 0}, {false, 1}, {true, 2}}, []bool{true, true, true}, 0, 0, 2},
+			[]step{{true, 0}, {false, 1}, {true, 2}}, []verdict{k, k, k}, 0, 0, 2},
 		{"a fixed ratio never widens", "2",
-			[]step{{true, 0}, {true, 500}}, []bool{true, true}, 2, 0, 2},
+			[]step{{true, 0}, {true, 900}}, []verdict{k, k}, 2, 0, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := newPacer(tc.mode)
@@ -82,8 +83,8 @@ func TestPacerKeep(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, s := range tc.steps {
-				if got := p.keep(s.throttled, time.Duration(s.ms)*time.Millisecond); got != tc.wantKeep[i] {
-					t.Errorf("step %d %+v: keep = %v, want %v", i, s, got, tc.wantKeep[i])
+				if got := p.judge(s.throttled, time.Duration(s.ms)*time.Millisecond); got != tc.want[i] {
+					t.Errorf("step %d %+v: verdict %d, want %d", i, s, got, tc.want[i])
 				}
 			}
 			if p.Ratio != tc.wantRatio || p.Retaken != tc.retaken || p.Kept != tc.kept {

@@ -156,9 +156,13 @@ func (g *gpu) measure(ctx context.Context, w workFunc, mode string, ops int, blo
 			return m, err
 		}
 		clk := g.mon.sample()
-		if m.Pace.keep(g.mon.throttledNow(), time.Since(t0)) {
+		switch m.Pace.judge(g.mon.throttledNow(), time.Since(t0)) {
+		case keepSample:
 			s.add(roundSample(float64(d)/1e3/float64(n*ops)), d)
 			m.Clocks = append(m.Clocks, clk)
+		case restartSampling:
+			m.Pace.discarded(len(s.samples))
+			s, m.Clocks = &sampler{rule: r}, nil
 		}
 		if stop, why := s.done(time.Since(t0)); stop {
 			m.Stop = stopDetail(why, s.cv(), r)
