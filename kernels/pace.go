@@ -48,11 +48,14 @@ const (
 // widens the ratio (2, 4), at most once per paceSettle. At the widest ratio,
 // once it has had paceSettle to act, every sample is kept and throttled ones
 // are counted: the GPU cannot hold its clock at a 20% duty cycle, and that
-// is what it measures. A fixed ratio (Options.Pace "1") idles from the first
-// sample and keeps every sample; PaceOff is ratio 0, samples kept.
+// is what it measures. Nor does it retake anything after GiveUp (half the
+// benchmark's time budget), so a short budget still ends with samples. A
+// fixed ratio (Options.Pace "1") idles from the first sample and keeps every
+// sample; PaceOff is ratio 0, samples kept.
 type pacer struct {
-	Ratio float64 // idle time after a sample, as a multiple of its GPU time
-	Auto  bool    // widen Ratio when a sample is throttled
+	Ratio  float64       // idle time after a sample, as a multiple of its GPU time
+	Auto   bool          // widen Ratio when a sample is throttled
+	GiveUp time.Duration // sampling time after which every sample is kept (0: never)
 	// Retaken counts the samples dropped and taken again (throttled, within
 	// paceSettle after a throttled one, or taken before the first throttled
 	// one); Kept the throttled samples kept (at the widest ratio, or when
@@ -94,7 +97,8 @@ func newPacer(mode string) (pacer, error) {
 // began) while the GPU was throttled or not.
 func (p *pacer) judge(isThrottled bool, elapsed time.Duration) verdict {
 	settled := !p.seen || elapsed-p.widened >= paceSettle
-	if !p.Auto || (p.Ratio >= paceMax && settled) {
+	late := p.GiveUp > 0 && elapsed >= p.GiveUp
+	if !p.Auto || late || (p.Ratio >= paceMax && settled) {
 		if isThrottled {
 			p.Kept++
 		}

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,6 +73,8 @@ func TestPacerJudge(t *testing.T) {
 		{"at the widest ratio, after settling, every sample is kept", "auto",
 			[]step{{true, 0}, {true, 500}, {true, 1000}, {true, 1200}, {true, 1500}, {false, 1510}, {true, 1600}},
 			[]verdict{x, r, r, r, k, k, k}, 4, 4, 2},
+		{"after GiveUp (1 s here) every sample is kept", "auto",
+			[]step{{true, 0}, {true, 600}, {true, 999}, {true, 1000}, {false, 1001}}, []verdict{x, r, r, k, k}, 2, 3, 1},
 		{"off keeps and counts throttled samples", "off",
 			[]step{{true, 0}, {false, 1}, {true, 2}}, []verdict{k, k, k}, 0, 0, 2},
 		{"a fixed ratio never widens", "2",
@@ -81,6 +84,9 @@ func TestPacerJudge(t *testing.T) {
 			p, err := newPacer(tc.mode)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.HasPrefix(tc.name, "after GiveUp") {
+				p.GiveUp = time.Second
 			}
 			for i, s := range tc.steps {
 				if got := p.judge(s.throttled, time.Duration(s.ms)*time.Millisecond); got != tc.want[i] {

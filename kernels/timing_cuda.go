@@ -134,6 +134,7 @@ func (g *gpu) measure(ctx context.Context, w workFunc, mode string, ops int, blo
 	if m.Pace, err = newPacer(r.Pace); err != nil {
 		return m, err
 	}
+	m.Pace.GiveUp = r.MaxTime / 2
 	s := &sampler{rule: r}
 	g.mon.takeReasons()
 	t0 := time.Now()
