@@ -16,7 +16,7 @@
 #
 # Usage: docs/speed/check-history.sh [REPS] [N] [S]   (defaults: 3, 10000, 100)
 # PERFGATE=path tests a prebuilt binary instead of building this checkout; BEFORE=path adds the
-# older binary. Postgres is measured when PERFGATE_TEST_DATABASE_URL names a server; the script
+# older binary. CPU is user + system seconds (min / median). Postgres is measured when PERFGATE_TEST_DATABASE_URL names a server; the script
 # creates and drops the database perfgate_speed_history there. KEEP=DIR keeps the JSON outputs.
 set -euo pipefail
 reps=${1:-3} n=${2:-10000} s=${3:-100}
@@ -95,16 +95,16 @@ record() {
 check() {
   local where=(--store "$work/st") rc=0
   [ "$2" = pg ] && where=(--db "$db")
-  /usr/bin/time -f '%M' -o "$work/time.txt" "$work/bin/$1" check "${where[@]}" --format json "$work/cand.json" \
+  /usr/bin/time -f '%M %U %S' -o "$work/time.txt" "$work/bin/$1" check "${where[@]}" --format json "$work/cand.json" \
     > "$work/out/$1.$2.$3.json" 2> "$work/stderr.txt" || rc=$?
   if [ "$rc" -gt 1 ]; then echo "failed ($rc): $1 check $2" >&2; cat "$work/stderr.txt" >&2; exit 1; fi
-  tail -n 1 "$work/time.txt" >> "$work/$1.$2.$3"
+  tail -n 1 "$work/time.txt" | awk '{ print $1, $2 + $3 }' >> "$work/$1.$2.$3"
 }
 
 gen 99 0 feature "$work/cand.json"
 in=$(stat -c %s "$work/cand.json")
 differ=0
-printf '%-6s %-5s %-7s %9s %9s %9s %7s %7s  %s\n' jobs store binary "cand MB" "min MB" "med MB" "÷ cand" "med ÷" verdicts
+printf '%-6s %-5s %-7s %9s %9s %9s %7s %7s %8s %8s  %s\n' jobs store binary "cand MB" "min MB" "med MB" "÷ cand" "med ÷" "min cpu" "med cpu" verdicts
 prev=0
 for jobs in 3 10 20; do
   record $(seq $((prev + 1)) "$jobs"); prev=$jobs
@@ -122,9 +122,10 @@ for jobs in 3 10 20; do
         cmp -s "$work/out/before.$st.$jobs.md" "$work/out/after.$st.$jobs.md"; then same=identical; else same=DIFFER; differ=1; fi
     fi
     for b in "${bins[@]}"; do
-      sort -n "$work/$b.$st.$jobs" | awk -v j="$jobs" -v st="$st" -v b="$b" -v inb="$in" -v same="$same" '
-        { v[NR] = $1 } END { mn = v[1] * 1024; md = v[int((NR + 1) / 2)] * 1024
-          printf "%-6s %-5s %-7s %9.1f %9.1f %9.1f %7.1f %7.1f  %s\n", j, st, b, inb / 1e6, mn / 1e6, md / 1e6, mn / inb, md / inb, same }'
+      cpu=$(sort -g -k2 "$work/$b.$st.$jobs" | awk '{ v[NR] = $2 } END { printf "%.2f %.2f", v[1], v[int((NR + 1) / 2)] }')
+      sort -n "$work/$b.$st.$jobs" | awk -v j="$jobs" -v st="$st" -v b="$b" -v inb="$in" -v same="$same" -v cpu="$cpu" '
+        { v[NR] = $1 } END { mn = v[1] * 1024; md = v[int((NR + 1) / 2)] * 1024; split(cpu, t, " ")
+          printf "%-6s %-5s %-7s %9.1f %9.1f %9.1f %7.1f %7.1f %8s %8s  %s\n", j, st, b, inb / 1e6, mn / 1e6, md / 1e6, mn / inb, md / inb, t[1], t[2], same }'
     done
   done
 done
