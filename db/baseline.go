@@ -78,10 +78,12 @@ func baseline(ctx context.Context, tx querier, q model.BaselineQuery) (*model.Ba
 			reduce[pks[i]] = true
 		}
 	}
-	if b.Runs, err = loadRuns(ctx, tx, pks, func(pk int64, bm *model.Benchmark) {
+	sum := q.Summarizer()
+	if b.Runs, err = loadRuns(ctx, tx, pks, func(pk int64, r *model.Results, bm *model.Benchmark) bool {
 		if reduce[pk] {
-			q.Reduce(bm)
+			sum.Add(r, bm)
 		}
+		return reduce[pk]
 	}); err != nil {
 		return nil, err
 	}

@@ -17,8 +17,9 @@ type querier interface {
 // loadRuns reads whole runs by primary key, in the order of pks: the run
 // blocks, then the benchmarks with their samples (a range of
 // run_benchmarks_pkey per run), in one batch (one round trip). each, when
-// not nil, sees every benchmark as it arrives (it may reduce it).
-func loadRuns(ctx context.Context, q querier, pks []int64, each func(pk int64, b *model.Benchmark)) ([]*model.Results, error) {
+// not nil, sees every benchmark as it arrives, and takes it (true) or
+// lets it be appended to its run.
+func loadRuns(ctx context.Context, q querier, pks []int64, each func(pk int64, r *model.Results, b *model.Benchmark) bool) ([]*model.Results, error) {
 	if len(pks) == 0 {
 		return nil, nil
 	}
@@ -58,8 +59,8 @@ func queueRunBlocks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results
 }
 
 // queueBenchmarks reads the benchmarks of the runs, with their samples, in
-// recorded order, passing each to each (when not nil) as it arrives.
-func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results, each func(pk int64, b *model.Benchmark)) {
+// recorded order, offering each to each (when not nil) as it arrives.
+func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Results, each func(pk int64, r *model.Results, b *model.Benchmark) bool) {
 	var pk int64
 	var b model.Benchmark
 	batch.Queue(`
@@ -74,10 +75,9 @@ func queueBenchmarks(batch *pgx.Batch, pks []int64, byPK map[int64]*model.Result
 			if r == nil {
 				return fmt.Errorf("benchmark of run %d, which is not stored", pk)
 			}
-			if each != nil {
-				each(pk, &b)
+			if each == nil || !each(pk, r, &b) {
+				r.Benchmarks = append(r.Benchmarks, b)
 			}
-			r.Benchmarks = append(r.Benchmarks, b)
 			b = model.Benchmark{}
 			return nil
 		})

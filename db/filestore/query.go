@@ -62,16 +62,14 @@ func (s *Store) baseline(ix *index, q model.BaselineQuery) (*model.Baseline, err
 	for i := range used {
 		jobs[i] = used[i].Run.JobKey()
 	}
-	ranks := model.JobRanks(jobs)
+	ranks, sum := model.JobRanks(jobs), q.Summarizer()
 	for i, e := range used {
 		r, err := s.loadRun(e)
 		if err != nil {
 			return nil, err
 		}
 		if q.Summarizes(ranks[i]) { // one run's samples at a time, then their summaries
-			for j := range r.Benchmarks {
-				q.Reduce(&r.Benchmarks[j])
-			}
+			sum.Reduce(r)
 		}
 		b.Runs = append(b.Runs, r)
 		b.Used = append(b.Used, r.Run.Ref())

@@ -32,10 +32,15 @@ func (s suiteFilteredSource) Baseline(ctx context.Context, q model.BaselineQuery
 	}
 	for i, r := range b.Runs {
 		kept := *r
-		kept.Benchmarks = nil
+		kept.Benchmarks, kept.Summaries = nil, nil
 		for _, bm := range r.Benchmarks {
 			if s.only.MatchString(bm.Suite) {
 				kept.Benchmarks = append(kept.Benchmarks, bm)
+			}
+		}
+		for _, bm := range r.Summaries {
+			if s.only.MatchString(bm.Suite) {
+				kept.Summaries = append(kept.Summaries, bm)
 			}
 		}
 		b.Runs[i] = &kept

@@ -38,11 +38,8 @@ type side struct {
 // add notes one run's benchmark. A run of a history-only job (pooled false)
 // adds its samples to the run-to-run spread and nothing else.
 func (s *side) add(b *model.Benchmark, job int, pooled bool) {
-	switch {
-	case len(b.Samples) > 0:
+	if len(b.Samples) > 0 {
 		s.segments = append(s.segments, segment{b.Unit, b.Samples, job, pooled, nil})
-	case !pooled && b.Summary != nil && b.Summary.N > 0:
-		s.segments = append(s.segments, segment{b.Unit, nil, job, false, b.Summary})
 	}
 	if !pooled {
 		return
@@ -77,6 +74,19 @@ type pool struct {
 func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 	byKey := map[model.Key]*pool{}
 	var order []*pool
+	// poolOf returns the pool of k, made on first sight; nil when k is ignored.
+	poolOf := func(k model.Key) *pool {
+		if opt.ignored(k.String()) {
+			return nil
+		}
+		p := byKey[k]
+		if p == nil {
+			p = &pool{key: k}
+			byKey[k] = p
+			order = append(order, p)
+		}
+		return p
+	}
 	add := func(runs []*model.Results, cand bool) {
 		ranks := make([]int, len(runs)) // the candidate: one job
 		if !cand {
@@ -86,17 +96,15 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 			pooled := cand || opt.BaselineJobs == 0 || ranks[j] < opt.BaselineJobs
 			for i := range r.Benchmarks {
 				b := &r.Benchmarks[i]
-				k := b.Key()
-				if opt.ignored(k.String()) {
-					continue
+				if p := poolOf(b.Key()); p != nil {
+					p.note(b, cand, ranks[j], pooled)
 				}
-				p := byKey[k]
-				if p == nil {
-					p = &pool{key: k}
-					byKey[k] = p
-					order = append(order, p)
+			}
+			for i := range r.Summaries { // a history-only run a store summarized
+				s := &r.Summaries[i]
+				if p := poolOf(model.Key{Suite: s.Suite, Name: s.Name}); p != nil && s.N > 0 {
+					p.base.segments = append(p.base.segments, segment{s.Unit, nil, ranks[j], false, &s.RunSummary})
 				}
-				p.note(b, cand, ranks[j], pooled)
 			}
 		}
 	}

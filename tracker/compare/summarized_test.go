@@ -12,7 +12,7 @@ import (
 
 // TestSummarizedHistorySameResults: history-only jobs whose benchmarks a
 // store reduced to their summaries (model.BaselineQuery.SampleJobs with
-// SummarizeRun) give the comparison that their samples give, bit for bit:
+// SummarizeRun, model.Summarizer) give the comparison that their samples give, bit for bit:
 // the spread, the run-level test, the noise warnings read from the history's
 // CVs, a history run in another time unit, one in an unconvertible unit, a
 // benchmark only the history has, one with an error and no samples, sharded
@@ -75,18 +75,15 @@ func TestSummarizedHistorySameResults(t *testing.T) {
 			}
 			q := model.BaselineQuery{SampleJobs: k, Summarize: SummarizeRun}
 			reduced := baselineOf(base)
-			ranks := jobRanks(reduced.Runs)
+			ranks, sum := jobRanks(reduced.Runs), q.Summarizer()
 			summarized := 0
 			for i, r := range reduced.Runs {
-				c := *r
-				c.Benchmarks = slices.Clone(r.Benchmarks)
 				if q.Summarizes(ranks[i]) {
-					for j := range c.Benchmarks {
-						q.Reduce(&c.Benchmarks[j])
-						summarized++
-					}
+					c := *r
+					sum.Reduce(&c)
+					summarized += len(c.Summaries)
+					reduced.Runs[i] = &c
 				}
-				reduced.Runs[i] = &c
 			}
 			if summarized == 0 {
 				t.Fatal("no benchmark was summarized")

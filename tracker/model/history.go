@@ -97,12 +97,11 @@ type BaselineQuery struct {
 	// one by one), and no candidate is ever its own baseline.
 	Exclude []JobKey
 	// SampleJobs, when > 0 and Summarize is set, is how many of the newest
-	// jobs come back with their samples. The benchmarks of the older jobs'
-	// runs (job ranks as JobRanks numbers them over Baseline.Runs) come
-	// back without samples, metrics, info or params: Summary holds
-	// Summarize of their samples instead (nil where there were none). Only
-	// the run-to-run spread reads those jobs, so a store need not hold all
-	// their samples at once.
+	// jobs come back with their samples. The runs of the older jobs (job
+	// ranks as JobRanks numbers them over Baseline.Runs) come back with
+	// Summaries instead of Benchmarks: each benchmark's key, unit and
+	// Summarize of its samples. Only the run-to-run spread reads those
+	// jobs, so a store need not hold all their samples at once.
 	SampleJobs int
 	Summarize  func(samples []float64) RunSummary
 }
@@ -113,14 +112,44 @@ func (q *BaselineQuery) Summarizes(rank int) bool {
 	return q.SampleJobs > 0 && q.Summarize != nil && rank >= q.SampleJobs
 }
 
-// Reduce replaces the samples of b, a benchmark of a summarized job's run,
-// by their summary.
-func (q *BaselineQuery) Reduce(b *Benchmark) {
+// A Summarizer reduces the benchmarks of summarized runs to their
+// BenchmarkSummary, sharing one copy of each name and unit between the
+// runs of a baseline (a history of 17 runs of 10k benchmarks would
+// otherwise hold 170k copies).
+type Summarizer struct {
+	q    *BaselineQuery
+	strs map[string]string
+}
+
+// Summarizer returns a Summarizer for the runs of one answer to q.
+func (q *BaselineQuery) Summarizer() *Summarizer {
+	return &Summarizer{q: q, strs: map[string]string{}}
+}
+
+// Add appends the summary of b to r.Summaries.
+func (s *Summarizer) Add(r *Results, b *Benchmark) {
+	row := BenchmarkSummary{Suite: s.intern(b.Suite), Name: s.intern(b.Name), Unit: s.intern(b.Unit)}
 	if len(b.Samples) > 0 {
-		s := q.Summarize(b.Samples)
-		b.Summary = &s
+		row.RunSummary = s.q.Summarize(b.Samples)
 	}
-	b.Samples, b.Metrics, b.Info, b.Params = nil, nil, nil, nil
+	r.Summaries = append(r.Summaries, row)
+}
+
+// Reduce replaces the benchmarks of r by their summaries.
+func (s *Summarizer) Reduce(r *Results) {
+	r.Summaries = make([]BenchmarkSummary, 0, len(r.Benchmarks))
+	for i := range r.Benchmarks {
+		s.Add(r, &r.Benchmarks[i])
+	}
+	r.Benchmarks = nil
+}
+
+func (s *Summarizer) intern(x string) string {
+	if v, ok := s.strs[x]; ok {
+		return v
+	}
+	s.strs[x] = x
+	return x
 }
 
 // JobRanks returns the job rank of each of jobs (the JobKey of runs given

@@ -14,6 +14,9 @@ type Results struct {
 	Schema     string      `json:"schema"`
 	Run        Run         `json:"run"`
 	Benchmarks []Benchmark `json:"benchmarks"`
+	// Summaries replace Benchmarks (then nil) in a run a store summarized
+	// (BaselineQuery.SampleJobs), in the same order. They are never written.
+	Summaries []BenchmarkSummary `json:"-"`
 }
 
 // Run describes where and when a set of benchmarks ran.
@@ -90,10 +93,6 @@ type Benchmark struct {
 	SummaryOnly bool `json:"summary_only,omitempty"`
 	// Error says why the benchmark produced no samples.
 	Error string `json:"error,omitempty"`
-	// Summary, set by a store on the runs of a baseline's history-only
-	// jobs (BaselineQuery.SampleJobs), stands for the samples, which are
-	// then nil. It is never written.
-	Summary *RunSummary `json:"-"`
 }
 
 // A RunSummary is all that the run-to-run spread uses of one run's samples
@@ -102,6 +101,14 @@ type Benchmark struct {
 type RunSummary struct {
 	N          int
 	Median, CV float64
+}
+
+// A BenchmarkSummary stands for a benchmark of a run that a store
+// summarized (BaselineQuery.SampleJobs): its key, its unit and the summary
+// of its samples (N = 0: it had none).
+type BenchmarkSummary struct {
+	Suite, Name, Unit string
+	RunSummary
 }
 
 // Key identifies a benchmark within a run: suite and name.
