@@ -17,6 +17,8 @@ func (f fixedBaseline) Baseline(context.Context, model.BaselineQuery) (*model.Ba
 
 func TestFilteredBaseline(t *testing.T) {
 	stored := &model.Results{Benchmarks: []model.Benchmark{{Suite: "io", Name: "copy"}, {Suite: "kernels", Name: "gemm"}, {Suite: "iota", Name: "x"}}}
+	// A history-only run the store summarized (model.BaselineQuery.SampleJobs).
+	summarized := &model.Results{Summaries: []model.BenchmarkSummary{{Suite: "io", Name: "copy"}, {Suite: "kernels", Name: "gemm"}, {Suite: "iota", Name: "x"}}}
 	tests := []struct {
 		only string
 		want []string
@@ -31,7 +33,7 @@ func TestFilteredBaseline(t *testing.T) {
 		if tt.only != "" {
 			only = regexp.MustCompile(tt.only)
 		}
-		b, err := FilteredBaseline(fixedBaseline{&model.Baseline{Runs: []*model.Results{stored}}}, only).Baseline(context.Background(), model.BaselineQuery{})
+		b, err := FilteredBaseline(fixedBaseline{&model.Baseline{Runs: []*model.Results{stored, summarized}}}, only).Baseline(context.Background(), model.BaselineQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,8 +44,15 @@ func TestFilteredBaseline(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("filter %q kept %q, want %q", tt.only, got, tt.want)
 		}
+		got = nil
+		for _, s := range b.Runs[1].Summaries {
+			got = append(got, s.Suite)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("filter %q kept the summaries of %q, want %q", tt.only, got, tt.want)
+		}
 	}
-	if len(stored.Benchmarks) != 3 {
-		t.Errorf("the stored run was changed: %d benchmarks", len(stored.Benchmarks))
+	if len(stored.Benchmarks) != 3 || len(summarized.Summaries) != 3 {
+		t.Errorf("the stored runs were changed: %d benchmarks, %d summaries", len(stored.Benchmarks), len(summarized.Summaries))
 	}
 }
