@@ -119,6 +119,19 @@ func TestCompareExitCodes(t *testing.T) {
 	}
 }
 
+// TestCompareBaselineErrorFirst: the two sides load at once, and when both
+// are bad the baseline's error is the one reported, as when they loaded in
+// turn.
+func TestCompareBaselineErrorFirst(t *testing.T) {
+	b1, _, _, c := compareFiles(t)
+	for range 20 { // the candidate's goroutine may finish first
+		_, errs, code := runCompareCmd(t, nil, "--baseline", b1+".nope", "--candidate", c+".nope")
+		if code != 2 || !strings.Contains(errs, b1+".nope") || strings.Contains(errs, c+".nope") {
+			t.Fatalf("exit %d, stderr %q: want 2 and only the baseline's error", code, errs)
+		}
+	}
+}
+
 // TestCompareJSON decodes compare --format json and checks the documented
 // contract: threshold as a fraction, p_value the worse-direction p, the
 // baseline files pooled.
