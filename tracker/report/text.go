@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/perfgate/perfgate/internal/textcol"
 	"github.com/perfgate/perfgate/tracker/compare"
 )
 
@@ -21,18 +22,20 @@ func Text(c *compare.Comparison) string {
 	fmt.Fprintf(&b, "perfgate: %s\n", words)
 	if len(c.Results) > 0 {
 		b.WriteByte('\n')
-		var tb strings.Builder
-		tw := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "verdict\tbenchmark\tbaseline\tcandidate\tchange\t%s CI\tp (adj.)\tn\trun spread\tnote\n", level(c.Options.CILevel()))
-		for _, r := range attentionOrder(c.Results) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n",
-				verdictWords(r), plain(r.Suite+"/"+r.Name), value(r.BaselineMedian, r.Unit), value(r.CandidateMedian, r.Unit),
-				pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r)), r.NBaseline, r.NCandidate, spread(r), plain(r.Reason))
+		rows := make([][]string, 0, len(c.Results)+1)
+		rows = append(rows, []string{"verdict", "benchmark", "baseline", "candidate", "change", level(c.Options.CILevel()) + " CI", "p (adj.)", "n", "run spread", "note"})
+		cells := make([]string, 10*len(c.Results))
+		for i, r := range attentionOrder(c.Results) {
+			row := cells[10*i : 10*i+10 : 10*i+10]
+			row[0], row[1], row[2], row[3] = verdictWords(r), plain(r.Suite+"/"+r.Name), value(r.BaselineMedian, r.Unit), value(r.CandidateMedian, r.Unit)
+			row[4], row[5], row[6] = pct(r.Change), ci(r.CILow, r.CIHigh, " … "), pval(shownP(r))
+			row[7], row[8], row[9] = strconv.Itoa(r.NBaseline)+"/"+strconv.Itoa(r.NCandidate), spread(r), plain(r.Reason)
+			rows = append(rows, row)
 		}
-		tw.Flush()
-		for _, line := range strings.Split(strings.TrimSuffix(tb.String(), "\n"), "\n") {
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-		}
+		// Left-aligned, the note the text after the columns, each line's
+		// trailing spaces dropped: what tabwriter (flags 0) and
+		// strings.TrimRight of each line printed.
+		textcol.Write(&b, rows, textcol.Format{Align: textcol.Left, Text: true, Trim: true})
 	}
 	if w := textWarnings(c); w != "" {
 		b.WriteString("\n" + w)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/textcol"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/stats"
 	"github.com/perfgate/perfgate/tracker/units"
@@ -115,7 +116,7 @@ func Table(w io.Writer, series []Series) error {
 			row[4], row[5], row[6] = string(b), strconv.Itoa(p.N), mark
 			rows = append(rows, row)
 		}
-		if err := writeRightAligned(w, rows); err != nil {
+		if err := textcol.Write(w, rows, textcol.Format{Align: textcol.Right}); err != nil {
 			return err
 		}
 		for _, st := range s.Steps {

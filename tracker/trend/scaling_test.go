@@ -8,7 +8,7 @@ import (
 )
 
 // TestTableLinear: printing a trend's table is linear in its points (the
-// columns are sized in one pass and padded in another, writeRightAligned).
+// columns are sized in one pass and padded in another, textcol.Write).
 func TestTableLinear(t *testing.T) {
 	scaletest.Linear(t, scaletest.Case{N: 5000, Setup: func(n int) func() {
 		se := []Series{{TrendSeries: benchSeries(n, 1)}}
