@@ -60,8 +60,10 @@ func Write(w io.Writer, rows [][]string, f Format) error {
 			if f.Align == Left {
 				buf = append(buf, cell...)
 			}
-			for range pad {
-				buf = append(buf, ' ')
+			for pad > 0 {
+				n := min(pad, len(spaces))
+				buf = append(buf, spaces[:n]...)
+				pad -= n
 			}
 			if f.Align == Right {
 				buf = append(buf, cell...)
@@ -81,6 +83,8 @@ func Write(w io.Writer, rows [][]string, f Format) error {
 	_, err := w.Write(buf)
 	return err
 }
+
+const spaces = "                                                                "
 
 // widths returns the width in runes of each column's widest cell, and
 // false where Write must leave the table to tabwriter.

@@ -15,7 +15,7 @@ import (
 // with and without the text after the columns, and with the trailing
 // spaces of each line trimmed as perfgate compare's table did
 // (strings.TrimRight of each line of tabwriter's output): multi-byte
-// runes, invalid UTF-8, empty and all-space cells, rows of different
+// runes, invalid UTF-8, empty, all-space and 150-byte cells, rows of different
 // lengths and the bytes tabwriter treats specially included.
 func TestWriteIsTabwriter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(81, 82))
@@ -42,7 +42,7 @@ func TestWriteIsTabwriter(t *testing.T) {
 // tables have no byte tabwriter treats specially, and one in ten has a
 // row of another length.
 func randomRows(rng *rand.Rand, i int) [][]string {
-	pieces := []string{"", "a", "2026-03-01 09:00Z", "1.234 µs", "+5.0% regression", "\xff\xfe", "\xfe", "日本", "x\ty", "l1\nl2", "v\vw", "f\fg", "  ", "a  ", " b"}
+	pieces := []string{"", "a", "2026-03-01 09:00Z", "1.234 µs", "+5.0% regression", "\xff\xfe", "\xfe", "日本", "x\ty", "l1\nl2", "v\vw", "f\fg", "  ", "a  ", " b", strings.Repeat("wide ", 30)}
 	rows := make([][]string, 1+rng.IntN(6))
 	for r := range rows {
 		rows[r] = make([]string, 7)

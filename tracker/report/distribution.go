@@ -2,28 +2,29 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/perfgate/perfgate/internal/textcol"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/stats"
 	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // distColumns are the descriptive statistics shown per side of a benchmark.
-const distColumns = "n\tmean\tmedian\tstd\tmin\tp95\tp99\tmax"
+var distColumns = []string{"n", "mean", "median", "std", "min", "p95", "p99", "max"}
 
-// distCells renders one side's statistics in unit, tab-separated; a side
-// without samples is a dash.
-func distCells(s stats.Summary, unit string) string {
+// appendDistCells appends one side's statistics in unit; a side without
+// samples is a dash.
+func appendDistCells(cells []string, s stats.Summary, unit string) []string {
 	if s.N == 0 {
-		return "0\t—\t—\t—\t—\t—\t—\t—"
+		return append(cells, "0", "—", "—", "—", "—", "—", "—", "—")
 	}
-	cells := []string{fmt.Sprint(s.N)}
+	cells = append(cells, strconv.Itoa(s.N))
 	for _, v := range []float64{s.Mean, s.Median, s.Std, s.Min, s.P95, s.P99, s.Max} {
 		cells = append(cells, value(v, unit))
 	}
-	return strings.Join(cells, "\t")
+	return cells
 }
 
 // withSamples returns the results that have raw samples on either side
@@ -73,24 +74,25 @@ func writeDistributions(b *strings.Builder, c *compare.Comparison) {
 	b.WriteString("\n</details>\n\n")
 }
 
-// textDistributions renders the same statistics as a terminal table.
-func textDistributions(c *compare.Comparison) string {
+// writeTextDistributions writes the same statistics as a terminal table,
+// after a blank line; nothing when no result has samples.
+func writeTextDistributions(b *strings.Builder, c *compare.Comparison) {
 	rs := withSamples(c)
 	if len(rs) == 0 {
-		return ""
+		return
 	}
-	var tb strings.Builder
-	tw := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "benchmark\tside\t%s\t\n", distColumns)
+	const width = 2 + 8 // benchmark, side, distColumns
+	rows := make([][]string, 0, 1+2*len(rs))
+	rows = append(rows, append([]string{"benchmark", "side"}, distColumns...))
+	cells := make([]string, 0, 2*width*len(rs))
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\tbaseline\t%s\t\n", plain(r.Suite+"/"+r.Name), distCells(r.Baseline, r.Unit))
-		fmt.Fprintf(tw, "\tcandidate\t%s\t\n", distCells(r.Candidate, r.Unit))
+		cells = appendDistCells(append(cells, plain(r.Suite+"/"+r.Name), "baseline"), r.Baseline, r.Unit)
+		cells = appendDistCells(append(cells, "", "candidate"), r.Candidate, r.Unit)
+		rows = append(rows, cells[len(cells)-2*width:len(cells)-width:len(cells)-width], cells[len(cells)-width:])
 	}
-	tw.Flush()
-	var b strings.Builder
-	b.WriteString("distributions:\n")
-	for _, line := range strings.Split(strings.TrimSuffix(tb.String(), "\n"), "\n") {
-		b.WriteString(strings.TrimRight(line, " ") + "\n")
-	}
-	return b.String()
+	b.WriteString("\ndistributions:\n")
+	// Every cell a column, left-aligned, each line's trailing spaces
+	// dropped: what tabwriter (flags 0, each cell ending in a tab) and
+	// strings.TrimRight of each line printed.
+	textcol.Write(b, rows, textcol.Format{Align: textcol.Left, Trim: true})
 }

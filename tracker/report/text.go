@@ -40,9 +40,7 @@ func Text(c *compare.Comparison) string {
 	if w := textWarnings(c); w != "" {
 		b.WriteString("\n" + w)
 	}
-	if d := textDistributions(c); d != "" {
-		b.WriteString("\n" + d)
-	}
+	writeTextDistributions(&b, c)
 	b.WriteByte('\n')
 	for _, line := range runLines(c, plain, func(s string) string { return s }) {
 		b.WriteString(line + "\n")
