@@ -100,3 +100,41 @@ __device__ void fill(T* p, i64 n, unsigned seed, float lo, float hi) {
 extern "C" __global__ void pg_fill_fp32(float* p, i64 n, unsigned seed, float lo, float hi) { fill(p, n, seed, lo, hi); }
 extern "C" __global__ void pg_fill_fp16(f16* p, i64 n, unsigned seed, float lo, float hi) { fill(p, n, seed, lo, hi); }
 extern "C" __global__ void pg_fill_bf16(bf16* p, i64 n, unsigned seed, float lo, float hi) { fill(p, n, seed, lo, hi); }
+
+// Shared memory, cp.async and tensor cores (sm_80 and later), for the
+// suites that tile through shared memory (gemm, attention, decode).
+// smem_addr is p's address in the shared window, as the PTX operands take it.
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+// cp_async16 copies 16 bytes from global src to shared dst asynchronously;
+// cp_async_commit closes a group of copies, cp_async_wait<N> waits until at
+// most N groups are in flight.
+__device__ __forceinline__ void cp_async16(void* dst, const void* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst)), "l"(src));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;"); }
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
+
+// ldsm4 loads four 8×8 b16 matrices; lane l gives the address of row l%8 of
+// matrix l/8. ldsm4t loads them transposed.
+__device__ __forceinline__ void ldsm4(unsigned r[4], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_addr(p)));
+}
+__device__ __forceinline__ void ldsm4t(unsigned r[4], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_addr(p)));
+}
+
+// mma: c (16×8, fp32) += a (16×16, row) · b (16×8, col), b as two words.
+template <class T> __device__ __forceinline__ void mma(float c[4], const unsigned a[4], unsigned b0, unsigned b1);
+template <> __device__ __forceinline__ void mma<f16>(float c[4], const unsigned a[4], unsigned b0, unsigned b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+template <> __device__ __forceinline__ void mma<bf16>(float c[4], const unsigned a[4], unsigned b0, unsigned b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}

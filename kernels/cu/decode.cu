@@ -31,32 +31,6 @@
 #define DM_CHAINS 2 // accumulators of a tile's scores (2, 4 and 8 measured the same)
 #define DM_PAD (DM_D + 8) // row stride in shared memory, elements
 
-// The ldmatrix and mma wrappers are attention.cu's (each suite compiles as its own module).
-__device__ __forceinline__ unsigned dm_saddr(const void* p) {
-    unsigned a;
-    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
-    return a;
-}
-__device__ __forceinline__ void dm_ldsm4(unsigned r[4], const void* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(dm_saddr(p)));
-}
-__device__ __forceinline__ void dm_ldsm4t(unsigned r[4], const void* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(dm_saddr(p)));
-}
-template <class T> __device__ __forceinline__ void dm_mma(float c[4], const unsigned a[4], unsigned b0, unsigned b1);
-template <> __device__ __forceinline__ void dm_mma<f16>(float c[4], const unsigned a[4], unsigned b0, unsigned b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-template <> __device__ __forceinline__ void dm_mma<bf16>(float c[4], const unsigned a[4], unsigned b0, unsigned b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
 // dm_add2 rounds (a + b) elementwise for two pairs of T packed in words.
 template <class T> __device__ __forceinline__ unsigned dm_add2(unsigned a, unsigned b) {
     T a0, a1, b0, b1;
@@ -128,11 +102,11 @@ __device__ __forceinline__ void dm_scores(float x[2], const u16* kt, const unsig
 #pragma unroll
     for (int kk = 0; kk < 8; kk++) {
         if constexpr (REG) {
-            dm_mma<T>(s[kk % DM_CHAINS], kr[kk], qw[kk][0], qw[kk][1]);
+            mma<T>(s[kk % DM_CHAINS], kr[kk], qw[kk][0], qw[kk][1]);
         } else {
             unsigned a[4];
-            dm_ldsm4(a, kt + ((m & 1) * 8 + (lane & 7)) * DM_PAD + kk * 16 + (m >> 1) * 8);
-            dm_mma<T>(s[kk % DM_CHAINS], a, qw[kk][0], qw[kk][1]);
+            ldsm4(a, kt + ((m & 1) * 8 + (lane & 7)) * DM_PAD + kk * 16 + (m >> 1) * 8);
+            mma<T>(s[kk % DM_CHAINS], a, qw[kk][0], qw[kk][1]);
         }
     }
 #pragma unroll
@@ -159,11 +133,11 @@ __device__ __forceinline__ void dm_pv(float acc[8][4], const u16* vt, const unsi
 #pragma unroll
     for (int mi = 0; mi < 8; mi++) {
         if constexpr (REG) {
-            dm_mma<T>(acc[mi], vr[mi], b0, b1);
+            mma<T>(acc[mi], vr[mi], b0, b1);
         } else {
             unsigned a[4];
-            dm_ldsm4t(a, vt + ((m >> 1) * 8 + (lane & 7)) * DM_PAD + mi * 16 + (m & 1) * 8);
-            dm_mma<T>(acc[mi], a, b0, b1);
+            ldsm4t(a, vt + ((m >> 1) * 8 + (lane & 7)) * DM_PAD + mi * 16 + (m & 1) * 8);
+            mma<T>(acc[mi], a, b0, b1);
         }
     }
 }
@@ -412,8 +386,8 @@ __device__ __forceinline__ void dm_chip(const T* Q, const T* K, const T* V, T* O
         __syncwarp();
 #pragma unroll
         for (int kk = 0; kk < 8; kk++) {
-            dm_ldsm4(kr[kk], sk + ((m & 1) * 8 + (lane & 7)) * DM_PAD + kk * 16 + (m >> 1) * 8);
-            dm_ldsm4t(vr[kk], sv + ((m >> 1) * 8 + (lane & 7)) * DM_PAD + kk * 16 + (m & 1) * 8);
+            ldsm4(kr[kk], sk + ((m & 1) * 8 + (lane & 7)) * DM_PAD + kk * 16 + (m >> 1) * 8);
+            ldsm4t(vr[kk], sv + ((m >> 1) * 8 + (lane & 7)) * DM_PAD + kk * 16 + (m & 1) * 8);
         }
     } else {
 #pragma unroll

@@ -9,39 +9,6 @@
 // of 32 (the suite's shapes are).
 #define GEMM_BM 128
 
-__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ void cp_async16(void* s, const void* g) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(s)), "l"(g));
-}
-__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> __device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
-
-__device__ __forceinline__ void ldsm_x4(unsigned r[4], const void* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_addr(p)));
-}
-__device__ __forceinline__ void ldsm_x4_t(unsigned r[4], const void* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_addr(p)));
-}
-
-template <class T> struct Mma;
-template <> struct Mma<f16> {
-    static __device__ __forceinline__ void run(float d[4], const unsigned a[4], const unsigned b[2]) {
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-    }
-};
-template <> struct Mma<bf16> {
-    static __device__ __forceinline__ void run(float d[4], const unsigned a[4], const unsigned b[2]) {
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-    }
-};
-
 // tile_of maps a 1-D block index to a (tile row, tile column), grouped by 8 tile rows.
 __device__ __forceinline__ void tile_of(int bid, int tiles_m, int tiles_n, int& tm, int& tn) {
     const int group = 8;
@@ -94,17 +61,17 @@ __device__ void gemm_mma(const T* __restrict__ A, const T* __restrict__ B, T* __
     for (int s = 0; s < STAGES - 1; s++) {
         if (s < ktiles)
             load_tile<T, BN, BK>(as + s * GEMM_BM * APAD, bs + s * BK * BPAD, A, B, K, N, row0, col0, s * BK);
-        cp_commit();
+        cp_async_commit();
     }
     for (int kt = 0; kt < ktiles; kt++) {
-        cp_wait<STAGES - 2>();
+        cp_async_wait<STAGES - 2>();
         __syncthreads();
         int nt = kt + STAGES - 1;
         if (nt < ktiles) {
             int s = nt % STAGES;
             load_tile<T, BN, BK>(as + s * GEMM_BM * APAD, bs + s * BK * BPAD, A, B, K, N, row0, col0, nt * BK);
         }
-        cp_commit();
+        cp_async_commit();
         const T* at = as + (kt % STAGES) * GEMM_BM * APAD;
         const T* bt = bs + (kt % STAGES) * BK * BPAD;
 #pragma unroll
@@ -112,21 +79,21 @@ __device__ void gemm_mma(const T* __restrict__ A, const T* __restrict__ B, T* __
             unsigned af[4][4], bfr[NI][2];
 #pragma unroll
             for (int mi = 0; mi < 4; mi++)
-                ldsm_x4(af[mi], at + (wm + mi * 16 + lane % 16) * APAD + kk + (lane / 16) * 8);
+                ldsm4(af[mi], at + (wm + mi * 16 + lane % 16) * APAD + kk + (lane / 16) * 8);
 #pragma unroll
             for (int nj = 0; nj < NI / 2; nj++) {
                 unsigned r[4];
-                ldsm_x4_t(r, bt + (kk + lane % 16) * BPAD + wn + nj * 16 + (lane / 16) * 8);
+                ldsm4t(r, bt + (kk + lane % 16) * BPAD + wn + nj * 16 + (lane / 16) * 8);
                 bfr[2 * nj][0] = r[0]; bfr[2 * nj][1] = r[1];
                 bfr[2 * nj + 1][0] = r[2]; bfr[2 * nj + 1][1] = r[3];
             }
 #pragma unroll
             for (int mi = 0; mi < 4; mi++)
 #pragma unroll
-                for (int ni = 0; ni < NI; ni++) Mma<T>::run(acc[mi][ni], af[mi], bfr[ni]);
+                for (int ni = 0; ni < NI; ni++) mma<T>(acc[mi][ni], af[mi], bfr[ni][0], bfr[ni][1]);
         }
     }
-    cp_wait<0>();
+    cp_async_wait<0>();
 #pragma unroll
     for (int mi = 0; mi < 4; mi++)
 #pragma unroll
