@@ -71,13 +71,42 @@ type actRunner struct {
 type actEntry struct {
 	Msg        string   `json:"msg"`
 	Command    string   `json:"command"`
+	RawCommand string   `json:"raw"` // the workflow command as the step printed it
 	Name       string   `json:"name"`
 	Arg        string   `json:"arg"`
+	Step       string   `json:"step"`
 	StepID     []string `json:"stepID"`
+	Stage      string   `json:"stage"`
 	StepResult string   `json:"stepResult"`
 	ExecTime   int64    `json:"executionTime"` // nanoseconds
 	JobResult  string   `json:"jobResult"`
 	Raw        bool     `json:"raw_output"`
+}
+
+// runActJSON runs act (started with --json) as cmd, hands each entry of its
+// JSON log to each, and returns act's exit code, wall time and output. It
+// fails the test if act could not run.
+func runActJSON(t *testing.T, cmd *exec.Cmd, each func(actEntry)) (code int, wall time.Duration, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	wall = time.Since(start)
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e actEntry
+		if json.Unmarshal(sc.Bytes(), &e) == nil {
+			each(e)
+		}
+	}
+	return code, wall, out.String(), errb.String()
 }
 
 type actResult struct {
@@ -188,24 +217,10 @@ func (r *actRunner) run(t *testing.T, event, payload string, extra ...string) ac
 	}
 	cmd := exec.Command(r.act, append(args, extra...)...)
 	cmd.Dir = r.repo
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err = cmd.Run()
-	res := actResult{outputs: map[string]string{}, steps: map[string]string{}, times: map[string]time.Duration{}, wall: time.Since(start)}
-	if ee, ok := err.(*exec.ExitError); ok {
-		res.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	res := actResult{outputs: map[string]string{}, steps: map[string]string{}, times: map[string]time.Duration{}}
 	var log strings.Builder
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var e actEntry
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
-		}
+	var stdout, stderr string
+	res.code, res.wall, stdout, stderr = runActJSON(t, cmd, func(e actEntry) {
 		switch {
 		case e.JobResult != "":
 			res.jobResult = e.JobResult
@@ -217,14 +232,14 @@ func (r *actRunner) run(t *testing.T, event, payload string, extra ...string) ac
 		case e.Raw:
 			log.WriteString(e.Msg)
 		}
-	}
+	})
 	res.log = log.String()
-	if strings.Contains(res.log, e2eToken) || strings.Contains(stderr.String(), e2eToken) {
+	if strings.Contains(res.log, e2eToken) || strings.Contains(stderr, e2eToken) {
 		t.Errorf("the token reached the log unmasked")
 	}
 	t.Logf("act %s: exit %d, job %s, outputs %v", event, res.code, res.jobResult, res.outputs)
 	if res.jobResult == "" {
-		t.Fatalf("act %s gave no job result (exit %d):\n%s\n%s", event, res.code, stdout.String(), stderr.String())
+		t.Fatalf("act %s gave no job result (exit %d):\n%s\n%s", event, res.code, stdout, stderr)
 	}
 	return res
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"debug/elf"
@@ -161,34 +160,10 @@ func (s *releaseScratch) run(t *testing.T, version, sha string) releaseRun {
 	}
 	cmd := exec.Command(s.act, args...)
 	cmd.Dir = s.repo
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err = cmd.Run()
-	res := releaseRun{wall: time.Since(start)}
-	if ee, ok := err.(*exec.ExitError); ok {
-		res.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	var res releaseRun
 	var log strings.Builder
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var e struct {
-			Msg        string `json:"msg"`
-			Command    string `json:"command"`
-			RawCommand string `json:"raw"`
-			Step       string `json:"step"`
-			Stage      string `json:"stage"`
-			StepResult string `json:"stepResult"`
-			ExecTime   int64  `json:"executionTime"`
-			JobResult  string `json:"jobResult"`
-			Raw        bool   `json:"raw_output"`
-		}
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
-		}
+	var stdout, stderr string
+	res.code, res.wall, stdout, stderr = runActJSON(t, cmd, func(e actEntry) {
 		switch {
 		case e.JobResult != "":
 			res.jobResult = e.JobResult
@@ -199,9 +174,9 @@ func (s *releaseScratch) run(t *testing.T, version, sha string) releaseRun {
 		case e.Command == "notice" || e.Command == "warning" || e.Command == "error":
 			log.WriteString(e.RawCommand + "\n") // the workflow command as the step printed it
 		}
-	}
+	})
 	res.log = log.String()
-	if strings.Contains(res.log, e2eToken) || strings.Contains(stderr.String(), e2eToken) {
+	if strings.Contains(res.log, e2eToken) || strings.Contains(stderr, e2eToken) {
 		t.Errorf("the token reached the log unmasked")
 	}
 	var times []string
@@ -210,7 +185,7 @@ func (s *releaseScratch) run(t *testing.T, version, sha string) releaseRun {
 	}
 	t.Logf("act push %s: exit %d, job %s in %.1fs; steps: %s", version, res.code, res.jobResult, res.wall.Seconds(), strings.Join(times, "; "))
 	if res.jobResult == "" {
-		t.Fatalf("act gave no job result (exit %d):\n%s\n%s", res.code, stdout.String(), stderr.String())
+		t.Fatalf("act gave no job result (exit %d):\n%s\n%s", res.code, stdout, stderr)
 	}
 	return res
 }
