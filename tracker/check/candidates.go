@@ -2,9 +2,9 @@ package check
 
 import (
 	"fmt"
-	"os"
 	"unsafe"
 
+	"github.com/perfgate/perfgate/internal/memlimit"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -44,12 +44,7 @@ func RunNames(runs []*model.Results) []string {
 // put the memory limit below the live heap (20 jobs of 10k benchmarks:
 // a third more CPU in the collector).
 func InputBytes(files []string, cands, baseline []*model.Results) int64 {
-	var size int64
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil {
-			size += fi.Size()
-		}
-	}
+	size := memlimit.FileBytes(files)
 	nc, nb := samples(cands), samples(baseline)
 	var held int64
 	for _, r := range baseline {
