@@ -72,15 +72,17 @@ func (r *Results) WriteJSON(w io.Writer) error {
 		return ew.err
 	}
 	ew.write([]byte(`,"benchmarks":[`))
+	var buf []byte
 	for i := range r.Benchmarks {
+		buf = buf[:0]
 		if i > 0 {
-			ew.write([]byte(","))
+			buf = append(buf, ',')
 		}
-		b, err := json.Marshal(&r.Benchmarks[i])
+		buf, err = r.Benchmarks[i].AppendJSON(buf)
 		if err != nil {
 			return err
 		}
-		ew.write(b)
+		ew.write(buf)
 	}
 	ew.write([]byte("]}"))
 	return ew.err
