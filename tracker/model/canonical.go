@@ -17,30 +17,42 @@ import (
 func (r *Results) Canonical() *Results {
 	c := *r
 	c.Schema = Schema
-	c.Run.StartedAt = c.Run.StartedAt.UTC()
-	if len(c.Run.Env) == 0 {
-		c.Run.Env = nil
-	}
+	c.Run = canonicalRun(r.Run)
 	c.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range c.Benchmarks {
-		b := &c.Benchmarks[i]
-		if len(b.Params) == 0 {
-			b.Params = nil
-		}
-		if len(b.Metrics) == 0 {
-			b.Metrics = nil
-		}
-		if len(b.Info) == 0 {
-			b.Info = nil
-		}
-		if len(b.Samples) == 0 {
-			b.Samples = nil
-		}
+		canonicalBenchmark(&c.Benchmarks[i])
 	}
 	slices.SortStableFunc(c.Benchmarks, func(x, y Benchmark) int {
 		return strings.Compare(x.Key().String(), y.Key().String())
 	})
 	return &c
+}
+
+// canonicalRun returns run in canonical form: the start time in UTC, an
+// empty env as absent.
+func canonicalRun(run Run) Run {
+	run.StartedAt = run.StartedAt.UTC()
+	if len(run.Env) == 0 {
+		run.Env = nil
+	}
+	return run
+}
+
+// canonicalBenchmark puts b in canonical form: empty maps and sample lists
+// as absent.
+func canonicalBenchmark(b *Benchmark) {
+	if len(b.Params) == 0 {
+		b.Params = nil
+	}
+	if len(b.Metrics) == 0 {
+		b.Metrics = nil
+	}
+	if len(b.Info) == 0 {
+		b.Info = nil
+	}
+	if len(b.Samples) == 0 {
+		b.Samples = nil
+	}
 }
 
 // ContentHash returns the SHA-256 of r's canonical JSON (maps encode with

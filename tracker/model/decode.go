@@ -34,6 +34,23 @@ func decodeStream(r io.Reader, window int) (res *Results, ok bool, err error) {
 // results reads and checks a whole document.
 func (s *scanner) results() (*Results, bool) {
 	r := &Results{}
+	ok := s.document(r, func(b *Benchmark, _ span) bool {
+		r.Benchmarks = append(r.Benchmarks, *b)
+		return true
+	})
+	if !ok {
+		return nil, false
+	}
+	return r, true
+}
+
+// A span is where a benchmark's object lies in the input: [start, end).
+type span struct{ start, end int64 }
+
+// document reads and checks a whole document into r, except that each
+// benchmark is handed to bench (with where it lies) instead of kept; r's
+// Benchmarks is left empty.
+func (s *scanner) document(r *Results, bench func(b *Benchmark, at span) bool) bool {
 	var seen uint8
 	const schema, run, benchmarks = 1, 2, 4
 	ok := s.object(func(key []byte) bool {
@@ -47,7 +64,8 @@ func (s *scanner) results() (*Results, bool) {
 		case "run":
 			bit, ok = run, s.run(&r.Run)
 		case "benchmarks":
-			bit, ok = benchmarks, s.benchmarks(r)
+			r.Benchmarks = []Benchmark{}
+			bit, ok = benchmarks, s.benchmarks(bench)
 		}
 		if seen&bit != 0 {
 			return false
@@ -55,10 +73,7 @@ func (s *scanner) results() (*Results, bool) {
 		seen |= bit
 		return ok
 	})
-	if !ok || seen != schema|run|benchmarks || !s.atEnd() {
-		return nil, false
-	}
-	return r, true
+	return ok && seen == schema|run|benchmarks && s.atEnd()
 }
 
 // run decodes and checks the run block (checkRun's rules).
@@ -154,21 +169,26 @@ func (s *scanner) time() (time.Time, bool) {
 }
 
 // benchmarks decodes the benchmarks array, each checked as checkBenchmark
-// does, and rejects repeated keys as checkBenchmarks does.
-func (s *scanner) benchmarks(r *Results) bool {
-	r.Benchmarks = []Benchmark{}
+// does, rejects repeated keys as checkBenchmarks does, and hands each to
+// bench, which must copy what it keeps of it.
+func (s *scanner) benchmarks(bench func(b *Benchmark, at span) bool) bool {
 	seen := map[Key]struct{}{}
+	var b Benchmark
 	return s.array(func() bool {
-		r.Benchmarks = append(r.Benchmarks, Benchmark{})
-		b := &r.Benchmarks[len(r.Benchmarks)-1]
-		if !s.benchmark(b) {
+		s.peek()
+		start := s.off + int64(s.pos)
+		if s.reuse {
+			s.slab = s.slab[:0]
+		}
+		b = Benchmark{}
+		if !s.benchmark(&b) {
 			return false
 		}
 		if _, dup := seen[b.Key()]; dup {
 			return false
 		}
 		seen[b.Key()] = struct{}{}
-		return true
+		return bench(&b, span{start, s.off + int64(s.pos)})
 	})
 }
 

@@ -22,14 +22,23 @@ func Load(path string) (*Results, error) {
 		return nil, readError(path, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		r, ok, err := decodeStream(f, windowSize)
-		if err != nil {
-			return nil, readError(path, err)
-		}
-		if ok {
-			return r, nil
-		}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return parseFile(path, f, false)
+	}
+	r, ok, err := decodeStream(f, windowSize)
+	if err != nil {
+		return nil, readError(path, err)
+	}
+	if ok {
+		return r, nil
+	}
+	return parseFile(path, f, true)
+}
+
+// parseFile reads f whole (from its start, if rewind) and parses it: Parse
+// names the problem of a file the stream did not accept.
+func parseFile(path string, f *os.File, rewind bool) (*Results, error) {
+	if rewind {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, readError(path, err)
 		}

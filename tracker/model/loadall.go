@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 )
@@ -13,24 +14,37 @@ import (
 // pool runs refuse it with DistinctRuns). It is the one loader of results
 // files.
 func LoadAll(files []string) ([]*Results, error) {
+	return loadAll(files, Load, func(r *Results) string { return r.Run.ID }, sameJSON)
+}
+
+// OpenAll is LoadAll for a command that records the runs: every file is
+// read and checked, with the same errors, before anything is recorded, but
+// each run's benchmarks stay in its file (OpenSource) until a store reads
+// them.
+func OpenAll(files []string) ([]*Source, error) {
+	return loadAll(files, OpenSource, func(s *Source) string { return s.Run.ID }, sameSource)
+}
+
+// loadAll opens every file, then checks that files with one run ID agree.
+func loadAll[T any](files []string, open func(string) (T, error), id func(T) string, same func(a, b T) bool) ([]T, error) {
 	var errs []error
-	runs := make([]*Results, len(files))
+	runs := make([]T, len(files))
 	first := map[string]int{} // run ID → index of the file that first had it
 	for i, f := range files {
-		r, err := Load(f)
+		r, err := open(f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		runs[i] = r
-		j, seen := first[r.Run.ID]
+		j, seen := first[id(r)]
 		if !seen {
-			first[r.Run.ID] = i
+			first[id(r)] = i
 			continue
 		}
-		if !sameJSON(runs[j], r) {
+		if !same(runs[j], r) {
 			errs = append(errs, &InputError{File: f, Path: "$.run.id",
-				Msg: fmt.Sprintf("run %s is also in %s, with different content (run ids must be unique per run)", r.Run.ID, files[j])})
+				Msg: fmt.Sprintf("run %s is also in %s, with different content (run ids must be unique per run)", id(r), files[j])})
 		}
 	}
 	if len(errs) > 0 {
@@ -58,4 +72,11 @@ func DistinctRuns(files []string, runs []*Results) error {
 func sameJSON(a, b *Results) bool {
 	var x, y bytes.Buffer
 	return Encode(&x, a) == nil && Encode(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes())
+}
+
+// sameSource reports whether a and b encode alike: their JSON hashes agree
+// (two encodings are equal exactly when their compact forms are).
+func sameSource(a, b *Source) bool {
+	x, y := sha256.New(), sha256.New()
+	return a.WriteJSON(x, nil) == nil && b.WriteJSON(y, nil) == nil && bytes.Equal(x.Sum(nil), y.Sum(nil))
 }

@@ -23,6 +23,8 @@ type scanner struct {
 	key   []byte    // the current object key, copied out of the window
 	slab  []float64 // samples are carved from here: one allocation per many
 	esc   bool      // the last string read had escapes or non-ASCII bytes
+	off   int64     // the offset in the input of data[0] (streamed input drops what it has read)
+	reuse bool      // each benchmark's samples reuse the slab (scanSource: one benchmark held at a time)
 }
 
 // slabSize is how many samples one slab allocation holds.

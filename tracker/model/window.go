@@ -36,6 +36,7 @@ func (s *scanner) fill() bool {
 	}
 	copy(buf, s.data[s.pos:])
 	s.valid = max(s.valid-s.pos, 0)
+	s.off += int64(s.pos)
 	s.pos = 0
 	n, err := io.ReadAtLeast(s.r, buf[keep:], 1)
 	s.data = buf[:keep+n]
