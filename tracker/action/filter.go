@@ -38,8 +38,8 @@ func (s suiteFilteredSource) Baseline(ctx context.Context, q model.BaselineQuery
 				kept.Benchmarks = append(kept.Benchmarks, bm)
 			}
 		}
-		for _, bm := range r.Summaries {
-			if s.only.MatchString(bm.Suite) {
+		for i, bm := range r.Summaries {
+			if s.only.MatchString(r.SummaryKey(i).Suite) {
 				kept.Summaries = append(kept.Summaries, bm)
 			}
 		}

@@ -18,7 +18,9 @@ func (f fixedBaseline) Baseline(context.Context, model.BaselineQuery) (*model.Ba
 func TestFilteredBaseline(t *testing.T) {
 	stored := &model.Results{Benchmarks: []model.Benchmark{{Suite: "io", Name: "copy"}, {Suite: "kernels", Name: "gemm"}, {Suite: "iota", Name: "x"}}}
 	// A history-only run the store summarized (model.BaselineQuery.SampleJobs).
-	summarized := &model.Results{Summaries: []model.BenchmarkSummary{{Suite: "io", Name: "copy"}, {Suite: "kernels", Name: "gemm"}, {Suite: "iota", Name: "x"}}}
+	summarized := &model.Results{Benchmarks: slices.Clone(stored.Benchmarks)}
+	q := model.BaselineQuery{}
+	q.Summarizer().Reduce(summarized)
 	tests := []struct {
 		only string
 		want []string
@@ -45,8 +47,8 @@ func TestFilteredBaseline(t *testing.T) {
 			t.Errorf("filter %q kept %q, want %q", tt.only, got, tt.want)
 		}
 		got = nil
-		for _, s := range b.Runs[1].Summaries {
-			got = append(got, s.Suite)
+		for i := range b.Runs[1].Summaries {
+			got = append(got, b.Runs[1].SummaryKey(i).Suite)
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("filter %q kept the summaries of %q, want %q", tt.only, got, tt.want)

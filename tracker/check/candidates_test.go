@@ -34,3 +34,15 @@ func TestInputBytes(t *testing.T) {
 		})
 	}
 }
+
+// TestExpectedInputBytes: before the baseline is read, each of its sampled
+// jobs is taken to be the candidates' size.
+func TestExpectedInputBytes(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "cand.json")
+	if err := os.WriteFile(f, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := ExpectedInputBytes([]string{f}, 3); got != 4000 {
+		t.Errorf("ExpectedInputBytes = %d, want 4000", got)
+	}
+}

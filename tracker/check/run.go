@@ -40,8 +40,8 @@ type RunOptions struct {
 	Spool func(runs []*model.Results, err error) error
 	Log   io.Writer // what was recorded, and warnings
 	// LimitHeap, if set, is given the estimated bytes of results the check
-	// holds once it has read the baseline (InputBytes), for the soft memory
-	// limit.
+	// holds, for the soft memory limit: before it reads the baseline
+	// (ExpectedInputBytes), and once it has (InputBytes).
 	LimitHeap func(inputBytes int64)
 }
 
@@ -78,6 +78,9 @@ func Run(ctx context.Context, o RunOptions) (*Result, error) {
 		return nil, spool(cands, err)
 	}
 	defer closeStore()
+	if o.LimitHeap != nil {
+		o.LimitHeap(ExpectedInputBytes(o.Files, s.Query.Jobs))
+	}
 	b, err := JudgeBaseline(ctx, st, cands, s.Query)
 	if err != nil {
 		return nil, spool(cands, err)

@@ -112,46 +112,6 @@ func (q *BaselineQuery) Summarizes(rank int) bool {
 	return q.SampleJobs > 0 && q.Summarize != nil && rank >= q.SampleJobs
 }
 
-// A Summarizer reduces the benchmarks of summarized runs to their
-// BenchmarkSummary, sharing one copy of each name and unit between the
-// runs of a baseline (a history of 17 runs of 10k benchmarks would
-// otherwise hold 170k copies).
-type Summarizer struct {
-	q    *BaselineQuery
-	strs map[string]string
-}
-
-// Summarizer returns a Summarizer for the runs of one answer to q.
-func (q *BaselineQuery) Summarizer() *Summarizer {
-	return &Summarizer{q: q, strs: map[string]string{}}
-}
-
-// Add appends the summary of b to r.Summaries.
-func (s *Summarizer) Add(r *Results, b *Benchmark) {
-	row := BenchmarkSummary{Suite: s.intern(b.Suite), Name: s.intern(b.Name), Unit: s.intern(b.Unit)}
-	if len(b.Samples) > 0 {
-		row.RunSummary = s.q.Summarize(b.Samples)
-	}
-	r.Summaries = append(r.Summaries, row)
-}
-
-// Reduce replaces the benchmarks of r by their summaries.
-func (s *Summarizer) Reduce(r *Results) {
-	r.Summaries = make([]BenchmarkSummary, 0, len(r.Benchmarks))
-	for i := range r.Benchmarks {
-		s.Add(r, &r.Benchmarks[i])
-	}
-	r.Benchmarks = nil
-}
-
-func (s *Summarizer) intern(x string) string {
-	if v, ok := s.strs[x]; ok {
-		return v
-	}
-	s.strs[x] = x
-	return x
-}
-
 // JobRanks returns the job rank of each of jobs (the JobKey of runs given
 // newest first): jobs numbered in order of first appearance, so rank 0 is
 // the newest job.

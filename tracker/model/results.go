@@ -15,8 +15,10 @@ type Results struct {
 	Run        Run         `json:"run"`
 	Benchmarks []Benchmark `json:"benchmarks"`
 	// Summaries replace Benchmarks (then nil) in a run a store summarized
-	// (BaselineQuery.SampleJobs), in the same order. They are never written.
-	Summaries []BenchmarkSummary `json:"-"`
+	// (BaselineQuery.SampleJobs), in the same order; SummaryKeys names
+	// their keys and units. They are never written.
+	Summaries   []BenchmarkSummary `json:"-"`
+	SummaryKeys *SummaryKeys       `json:"-"`
 }
 
 // Run describes where and when a set of benchmarks ran.
@@ -101,14 +103,6 @@ type Benchmark struct {
 type RunSummary struct {
 	N          int
 	Median, CV float64
-}
-
-// A BenchmarkSummary stands for a benchmark of a run that a store
-// summarized (BaselineQuery.SampleJobs): its key, its unit and the summary
-// of its samples (N = 0: it had none).
-type BenchmarkSummary struct {
-	Suite, Name, Unit string
-	RunSummary
 }
 
 // Key identifies a benchmark within a run: suite and name.

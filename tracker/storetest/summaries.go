@@ -34,6 +34,7 @@ func testBaselineSummarized(t *testing.T, s history.Store) {
 		jobs[i] = r.Run.JobKey()
 	}
 	summarized := 0
+	var keys *model.SummaryKeys // one for all the summarized runs
 	for i, rank := range model.JobRanks(jobs) {
 		g, w := got.Runs[i], whole.Runs[i]
 		if rank < q.SampleJobs {
@@ -44,15 +45,22 @@ func testBaselineSummarized(t *testing.T, s history.Store) {
 			t.Fatalf("run %d: %s with %d benchmarks and %d summaries, want %s with %d summaries",
 				i, g.Run.ID, len(g.Benchmarks), len(g.Summaries), w.Run.ID, len(w.Benchmarks))
 		}
-		for j, gs := range g.Summaries {
+		if keys == nil {
+			keys = g.SummaryKeys
+		}
+		if g.SummaryKeys != keys {
+			t.Errorf("run %d: %s has SummaryKeys of its own, not the other summarized runs'", i, g.Run.ID)
+		}
+		for j := range g.Summaries {
 			wb := w.Benchmarks[j]
-			want := model.BenchmarkSummary{Suite: wb.Suite, Name: wb.Name, Unit: wb.Unit}
+			var want model.RunSummary
 			if len(wb.Samples) > 0 {
-				want.RunSummary = q.Summarize(wb.Samples)
+				want = q.Summarize(wb.Samples)
 				summarized++
 			}
-			if gs != want {
-				t.Errorf("%s: summary %+v, want %+v", g.Run.ID, gs, want)
+			gk, wk := g.SummaryKey(j), model.SummaryKey{Suite: wb.Suite, Name: wb.Name, Unit: wb.Unit}
+			if gs := g.Summaries[j].RunSummary(); gk != wk || gs != want {
+				t.Errorf("%s: summary %+v of %+v, want %+v of %+v", g.Run.ID, gs, gk, want, wk)
 			}
 		}
 	}
