@@ -65,6 +65,16 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 	return out, err
 }
 
+// RecordSource is Record for a run read a benchmark at a time; it loads the
+// run whole.
+func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
+	r, err := src.Results()
+	if err != nil {
+		return 0, err
+	}
+	return s.Record(ctx, r)
+}
+
 // storeError reports a failed write: bad input when the database rejected
 // the data itself (a data exception or a violated constraint: retrying or
 // spooling cannot help), an infrastructure failure otherwise.

@@ -25,14 +25,14 @@ func runRecord(ctx context.Context, args []string, e *cli.Env) error {
 		return cli.UsageErrorf("record: name at least one results FILE")
 	}
 	defer limitHeap(e, files).Restore()
-	runs, err := model.LoadAll(files)
+	srcs, err := model.OpenAll(files) // every file checked first; the samples stay in the files
 	if err != nil {
 		return err
 	}
 	st, err := openStore(ctx, sf)
-	if err != nil {
-		return spoolOnFailure(e, sf, runs, err)
+	if err == nil {
+		defer st.Close()
+		err = check.RecordSources(ctx, e.Stdout, st, files, srcs)
 	}
-	defer st.Close()
-	return spoolOnFailure(e, sf, runs, check.RecordRuns(ctx, e.Stdout, st, files, runs))
+	return spoolSourcesOnFailure(e, sf, srcs, err)
 }

@@ -24,10 +24,20 @@ func (sf *storeFlags) registerSpool(fs *flag.FlagSet, e *cli.Env) {
 // commands asked to store runs call it: what was not asked for is never
 // spooled.
 func spoolOnFailure(e *cli.Env, sf storeFlags, runs []*model.Results, err error) error {
+	return spoolWith(e, sf, err, func() ([]string, error) { return spool.Write(sf.spool, runs) })
+}
+
+// spoolSourcesOnFailure is spoolOnFailure for runs read a benchmark at a
+// time (record): they are loaded whole only to be spooled.
+func spoolSourcesOnFailure(e *cli.Env, sf storeFlags, srcs []*model.Source, err error) error {
+	return spoolWith(e, sf, err, func() ([]string, error) { return spool.WriteSources(sf.spool, srcs) })
+}
+
+func spoolWith(e *cli.Env, sf storeFlags, err error, write func() ([]string, error)) error {
 	if err == nil || sf.dbURL == "" || !spool.Spools(err) {
 		return err
 	}
-	files, serr := spool.Write(sf.spool, runs)
+	files, serr := write()
 	if serr != nil {
 		return &cli.ExitError{Code: cli.ExitInfra, Err: fmt.Errorf("%w; spooling the runs to %s failed too: %v", err, sf.spool, serr)}
 	}

@@ -27,21 +27,29 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 	if err != nil {
 		return 0, err
 	}
+	return s.RecordSource(ctx, model.SourceOf(c))
+}
+
+// RecordSource is Record for a run read a benchmark at a time: the run
+// file is written and the series points computed as each benchmark is
+// read, so a results file's samples are never held whole. src must be
+// checked: model.OpenSource checks a file, Record a run built in memory.
+func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
 	out := model.Recorded
-	err = s.withLock(ctx, true, func(bool) error {
+	err := s.withLock(ctx, true, func(bool) error {
 		if !s.fresh() {
 			if err := s.repair(); err != nil {
 				return err
 			}
 		}
-		path := s.runPath(fileName(r.Run.ID))
+		path := s.runPath(fileName(src.Run.ID))
 		if _, err := os.Stat(path); err == nil {
-			out, err = s.compareStored(path, r)
+			out, err = s.compareStored(path, src)
 			return err
 		} else if !notExist(err) {
 			return infra("stat run file", err)
 		}
-		return s.add(c)
+		return s.add(src)
 	})
 	if err != nil {
 		return 0, err
@@ -70,11 +78,15 @@ func (s *Store) repair() error {
 		if e.Series {
 			continue
 		}
-		r, err := model.Load(s.runPath(e.File))
+		src, err := model.OpenSource(s.runPath(e.File))
 		if err != nil {
 			return err
 		}
-		if err := s.appendSeries(r); err != nil {
+		stats, err := statsOf(src)
+		if err != nil {
+			return err
+		}
+		if err := s.appendSeries(src.Run.ID, src.Heads(), stats); err != nil {
 			return err
 		}
 		e.Series = true
@@ -108,20 +120,30 @@ func prepare(r *model.Results) (*model.Results, error) {
 	return &c, nil
 }
 
-// add writes the run file (streamed, compact JSON), its points, then the index line that lists it,
+// add writes the run file (streamed, compact JSON; the points' medians and
+// CVs computed as it goes), its points, then the index line that lists it,
 // and saves the state. If the index cannot be written, the run file is
 // removed: a failed Record stores nothing (points of a run the index does
 // not list are ignored).
-func (s *Store) add(r *model.Results) error {
-	name := fileName(r.Run.ID)
+func (s *Store) add(src *model.Source) error {
+	name := fileName(src.Run.ID)
 	path := s.runPath(name)
+	heads := src.Heads()
+	stats := make([]stat, len(heads))
 	err := model.WriteFileAtomicFunc(path, func(w io.Writer) error {
-		if err := r.WriteJSON(w); err != nil { // compact, streamed
+		err := src.WriteJSON(w, func(i int, b *model.Benchmark) error { // compact, streamed
+			stats[i] = statOf(b)
+			return nil
+		})
+		if err != nil {
 			return err
 		}
-		_, err := io.WriteString(w, "\n")
+		_, err = io.WriteString(w, "\n")
 		return err
 	})
+	if model.IsInputError(err) {
+		return err // the results file changed as it was read
+	}
 	if err != nil {
 		return infra("write run file", err)
 	}
@@ -129,8 +151,12 @@ func (s *Store) add(r *model.Results) error {
 	if err != nil {
 		return infra("stat run file", err)
 	}
-	e := entry{File: name, Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Samples: countSamples(r), Series: true, Run: r.Run}
-	err = s.appendSeries(r)
+	n := 0
+	for i := range heads {
+		n += heads[i].N
+	}
+	e := entry{File: name, Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Samples: n, Series: true, Run: src.Run}
+	err = s.appendSeries(src.Run.ID, heads, stats)
 	if err == nil {
 		err = s.appendIndex(&e)
 	}
@@ -141,22 +167,23 @@ func (s *Store) add(r *model.Results) error {
 	return s.saveState()
 }
 
-// compareStored decides between Duplicate and a conflict.
-func (s *Store) compareStored(path string, r *model.Results) (model.RecordOutcome, error) {
-	stored, err := model.Load(path)
+// compareStored decides between Duplicate and a conflict, by the content
+// hashes of the stored run and src (the same rule as the Postgres store's).
+func (s *Store) compareStored(path string, src *model.Source) (model.RecordOutcome, error) {
+	stored, err := model.OpenSource(path)
 	if err != nil {
 		return 0, err
 	}
-	a, err := stored.ContentHash() // the same rule as the Postgres store's
+	a, err := stored.ContentHash()
 	if err != nil {
 		return 0, err
 	}
-	b, err := r.ContentHash()
+	b, err := src.ContentHash()
 	if err != nil {
 		return 0, err
 	}
 	if !bytes.Equal(a, b) {
-		return 0, &model.ConflictError{RunID: r.Run.ID}
+		return 0, &model.ConflictError{RunID: src.Run.ID}
 	}
 	return model.Duplicate, nil
 }

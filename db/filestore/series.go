@@ -27,10 +27,34 @@ func (s *Store) seriesPath(k model.Key) string {
 	return filepath.Join(s.dir, "series", h[:2], h+".tsv")
 }
 
-// appendSeries appends r's points to the series files of its benchmarks.
-// Benchmarks the catalog does not list are added to it first, in one append
-// (so a crash never leaves a series file the catalog does not name).
-func (s *Store) appendSeries(r *model.Results) error {
+// A stat is what a series line says of a benchmark's samples besides
+// their count: their median and CV (model.MedianCV).
+type stat struct{ median, cv float64 }
+
+// statsOf returns the stat of each benchmark of src with samples, reading
+// them a benchmark at a time.
+func statsOf(src *model.Source) ([]stat, error) {
+	stats := make([]stat, len(src.Heads()))
+	err := src.Each(func(i int, b *model.Benchmark) error {
+		stats[i] = statOf(b)
+		return nil
+	})
+	return stats, err
+}
+
+func statOf(b *model.Benchmark) stat {
+	if len(b.Samples) == 0 {
+		return stat{}
+	}
+	med, cv := model.MedianCV(b.Samples)
+	return stat{med, cv}
+}
+
+// appendSeries appends the points of run id, whose benchmarks are heads
+// with stats, to the series files of its benchmarks. Benchmarks the catalog
+// does not list are added to it first, in one append (so a crash never
+// leaves a series file the catalog does not name).
+func (s *Store) appendSeries(id string, heads []model.BenchmarkHead, stats []stat) error {
 	listed, err := s.catalog()
 	if err != nil {
 		return err
@@ -41,8 +65,8 @@ func (s *Store) appendSeries(r *model.Results) error {
 	}
 	var cat []byte
 	dirs := map[string]bool{}
-	for i := range r.Benchmarks {
-		if b := &r.Benchmarks[i]; len(b.Samples) > 0 && !have[b.Key()] {
+	for i := range heads {
+		if b := &heads[i]; b.N > 0 && !have[b.Key()] {
 			cat = appendQuoted(cat, b.Suite)
 			cat = appendQuoted(append(cat, '\t'), b.Name)
 			cat = append(cat, '\n')
@@ -60,12 +84,13 @@ func (s *Store) appendSeries(r *model.Results) error {
 		}
 	}
 	var line []byte
-	for i := range r.Benchmarks {
-		b := &r.Benchmarks[i]
-		if len(b.Samples) == 0 {
+	for i := range heads {
+		b := &heads[i]
+		if b.N == 0 {
 			continue // no point: trends skip benchmarks without samples
 		}
-		if err := appendFile(s.seriesPath(b.Key()), pointLine(line[:0], r.Run.ID, b)); err != nil {
+		p := point{RunID: id, Unit: b.Unit, Better: b.Better, N: b.N, Median: stats[i].median, CV: stats[i].cv}
+		if err := appendFile(s.seriesPath(b.Key()), appendPoint(line[:0], &p)); err != nil {
 			return err
 		}
 	}
@@ -93,12 +118,6 @@ func appendFile(path string, data []byte) error {
 		return infra("append to "+path, err)
 	}
 	return nil
-}
-
-// pointLine encodes the point of benchmark b (with samples) in run id.
-func pointLine(buf []byte, id string, b *model.Benchmark) []byte {
-	med, cv := model.MedianCV(b.Samples)
-	return appendPoint(buf, &point{RunID: id, Unit: b.Unit, Better: b.Better, N: len(b.Samples), Median: med, CV: cv})
 }
 
 // catalog returns the benchmarks that have series files, each once.

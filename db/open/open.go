@@ -88,6 +88,10 @@ func (s *deadlineStore) Record(ctx context.Context, r *model.Results) (model.Rec
 	return bounded(ctx, s.timeout, "record run "+r.Run.ID, func(ctx context.Context) (model.RecordOutcome, error) { return s.st.Record(ctx, r) })
 }
 
+func (s *deadlineStore) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
+	return bounded(ctx, s.timeout, "record run "+src.Run.ID, func(ctx context.Context) (model.RecordOutcome, error) { return s.st.RecordSource(ctx, src) })
+}
+
 func (s *deadlineStore) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error) {
 	return bounded(ctx, s.timeout, "read the baseline", func(ctx context.Context) (*model.Baseline, error) { return s.st.Baseline(ctx, q) })
 }

@@ -15,12 +15,36 @@ type Recorder interface {
 	Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error)
 }
 
+// A SourceRecorder stores runs read a benchmark at a time; every history
+// store is one.
+type SourceRecorder interface {
+	RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error)
+}
+
 // RecordRuns records runs in order, writing one line each to w (names
 // holds each run's file name, for messages). It stops at the first
 // failure, saying how many runs were stored before it.
 func RecordRuns(ctx context.Context, w io.Writer, st Recorder, names []string, runs []*model.Results) error {
-	for i, r := range runs {
-		out, err := st.Record(ctx, r)
+	return recordEach(w, names, len(runs), func(i int) (model.RecordOutcome, *model.Run, error) {
+		out, err := st.Record(ctx, runs[i])
+		return out, &runs[i].Run, err
+	})
+}
+
+// RecordSources is RecordRuns for runs read a benchmark at a time
+// (model.OpenAll), so that their samples are never held whole.
+func RecordSources(ctx context.Context, w io.Writer, st SourceRecorder, names []string, srcs []*model.Source) error {
+	return recordEach(w, names, len(srcs), func(i int) (model.RecordOutcome, *model.Run, error) {
+		out, err := st.RecordSource(ctx, srcs[i])
+		return out, &srcs[i].Run, err
+	})
+}
+
+// recordEach records n runs with record, in order, and says what became of
+// each.
+func recordEach(w io.Writer, names []string, n int, record func(i int) (model.RecordOutcome, *model.Run, error)) error {
+	for i := range n {
+		out, run, err := record(i)
 		if err != nil {
 			if i > 0 {
 				return fmt.Errorf("%s: %w (the %d run(s) before it are stored)", names[i], err, i)
@@ -31,7 +55,7 @@ func RecordRuns(ctx context.Context, w io.Writer, st Recorder, names []string, r
 		if out == model.Duplicate {
 			what = "already recorded"
 		}
-		fmt.Fprintf(w, "%s: %s %s\n", names[i], what, DescribeRun(&r.Run))
+		fmt.Fprintf(w, "%s: %s %s\n", names[i], what, DescribeRun(run))
 	}
 	return nil
 }

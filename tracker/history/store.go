@@ -13,6 +13,13 @@ type Recorder interface {
 	Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error)
 }
 
+// A SourceRecorder stores runs read a benchmark at a time (model.Source),
+// as Recorder does; a store's Record is its RecordSource of the run held in
+// memory (model.SourceOf).
+type SourceRecorder interface {
+	RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error)
+}
+
 // A BaselineSource finds the runs a candidate is judged against.
 type BaselineSource interface {
 	Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error)
@@ -33,6 +40,7 @@ type Pruner interface {
 // (package tracker/storetest).
 type Store interface {
 	Recorder
+	SourceRecorder
 	BaselineSource
 	TrendSource
 	Pruner

@@ -60,6 +60,25 @@ func Write(dir string, runs []*model.Results) ([]string, error) {
 	return files, nil
 }
 
+// WriteSources is Write for runs read a benchmark at a time
+// (model.Source): each is loaded whole as it is spooled.
+func WriteSources(dir string, srcs []*model.Source) ([]string, error) {
+	runs := make([]*model.Results, 0, 1)
+	var files []string
+	for _, src := range srcs {
+		r, err := src.Results()
+		if err != nil {
+			return files, err
+		}
+		f, err := Write(dir, append(runs[:0], r))
+		files = append(files, f...)
+		if err != nil {
+			return files, err
+		}
+	}
+	return files, nil
+}
+
 // Name is a file name for a run ID: its safe characters, and a hash of the
 // whole ID so distinct IDs never share a file.
 func Name(id string) string {

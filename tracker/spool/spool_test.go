@@ -1,6 +1,7 @@
 package spool
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -82,5 +83,35 @@ func TestWriteFiles(t *testing.T) {
 	}
 	if r, err := model.Load(files[1]); err != nil || r.Run.ID != "b" {
 		t.Errorf("spooled file reads back as %v, %v; want run b", r, err)
+	}
+}
+
+// TestWriteSources checks that a run read from its file (model.Source) is
+// spooled as the run loaded whole is: the same bytes.
+func TestWriteSources(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.json")
+	r := &model.Results{Schema: model.Schema, Run: model.Run{ID: "x", Repo: "o/r", Commit: strings.Repeat("a", 40), Branch: "main",
+		Event: model.EventPush, Testbed: "tb", StartedAt: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
+		Benchmarks: []model.Benchmark{{Suite: "s", Name: "b", Unit: "ns", Better: model.Lower, Samples: []float64{1, 2, 3}}}}
+	if err := model.WriteFile(in, r); err != nil {
+		t.Fatal(err)
+	}
+	src, err := model.OpenSource(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Write(filepath.Join(dir, "loaded"), []*model.Results{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := WriteSources(filepath.Join(dir, "streamed"), []*model.Source{src})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("WriteSources = %v, %v", got, err)
+	}
+	a, _ := os.ReadFile(want[0])
+	b, _ := os.ReadFile(got[0])
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("spooled from a source:\n%s\nwant\n%s", b, a)
 	}
 }

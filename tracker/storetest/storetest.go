@@ -26,6 +26,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -80,6 +81,7 @@ var recordTests = []contractTest{
 	{"ReorderedIsDuplicate", testReordered},
 	{"ConcurrentSameRun", testConcurrentSameRun},
 	{"ConcurrentDistinctRuns", testConcurrentDistinctRuns},
+	{"FromFile", testRecordSource},
 }
 
 func testRoundTrip(t *testing.T, s history.Store) {
@@ -256,5 +258,59 @@ func testConcurrentDistinctRuns(t *testing.T, s history.Store) {
 	b := baseline(t, s, mainQuery(writers+1))
 	if len(b.Runs) != writers {
 		t.Errorf("baseline has %d runs, want all %d recorded concurrently", len(b.Runs), writers)
+	}
+}
+
+// testRecordSource: a run recorded from its results file, read a benchmark
+// at a time (RecordSource of model.OpenSource), is the run recorded from
+// memory: it comes back the same, the same content either way (benchmarks
+// in another order included) is a duplicate, and other content conflicts.
+func testRecordSource(t *testing.T, s history.Store) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	open := func(name string, r *model.Results) *model.Source {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		r = clone(t, r)
+		for i := range r.Benchmarks { // as the format wants: no samples is [], not null
+			if r.Benchmarks[i].Samples == nil {
+				r.Benchmarks[i].Samples = []float64{}
+			}
+		}
+		if err := model.WriteFile(path, r); err != nil {
+			t.Fatal(err)
+		}
+		src, err := model.OpenSource(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return src
+	}
+	want := richRun("run-file", 0)
+	if out, err := s.RecordSource(ctx, open("run.json", want)); err != nil || out != model.Recorded {
+		t.Fatalf("RecordSource = %v, %v; want Recorded", out, err)
+	}
+	b := baseline(t, s, mainQuery(1))
+	if len(b.Runs) != 1 {
+		t.Fatalf("baseline has %d runs, want 1", len(b.Runs))
+	}
+	assertSameResults(t, b.Runs[0], want)
+	if out, err := s.Record(ctx, clone(t, want)); err != nil || out != model.Duplicate {
+		t.Errorf("the run again, from memory = %v, %v; want Duplicate", out, err)
+	}
+	re := clone(t, want)
+	slices.Reverse(re.Benchmarks)
+	if out, err := s.RecordSource(ctx, open("reordered.json", re)); err != nil || out != model.Duplicate {
+		t.Errorf("the run again, from a file in another order = %v, %v; want Duplicate", out, err)
+	}
+	other := clone(t, want)
+	other.Benchmarks[0].Samples[1] += 0.5
+	if out, err := s.RecordSource(ctx, open("other.json", other)); !errors.As(err, new(*model.ConflictError)) {
+		t.Errorf("other content from a file = %v, %v; want a *model.ConflictError", out, err)
+	}
+	mem := richRun("run-mem", 1)
+	record(t, s, mem)
+	if out, err := s.RecordSource(ctx, open("mem.json", mem)); err != nil || out != model.Duplicate {
+		t.Errorf("a run recorded from memory, again from a file = %v, %v; want Duplicate", out, err)
 	}
 }
