@@ -64,12 +64,13 @@ func (s *Store) baseline(ix *index, q model.BaselineQuery) (*model.Baseline, err
 	}
 	ranks, sum := model.JobRanks(jobs), q.Summarizer()
 	for i, e := range used {
-		r, err := s.loadRun(e)
+		load := model.Load
+		if q.Summarizes(ranks[i]) { // reduced as it is read: one benchmark's samples at a time
+			load = sum.Load
+		}
+		r, err := s.loadRun(e, load)
 		if err != nil {
 			return nil, err
-		}
-		if q.Summarizes(ranks[i]) { // one run's samples at a time, then their summaries
-			sum.Reduce(r)
 		}
 		b.Runs = append(b.Runs, r)
 		b.Used = append(b.Used, r.Run.Ref())
@@ -116,11 +117,11 @@ func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []
 	return used, passed
 }
 
-// loadRun reads and validates a stored run (model.Load: one pass). A file
-// that vanished under a valid index means another process broke the lock
-// protocol; one whose size or modification time differs from its entry is
-// errChanged.
-func (s *Store) loadRun(e entry) (*model.Results, error) {
+// loadRun reads and validates a stored run with load (model.Load, or a
+// Summarizer's: one pass). A file that vanished under a valid index means
+// another process broke the lock protocol; one whose size or modification
+// time differs from its entry is errChanged.
+func (s *Store) loadRun(e entry, load func(path string) (*model.Results, error)) (*model.Results, error) {
 	file := s.runPath(e.File)
 	fi, err := os.Stat(file)
 	if notExist(err) {
@@ -129,7 +130,7 @@ func (s *Store) loadRun(e entry) (*model.Results, error) {
 	if err == nil && (fi.Size() != e.Size || fi.ModTime().UnixNano() != e.ModTime) {
 		return nil, errChanged
 	}
-	return model.Load(file)
+	return load(file)
 }
 
 // Trend returns one series per benchmark and unit matching q, one point per

@@ -101,7 +101,8 @@ type BaselineQuery struct {
 	// ranks as JobRanks numbers them over Baseline.Runs) come back with
 	// Summaries instead of Benchmarks: each benchmark's key, unit and
 	// Summarize of its samples. Only the run-to-run spread reads those
-	// jobs, so a store need not hold all their samples at once.
+	// jobs, so a store need not hold all their samples at once. Summarize
+	// must not keep the samples it is given (Summarizer.Load reuses them).
 	SampleJobs int
 	Summarize  func(samples []float64) RunSummary
 }

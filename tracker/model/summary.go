@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"io"
+	"math"
+	"os"
+)
 
 // A BenchmarkSummary stands for a benchmark of a run that a store
 // summarized (BaselineQuery.SampleJobs): its key and unit, numbered by the
@@ -68,6 +72,44 @@ func (s *Summarizer) Add(r *Results, b *Benchmark) {
 	}
 	r.SummaryKeys = s.keys
 	r.Summaries = append(r.Summaries, row)
+}
+
+// Load reads and checks the results file at path as Load does, with the
+// same errors, and returns its run with the summaries of its benchmarks
+// (Add), taken as each is decoded: one benchmark's samples are held at a
+// time, not the run's. A file that the fast loader does not accept
+// plainly (or that is not a regular file) is loaded whole, then reduced.
+func (s *Summarizer) Load(path string) (*Results, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, readError(path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		sc := newStreamScanner(f, windowSize)
+		sc.reuse = true
+		r := &Results{}
+		ok := sc.document(r, func(b *Benchmark, _ span) bool {
+			s.Add(r, b)
+			return true
+		})
+		if sc.err != nil && sc.err != io.EOF && sc.err != errNotUTF8 {
+			return nil, readError(path, sc.err)
+		}
+		if ok {
+			r.Benchmarks, r.SummaryKeys = nil, s.keys
+			return r, nil
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, readError(path, err)
+		}
+	}
+	r, err := parseFile(path, f, false)
+	if err != nil {
+		return nil, err
+	}
+	s.Reduce(r)
+	return r, nil
 }
 
 // Reduce replaces the benchmarks of r by their summaries.
