@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"strings"
 
@@ -22,16 +23,25 @@ import (
 // The content hash (encoding every sample) is computed while the server
 // works on the lookups and the dimension rows, which need no hash.
 func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error) {
+	return s.RecordSource(ctx, model.SourceOf(r))
+}
+
+// RecordSource is Record for a run read a benchmark at a time: the rows
+// are built from the benchmarks' heads, and each benchmark's samples are
+// read as COPY asks for its row, so a results file's samples are never
+// held whole.
+func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
 	hashed := make(chan struct{})
 	var sum []byte
 	var hashErr error
 	go func() {
 		defer close(hashed)
-		sum, hashErr = contentHash(r)
+		sum, hashErr = contentHash(src)
 	}()
 	wait := func() error { <-hashed; return hashErr }
-	defer wait() // r is the caller's again only once the hash is done
-	have, found, err := s.storedHash(ctx, r.Run.ID)
+	defer wait() // the run is the caller's again only once the hash is done
+	id := src.Run.ID
+	have, found, err := s.storedHash(ctx, id)
 	if err != nil {
 		return 0, err
 	}
@@ -39,14 +49,14 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 		if err := wait(); err != nil {
 			return 0, err
 		}
-		out, _, err := sameContent(r.Run.ID, have, sum)
+		out, _, err := sameContent(id, have, sum)
 		return out, err
 	}
-	tb, err := s.testbedID(ctx, model.FingerprintOf(&r.Run), r.Run.Env)
+	tb, err := s.testbedID(ctx, model.FingerprintOf(&src.Run), src.Run.Env)
 	if err != nil {
 		return 0, err
 	}
-	benchIDs, err := s.benchmarkIDs(ctx, r.Benchmarks)
+	benchIDs, err := s.benchmarkIDs(ctx, src.Heads())
 	if err != nil {
 		return 0, err
 	}
@@ -54,25 +64,19 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 		return 0, err
 	}
 	var out model.RecordOutcome
+	var readErr error // reading the benchmarks failed: the results file changed
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
-		out, err = insertRun(ctx, tx, r, sum, tb, benchIDs)
+		out, readErr, err = insertRun(ctx, tx, src, sum, tb, benchIDs)
 		return err
 	})
-	if err != nil && !isConflict(err) {
-		return 0, storeError("record run "+r.Run.ID, err)
+	switch {
+	case readErr != nil:
+		return 0, readErr
+	case err != nil && !isConflict(err):
+		return 0, storeError("record run "+id, err)
 	}
 	return out, err
-}
-
-// RecordSource is Record for a run read a benchmark at a time; it loads the
-// run whole.
-func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
-	r, err := src.Results()
-	if err != nil {
-		return 0, err
-	}
-	return s.Record(ctx, r)
 }
 
 // storeError reports a failed write: bad input when the database rejected
@@ -88,14 +92,14 @@ func storeError(op string, err error) error {
 
 func isConflict(err error) bool { return errors.As(err, new(*model.ConflictError)) }
 
-// contentHash is the SHA-256 of r's canonical JSON (model.Results.ContentHash:
+// contentHash is the SHA-256 of the run's canonical JSON (model.Results.ContentHash:
 // benchmark order, time zone and empty-versus-absent fields do not count).
-func contentHash(r *model.Results) ([]byte, error) {
-	sum, err := r.ContentHash()
-	if err != nil {
-		return nil, &model.InputError{Msg: "cannot encode run " + r.Run.ID, Err: err}
+func contentHash(src *model.Source) ([]byte, error) {
+	sum, err := src.ContentHash()
+	if err != nil && !model.IsInputError(err) { // an input error names the file
+		return nil, &model.InputError{Msg: "cannot encode run " + src.Run.ID, Err: err}
 	}
-	return sum, nil
+	return sum, err
 }
 
 // storedHash returns the content hash of run id if it is stored.
@@ -119,41 +123,43 @@ func sameContent(id string, have, sum []byte) (model.RecordOutcome, bool, error)
 
 // insertRun writes the run inside tx. When another writer stored the same
 // ID first, the insert does nothing and the stored content decides.
-func insertRun(ctx context.Context, tx pgx.Tx, r *model.Results, sum []byte, tb int64, benchIDs []benchRow) (model.RecordOutcome, error) {
+// readErr is the error of reading the run's benchmarks, if that failed.
+func insertRun(ctx context.Context, tx pgx.Tx, src *model.Source, sum []byte, tb int64, benchIDs []benchRow) (out model.RecordOutcome, readErr, err error) {
 	var pk int64
-	err := tx.QueryRow(ctx, `
+	r := &src.Run
+	err = tx.QueryRow(ctx, `
 		insert into runs (id, content_sha256, repo, commit, branch, pr, event, testbed_id,
 		                  started_at, run_group, env, status)
 		values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		on conflict (id) do nothing
 		returning pk`,
-		r.Run.ID, sum, r.Run.Repo, r.Run.Commit, r.Run.Branch, nullInt(r.Run.PR), r.Run.Event, tb,
-		r.Run.StartedAt, nullString(r.Run.Group), envJSON(r.Run.Env), runStatus(r)).Scan(&pk)
+		r.ID, sum, r.Repo, r.Commit, r.Branch, nullInt(r.PR), r.Event, tb,
+		r.StartedAt, nullString(r.Group), envJSON(r.Env), runStatus(src)).Scan(&pk)
 	if errors.Is(err, pgx.ErrNoRows) {
 		var have []byte
-		if err := tx.QueryRow(ctx, "select content_sha256 from runs where id = $1", r.Run.ID).Scan(&have); err != nil {
-			return 0, err
+		if err := tx.QueryRow(ctx, "select content_sha256 from runs where id = $1", r.ID).Scan(&have); err != nil {
+			return 0, nil, err
 		}
-		out, _, err := sameContent(r.Run.ID, have, sum)
-		return out, err
+		out, _, err := sameContent(r.ID, have, sum)
+		return out, nil, err
 	}
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	if err := copyBenchmarks(ctx, tx, pk, r.Benchmarks, benchIDs); err != nil {
-		return 0, err
+	if readErr, err = copyBenchmarks(ctx, tx, pk, src, benchIDs); err != nil {
+		return 0, readErr, err
 	}
-	return model.Recorded, nil
+	return model.Recorded, nil, nil
 }
 
 // runStatus is ok when every benchmark has samples, failed when none has,
 // partial otherwise.
-func runStatus(r *model.Results) string {
-	if r.Failed() {
+func runStatus(src *model.Source) string {
+	if src.Failed() {
 		return "failed"
 	}
-	for i := range r.Benchmarks {
-		if len(r.Benchmarks[i].Samples) == 0 {
+	for _, h := range src.Heads() {
+		if h.N == 0 {
 			return "partial"
 		}
 	}
@@ -161,18 +167,28 @@ func runStatus(r *model.Results) string {
 }
 
 // copyBenchmarks writes the run_benchmarks rows of a run, each with its
-// samples (vals), in one COPY. Rows are built as COPY asks for them, so no
-// second copy of the run is held.
-func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, bs []model.Benchmark, rows []benchRow) error {
+// samples (vals), in one COPY. Each row is built when COPY asks for it,
+// from the benchmark read then (src.Each, pulled), so no second copy of
+// the run is held, nor, from a file, the run itself. readErr is the error
+// of reading the benchmarks, if that is what failed.
+func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, src *model.Source, rows []benchRow) (readErr, err error) {
+	next, stop := iter.Pull2(func(yield func(int, *model.Benchmark) bool) {
+		readErr = src.Each(func(i int, b *model.Benchmark) error {
+			if !yield(i, b) {
+				return errStopped
+			}
+			return nil
+		})
+	})
+	defer stop()
 	row := make([]any, 12)
-	i := 0
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"run_benchmarks"},
+	_, err = tx.CopyFrom(ctx, pgx.Identifier{"run_benchmarks"},
 		[]string{"run_pk", "benchmark_id", "ord", "n", "median", "cv", "params", "metrics", "info", "summary_only", "error", "vals"},
 		pgx.CopyFromFunc(func() ([]any, error) {
-			if i == len(bs) {
-				return nil, nil
+			i, b, ok := next() // b is valid until the next call: COPY has encoded its row by then
+			if !ok {
+				return nil, readErr
 			}
-			b := &bs[i]
 			n, median, cv := summarize(b.Samples)
 			var params any // NULL: the same as the benchmark row's
 			if !maps.Equal(b.Params, rows[i].params) {
@@ -187,14 +203,19 @@ func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, bs []model.Benchma
 			}
 			row[0], row[1], row[2], row[3], row[4], row[5] = pk, rows[i].id, i, n, median, cv
 			row[6], row[7], row[8], row[9], row[10], row[11] = params, nullMap(b.Metrics), nullMap(b.Info), b.SummaryOnly, nullString(b.Error), vals
-			i++
 			return row, nil
 		}))
 	if err != nil {
-		return fmt.Errorf("copy benchmarks: %w", err)
+		if readErr != nil && readErr != errStopped {
+			return readErr, err
+		}
+		return nil, fmt.Errorf("copy benchmarks: %w", err)
 	}
-	return nil
+	return nil, nil
 }
+
+// errStopped ends a read of the benchmarks that COPY no longer wants.
+var errStopped = errors.New("stopped")
 
 // testbedID returns the id of the testbed row for fp and the full driver and
 // NVRTC versions in env, inserting it when new.
@@ -226,14 +247,14 @@ func (s *Store) testbedID(ctx context.Context, fp model.Fingerprint, env map[str
 // state (a project recording the same benchmarks run after run) inserts
 // nothing. The insert sorts the rows by key, so two writers adding
 // overlapping sets lock them in the same order.
-func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]benchRow, error) {
+func (s *Store) benchmarkIDs(ctx context.Context, bs []model.BenchmarkHead) ([]benchRow, error) {
 	keys, _, _ := newBenchmarkRows(bs)
 	rows, found, err := s.lookupBenchmarks(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
 	var missing []int
-	var fresh []model.Benchmark
+	var fresh []model.BenchmarkHead
 	for i := range keys {
 		if !found[i] {
 			missing = append(missing, i)
@@ -259,7 +280,7 @@ func (s *Store) benchmarkIDs(ctx context.Context, bs []model.Benchmark) ([]bench
 // a speculative insertion and its confirmation per row, docs/speed.md). When
 // another writer stored some of the same rows meanwhile, it fails as a
 // whole, and the rows are inserted again skipping those already there.
-func (s *Store) insertBenchmarks(ctx context.Context, bs []model.Benchmark) ([]benchRow, error) {
+func (s *Store) insertBenchmarks(ctx context.Context, bs []model.BenchmarkHead) ([]benchRow, error) {
 	keys, cols, params := newBenchmarkRows(bs)
 	const insert = `
 		insert into benchmarks (suite, name, unit, better, params)
@@ -323,7 +344,7 @@ func (s *Store) insertedBenchmarks(ctx context.Context, insert string, keys []be
 // and params of the benchmarks rows to insert, in the same order (the
 // insert sorts them, in the server's collation, so that writers lock rows in
 // one order). Its cost is linear in the benchmarks (TestRecordArgsLinear).
-func newBenchmarkRows(bs []model.Benchmark) (keys []benchKey, cols [4][]string, params []map[string]string) {
+func newBenchmarkRows(bs []model.BenchmarkHead) (keys []benchKey, cols [4][]string, params []map[string]string) {
 	keys = make([]benchKey, len(bs))
 	params = make([]map[string]string, len(bs))
 	for i := range bs {

@@ -60,7 +60,7 @@ func TestInsertBenchmarksAfterAnotherWriter(t *testing.T) {
 	if _, err := s.Record(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	bs := syntheticRun("mine", 5, 1, at).Benchmarks
+	bs := model.SourceOf(syntheticRun("mine", 5, 1, at)).Heads()
 	bs[0], bs[4] = bs[4], bs[0] // not in key order
 	rows, err := s.insertBenchmarks(ctx, bs)
 	if err != nil {
