@@ -25,6 +25,9 @@ type benchRow struct {
 // benchColumns transposes keys into the four text arrays unnest takes.
 func benchColumns(keys []benchKey) [4][]string {
 	var c [4][]string
+	for i := range c {
+		c[i] = make([]string, 0, len(keys))
+	}
 	for _, k := range keys {
 		c[0], c[1], c[2], c[3] = append(c[0], k.suite), append(c[1], k.name), append(c[2], k.unit), append(c[3], k.better)
 	}
@@ -60,15 +63,22 @@ func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchR
 	return out, found, nil
 }
 
-// summarize returns the count, median and coefficient of variation of x
-// (model.MedianCV, as the embedded store and tracker/stats compute them).
-// Nil median and CV when x is empty.
-func summarize(x []float64) (n int, median, cv *float64) {
+// A summarizer gives the count, median and coefficient of variation of a
+// benchmark's samples (model.MedianCV, as the embedded store and
+// tracker/stats compute them; nil median and CV when there are none) for
+// one benchmark at a time: one sort buffer for every benchmark of a run,
+// and the figures of the last one in place of two allocations each.
+type summarizer struct {
+	buf        []float64
+	median, cv float64
+}
+
+func (z *summarizer) summarize(x []float64) (n int, median, cv *float64) {
 	if len(x) == 0 {
 		return 0, nil, nil
 	}
-	m, c := model.MedianCV(x)
-	return len(x), &m, &c
+	z.median, z.cv, z.buf = model.MedianCVBuf(x, z.buf)
+	return len(x), &z.median, &z.cv
 }
 
 func nullInt(v int) *int {

@@ -182,6 +182,7 @@ func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, src *model.Source,
 	})
 	defer stop()
 	row := make([]any, 12)
+	var z summarizer
 	_, err = tx.CopyFrom(ctx, pgx.Identifier{"run_benchmarks"},
 		[]string{"run_pk", "benchmark_id", "ord", "n", "median", "cv", "params", "metrics", "info", "summary_only", "error", "vals"},
 		pgx.CopyFromFunc(func() ([]any, error) {
@@ -189,7 +190,9 @@ func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, src *model.Source,
 			if !ok {
 				return nil, readErr
 			}
-			n, median, cv := summarize(b.Samples)
+			// COPY encodes this row before it asks for the next: z's figures
+			// and b's samples are read by then.
+			n, median, cv := z.summarize(b.Samples)
 			var params any // NULL: the same as the benchmark row's
 			if !maps.Equal(b.Params, rows[i].params) {
 				params = map[string]string{} // '{}', not NULL: this run has none

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/internal/memlimit"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
@@ -36,7 +37,9 @@ func runCompare(ctx context.Context, args []string, e *cli.Env) error {
 		return err
 	}
 	opt.SortInPlace = true // the loaded runs are ours and read no more
-	defer limitHeap(e, append(append([]string(nil), baseFiles...), candFiles...)).Restore()
+	heap := memlimit.New(e.Getenv)
+	heap.Set(memlimit.FileBytes(append(append([]string(nil), baseFiles...), candFiles...)))
+	defer heap.Restore()
 	base, cand, err := loadSides(baseFiles, candFiles)
 	if err != nil {
 		return err

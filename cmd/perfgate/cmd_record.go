@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/internal/memlimit"
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -24,7 +25,11 @@ func runRecord(ctx context.Context, args []string, e *cli.Env) error {
 	if len(files) == 0 {
 		return cli.UsageErrorf("record: name at least one results FILE")
 	}
-	defer limitHeap(e, files).Restore()
+	heap := memlimit.New(e.Getenv) // embedded store only: Postgres holds more than ForStream's floor (docs/speed.md)
+	if sf.dbURL == "" {
+		heap.SetStream(memlimit.FileBytes(files))
+	}
+	defer heap.Restore()
 	srcs, err := model.OpenAll(files) // every file checked first; the samples stay in the files
 	if err != nil {
 		return err

@@ -130,9 +130,10 @@ func (s *Store) add(src *model.Source) error {
 	path := s.runPath(name)
 	heads := src.Heads()
 	stats := make([]stat, len(heads))
+	var buf []float64
 	err := model.WriteFileAtomicFunc(path, func(w io.Writer) error {
 		err := src.WriteJSON(w, func(i int, b *model.Benchmark) error { // compact, streamed
-			stats[i] = statOf(b)
+			stats[i], buf = statOf(b, buf)
 			return nil
 		})
 		if err != nil {

@@ -35,19 +35,22 @@ type stat struct{ median, cv float64 }
 // them a benchmark at a time.
 func statsOf(src *model.Source) ([]stat, error) {
 	stats := make([]stat, len(src.Heads()))
+	var buf []float64
 	err := src.Each(func(i int, b *model.Benchmark) error {
-		stats[i] = statOf(b)
+		stats[i], buf = statOf(b, buf)
 		return nil
 	})
 	return stats, err
 }
 
-func statOf(b *model.Benchmark) stat {
+// statOf returns the stat of b, sorting its samples in buf (returned for
+// the next benchmark).
+func statOf(b *model.Benchmark, buf []float64) (stat, []float64) {
 	if len(b.Samples) == 0 {
-		return stat{}
+		return stat{}, buf
 	}
-	med, cv := model.MedianCV(b.Samples)
-	return stat{med, cv}
+	med, cv, buf := model.MedianCVBuf(b.Samples, buf)
+	return stat{med, cv}, buf
 }
 
 // appendSeries appends the points of run id, whose benchmarks are heads

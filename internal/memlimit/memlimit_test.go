@@ -29,6 +29,25 @@ func TestFor(t *testing.T) {
 	}
 }
 
+func TestForStream(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name  string
+		input int64
+		want  int64
+	}{
+		{"empty: the floor", 0, 10 * mib},
+		{"record of 10k x 100 (8.1 MB): the floor", 8_069_909, 10 * mib},
+		{"record of 10k x 1,300 (93 MB): 3x less the process", 93_400_000, 3*93_400_000 - 15*mib},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ForStream(tc.input); got != tc.want {
+				t.Errorf("ForStream(%d) = %d, want %d", tc.input, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestLimiter(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	env := func(v string) func(string) string { return func(string) string { return v } }
@@ -45,6 +64,11 @@ func TestLimiter(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("limit after Restore = %d, want %d", got, before)
 	}
+	l.SetStream(0) // a record of a small file into the embedded store
+	if got := debug.SetMemoryLimit(-1); got != ForStream(0) {
+		t.Errorf("limit after SetStream = %d, want %d", got, ForStream(0))
+	}
+	l.Restore()
 	l = New(env("64MiB")) // GOMEMLIMIT wins: nothing set
 	l.Set(1 << 30)
 	if got := debug.SetMemoryLimit(-1); got != before {

@@ -118,18 +118,26 @@ func (e *errWriter) write(p []byte) {
 // stores compute trend points with it, so they agree exactly. It returns
 // NaN, 0 for no samples.
 func MedianCV(x []float64) (median, cv float64) {
+	median, cv, _ = MedianCVBuf(x, nil)
+	return median, cv
+}
+
+// MedianCVBuf is MedianCV sorting a copy of x in buf, which it grows as
+// needed and returns for the next call: a store recording a run a
+// benchmark at a time allocates nothing per benchmark.
+func MedianCVBuf(x, buf []float64) (median, cv float64, _ []float64) {
 	n := len(x)
 	if n == 0 {
-		return math.NaN(), 0
+		return math.NaN(), 0, buf
 	}
-	s := slices.Clone(x) // not slices.Sorted(slices.Values(x)): that grows its copy by appends, half of the cost for 100 samples
+	s := append(buf[:0], x...) // not slices.Sorted(slices.Values(x)): that grows its copy by appends, half of the cost for 100 samples
 	slices.Sort(s)
 	median = s[n/2]
 	if n%2 == 0 { // stats' linear interpolation, for identical rounding
 		median = s[n/2-1] + 0.5*(s[n/2]-s[n/2-1])
 	}
 	if n < 2 {
-		return median, 0
+		return median, 0, s
 	}
 	var mean, ss float64
 	for _, v := range s {
@@ -140,7 +148,7 @@ func MedianCV(x []float64) (median, cv float64) {
 		ss += (v - mean) * (v - mean)
 	}
 	if mean == 0 {
-		return median, 0
+		return median, 0, s
 	}
-	return median, math.Sqrt(ss/float64(n-1)) / mean
+	return median, math.Sqrt(ss/float64(n-1)) / mean, s
 }

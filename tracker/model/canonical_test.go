@@ -105,3 +105,23 @@ func mustParse(t *testing.T, data []byte) *Results {
 	}
 	return r
 }
+
+// TestMedianCVBuf checks that MedianCVBuf, its buffer reused from one
+// call to the next (longer, then shorter), gives MedianCV's figures bit for
+// bit and leaves its input alone.
+func TestMedianCVBuf(t *testing.T) {
+	var buf []float64
+	for _, n := range []int{0, 1, 2, 7, 100, 3, 1300, 4} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64((i*7919)%97) + 0.1*float64(i%3)
+		}
+		orig := slices.Clone(x)
+		m1, c1 := MedianCV(x)
+		var m2, c2 float64
+		m2, c2, buf = MedianCVBuf(x, buf)
+		if math.Float64bits(m1) != math.Float64bits(m2) || math.Float64bits(c1) != math.Float64bits(c2) || !slices.Equal(x, orig) {
+			t.Errorf("n=%d: MedianCVBuf = %v, %v; MedianCV = %v, %v", n, m2, c2, m1, c1)
+		}
+	}
+}

@@ -102,8 +102,18 @@ func scanSource(r io.Reader, window int) (*Source, bool, error) {
 	s := &Source{sorted: true}
 	var res Results
 	var last string
+	common := map[string]string{} // suites, units and directions repeat: the heads share one copy of each
+	intern := func(v string) string {
+		if c, ok := common[v]; ok {
+			return c
+		}
+		common[v] = v
+		return v
+	}
 	ok := sc.document(&res, func(b *Benchmark, at span) bool {
-		s.heads = append(s.heads, headOf(b))
+		h := headOf(b)
+		h.Suite, h.Unit, h.Better = intern(h.Suite), intern(h.Unit), Better(intern(string(h.Better)))
+		s.heads = append(s.heads, h)
 		s.spans = append(s.spans, at)
 		if s.sorted {
 			k := b.Key().String()
