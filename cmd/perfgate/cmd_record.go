@@ -30,7 +30,7 @@ func runRecord(ctx context.Context, args []string, e *cli.Env) error {
 		heap.SetStream(memlimit.FileBytes(files))
 	}
 	defer heap.Restore()
-	srcs, err := model.OpenAll(files) // every file checked first; the samples stay in the files
+	srcs, err := model.OpenAll(files, sf.dbURL != "") // every file checked first (Postgres hashes each as it goes); the samples stay in the files
 	if err != nil {
 		return err
 	}

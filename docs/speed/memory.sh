@@ -14,7 +14,8 @@
 #
 # Usage: docs/speed/memory.sh [REPS] [SIZES]   (defaults: 3, "10000x100 10000x1300")
 # PERFGATE=path tests a prebuilt binary instead of building this checkout; BEFORE=path adds the
-# older binary. Postgres is measured when PERFGATE_TEST_DATABASE_URL names a server; the script
+# older binary; CASES="record-store record-pg" measures only those (compare record-store
+# check-store record-pg). Postgres is measured when PERFGATE_TEST_DATABASE_URL names a server; the script
 # creates and drops the database perfgate_speed_memory there.
 set -euo pipefail
 reps=${1:-3}
@@ -76,6 +77,7 @@ run() {
 
 cases=(compare record-store check-store)
 [ -n "$u" ] && cases+=(record-pg)
+if [ -n "${CASES:-}" ]; then read -ra cases <<< "$CASES"; fi
 printf '%-10s %-13s %-7s %9s %9s %9s %7s %7s %8s %8s  %s\n' size command binary "input MB" "min MB" "med MB" "÷ in" "med ÷" "min cpu" "med cpu" load
 for sz in $sizes; do
   n=${sz%x*} s=${sz#*x}

@@ -20,9 +20,13 @@ func LoadAll(files []string) ([]*Results, error) {
 // OpenAll is LoadAll for a command that records the runs: every file is
 // read and checked, with the same errors, before anything is recorded, but
 // each run's benchmarks stay in its file (OpenSource) until a store reads
-// them.
-func OpenAll(files []string) ([]*Source, error) {
-	return loadAll(files, OpenSource, func(s *Source) string { return s.Run.ID }, sameSource)
+// them. With hash, each run's content hash is computed as its file is
+// checked where the file allows (the run block first, the benchmarks in
+// key order, as perfgate writes them): for a store that hashes every run
+// (Postgres), which then reads the file once less.
+func OpenAll(files []string, hash bool) ([]*Source, error) {
+	open := func(path string) (*Source, error) { return openSource(path, hash) }
+	return loadAll(files, open, func(s *Source) string { return s.Run.ID }, sameSource)
 }
 
 // loadAll opens every file, then checks that files with one run ID agree.

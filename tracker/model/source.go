@@ -1,8 +1,10 @@
 package model
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
+	"hash"
 	"io"
 	"os"
 	"slices"
@@ -65,7 +67,11 @@ func SourceOf(r *Results) *Source {
 // they lie in the file. A file that the fast loader does not accept
 // plainly (or that is not a regular file) is loaded whole, and the Source
 // holds it.
-func OpenSource(path string) (*Source, error) {
+func OpenSource(path string) (*Source, error) { return openSource(path, false) }
+
+// openSource is OpenSource; hash computes the content hash as the file is
+// checked, where the file allows (scanSource).
+func openSource(path string, hash bool) (*Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, readError(path, err)
@@ -79,7 +85,7 @@ func OpenSource(path string) (*Source, error) {
 		}
 		return SourceOf(r), nil
 	}
-	s, ok, err := scanSource(f, windowSize)
+	s, ok, err := scanSource(f, windowSize, hash)
 	if err != nil {
 		return nil, readError(path, err)
 	}
@@ -95,8 +101,11 @@ func OpenSource(path string) (*Source, error) {
 }
 
 // scanSource is decodeStream keeping only the benchmarks' heads and spans,
-// with one benchmark's samples held at a time.
-func scanSource(r io.Reader, window int) (*Source, bool, error) {
+// with one benchmark's samples held at a time. With hash, it also computes
+// the content hash as it goes, when the run block comes before the
+// benchmarks and they are in canonical order (as perfgate writes them);
+// otherwise ContentHash reads the file again.
+func scanSource(r io.Reader, window int, hash bool) (*Source, bool, error) {
 	sc := newStreamScanner(r, window)
 	sc.reuse = true
 	s := &Source{sorted: true}
@@ -110,6 +119,7 @@ func scanSource(r io.Reader, window int) (*Source, bool, error) {
 		common[v] = v
 		return v
 	}
+	var sum *hasher
 	ok := sc.document(&res, func(b *Benchmark, at span) bool {
 		h := headOf(b)
 		h.Suite, h.Unit, h.Better = intern(h.Suite), intern(h.Unit), Better(intern(string(h.Better)))
@@ -120,6 +130,12 @@ func scanSource(r io.Reader, window int) (*Source, bool, error) {
 			s.sorted = len(s.heads) == 1 || strings.Compare(last, k) <= 0
 			last = k
 		}
+		if len(s.heads) == 1 && hash && res.Run.ID != "" { // the run came first
+			sum = newHasher(res.Run)
+		}
+		if sum != nil && s.sorted {
+			sum.add(b) // after headOf: it puts b in canonical form
+		}
 		return true
 	})
 	if sc.err != nil && sc.err != io.EOF && sc.err != errNotUTF8 {
@@ -129,7 +145,52 @@ func scanSource(r io.Reader, window int) (*Source, bool, error) {
 		return nil, false, nil
 	}
 	s.Schema, s.Run = res.Schema, res.Run
+	if sum != nil && s.sorted {
+		s.hash = sum.sum()
+	}
 	return s, true, nil
+}
+
+// A hasher computes a content hash (Results.ContentHash) from the run and
+// its benchmarks, given in canonical order.
+type hasher struct {
+	h   hash.Hash
+	ew  errWriter
+	buf []byte
+	n   int
+	err error
+}
+
+func newHasher(run Run) *hasher {
+	z := &hasher{h: sha256.New()}
+	z.ew.w = z.h
+	z.err = writeHead(&z.ew, Schema, canonicalRun(run))
+	z.ew.write([]byte(`,"benchmarks":[`))
+	return z
+}
+
+// add hashes b, which it puts in canonical form.
+func (z *hasher) add(b *Benchmark) {
+	canonicalBenchmark(b)
+	z.buf = z.buf[:0]
+	if z.n > 0 {
+		z.buf = append(z.buf, ',')
+	}
+	z.n++
+	var err error
+	if z.buf, err = b.AppendJSON(z.buf); err != nil && z.err == nil {
+		z.err = err
+	}
+	z.ew.write(z.buf)
+}
+
+// sum returns the hash, or nil if encoding failed.
+func (z *hasher) sum() []byte {
+	z.ew.write([]byte("]}"))
+	if z.err != nil || z.ew.err != nil {
+		return nil
+	}
+	return z.h.Sum(nil)
 }
 
 // Heads returns the heads of the run's benchmarks, in the document's
@@ -245,19 +306,13 @@ func (s *Source) ContentHash() ([]byte, error) {
 	if s.mem != nil {
 		return s.mem.ContentHash()
 	}
-	h := sha256.New()
-	ew := &errWriter{w: h}
-	if err := writeHead(ew, Schema, canonicalRun(s.Run)); err != nil {
-		return nil, err
-	}
-	ew.write([]byte(`,"benchmarks":[`))
 	rd, err := s.reader()
 	if err != nil {
 		return nil, err
 	}
 	defer rd.f.Close()
+	sum := newHasher(s.Run)
 	order := s.canonicalOrder()
-	var buf []byte
 	for k := range s.spans {
 		i := k
 		if order != nil {
@@ -267,21 +322,11 @@ func (s *Source) ContentHash() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		canonicalBenchmark(b)
-		buf = buf[:0]
-		if k > 0 {
-			buf = append(buf, ',')
-		}
-		if buf, err = b.AppendJSON(buf); err != nil {
-			return nil, err
-		}
-		ew.write(buf)
+		sum.add(b)
 	}
-	ew.write([]byte("]}"))
-	if ew.err != nil {
-		return nil, ew.err
+	if s.hash = sum.sum(); s.hash == nil {
+		return nil, cmp.Or(sum.err, sum.ew.err)
 	}
-	s.hash = h.Sum(nil)
 	return s.hash, nil
 }
 

@@ -67,7 +67,14 @@ func TestSourceMatchesLoad(t *testing.T) {
 			if src.mem == nil {
 				checked[src.sorted] = true
 			}
-			for sname, s := range map[string]*Source{"file": src, "memory": SourceOf(want)} {
+			hashed, err := openSource(path, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pre := hashed.hash != nil; pre != (hashed.mem == nil && hashed.sorted && name != "run last" && len(want.Benchmarks) > 0) {
+				t.Errorf("hashed as the file was checked: %v", pre)
+			}
+			for sname, s := range map[string]*Source{"file": src, "file, hashed as checked": hashed, "memory": SourceOf(want)} {
 				checkSource(t, sname, s, want)
 			}
 		})
@@ -152,7 +159,7 @@ func TestOpenAllMatchesLoadAll(t *testing.T) {
 		{bad, a, other}, {a, filepath.Join(dir, "missing.json")},
 	} {
 		_, wantErr := LoadAll(files)
-		srcs, err := OpenAll(files)
+		srcs, err := OpenAll(files, true)
 		if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
 			t.Errorf("%q: OpenAll: %v\nLoadAll: %v", files, err, wantErr)
 		}
