@@ -12,6 +12,8 @@
 # one's ratio to the yardstick.
 #
 # Postgres draws its history with random(): a new one each invocation unless SEED (0 to 1) is set.
+# The embedded store's is the same each invocation: awk's srand(7), or srand(SEED × 10⁶) when SEED is
+# set (SEED=0.03 is a flat history whose first permutation test is significant by chance).
 #
 # Usage: [NOISE=0.01] [SEED=0.5] [BEFORE=old-binary] docs/speed/trend-10k.sh [REPS]        (default 5)
 # It creates and drops the database perfgate_speed_trend on that server.
@@ -37,8 +39,8 @@ done
 # The embedded store: run files written directly (one benchmark "memory/copy" with a noisy
 # median, 19 others), then one `perfgate record` that indexes them.
 mkdir -p "$work/store/runs"
-awk -v n="$runs" -v dir="$work/store/runs" -v noise="$noise" 'BEGIN {
-  srand(7)
+awk -v n="$runs" -v dir="$work/store/runs" -v noise="$noise" -v seed="${SEED:-}" 'BEGIN {
+  srand(seed == "" ? 7 : int(seed * 1000000))
   for (i = 0; i < n; i++) {
     f = sprintf("%s/h-%05d.json", dir, i)
     t = 1735689600 + 3600 * i

@@ -91,6 +91,9 @@ func TestPermutationMatchesScan(t *testing.T) {
 	}{
 		{"flat ±4.5%", flatHistory(1000, 0.03, 1), []float64{1, 0.8, 1.1}},
 		{"flat ±6.75%", flatHistory(1000, 0.045, 3), []float64{1, 0.8, 1.1}},
+		// Significant by chance (p = 0.045): all but a few permutations
+		// are scanned, on helpers where GOMAXPROCS > 1.
+		{"flat ±4.5%, significant", flatHistory(1000, 0.03, 108), []float64{1}},
 		// Shorter: nearly every permutation is scanned where the test is
 		// significant (at Q×2 one permutation is shown to reach it first).
 		{"flat ±4.5%, 300", flatHistory(300, 0.03, 4), []float64{1.5, 2, 3}},

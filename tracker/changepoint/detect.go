@@ -53,7 +53,9 @@ func (c Change) Ratio() float64 { return c.After/c.Before - 1 }
 //
 // Time is O(n²) for the first split and up to 200 times that when the
 // t-test rejects it, memory O(n): callers bound n (the site detects on the
-// latest runs). A flat history, most of whose permutations reach its Q,
+// latest runs). A test's permutations are judged on the calling goroutine
+// and on helpers, at most GOMAXPROCS − 1 of them for all the tests of the
+// process, each with O(n) memory. A flat history, most of whose permutations reach its Q,
 // costs about one split more: a certifier shows that they do in
 // O(n log n) each (permutationSignificant).
 //

@@ -176,7 +176,8 @@ func BenchmarkBestSplit1000(b *testing.B) {
 // first version held an (n+1)×n table per split: 8 MB at trend's 1,000
 // points, 16 times more for 4 times the points). The bytes allocated by
 // Detect on a flat history of 4n points must stay within 5 times those of
-// n points.
+// n points. Both sizes are long enough for the permutation test's helpers
+// (minParallel), each with O(n) buffers of its own.
 func TestDetectMemoryLinear(t *testing.T) {
 	allocated := func(n int) uint64 {
 		rng := rand.New(rand.NewPCG(71, 72))
@@ -190,9 +191,10 @@ func TestDetectMemoryLinear(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	small, large := allocated(100), allocated(400)
-	t.Logf("Detect allocates %d bytes at 100 points, %d at 400", small, large)
+	const n = 2 * minParallel
+	small, large := allocated(n), allocated(4*n)
+	t.Logf("Detect allocates %d bytes at %d points, %d at %d", small, n, large, 4*n)
 	if large > 5*small {
-		t.Errorf("Detect allocates %d bytes at 400 points, %.1f times %d at 100: want linear (≤ 5×)", large, float64(large)/float64(small), small)
+		t.Errorf("Detect allocates %d bytes at %d points, %.1f times %d at %d: want linear (≤ 5×)", large, 4*n, float64(large)/float64(small), small, n)
 	}
 }
