@@ -2,9 +2,12 @@ package model
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -222,4 +225,51 @@ func BenchmarkParse(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestExactDecimal checks the decimal fast path against strconv.ParseFloat
+// bit for bit: short decimals of every length up to and past its 15 digits,
+// leading and trailing zeros, negatives and -0, and tokens it leaves to
+// ParseFloat (exponents, 16 digits and more).
+func TestExactDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	toks := []string{"0", "-0", "0.0", "-0.000", "1", "9", "0.1", "0.3", "1234.5", "999999999999999", "99999999999999.9",
+		"0.000000000000001", "9999999999999999", "4503599627370495", "4503599627370496", "1e5", "1.5E-3", "0.5"}
+	for range 200000 {
+		digits := 1 + rng.IntN(18)
+		b := []byte{}
+		if rng.IntN(4) == 0 {
+			b = append(b, '-')
+		}
+		point := rng.IntN(digits + 1)
+		for d := range digits {
+			if d == point && d > 0 {
+				b = append(b, '.')
+			}
+			c := byte('0' + rng.IntN(10))
+			if d == 0 && (point > 1 || point == digits) && c == '0' {
+				c = '1' // no leading zero before more integer digits
+			}
+			b = append(b, c)
+		}
+		toks = append(toks, string(b))
+	}
+	fast := 0
+	for _, tok := range toks {
+		want, err := strconv.ParseFloat(tok, 64)
+		if err != nil {
+			t.Fatalf("ParseFloat(%q): %v", tok, err)
+		}
+		got, ok := exactDecimal([]byte(tok))
+		if !ok {
+			continue
+		}
+		fast++
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("exactDecimal(%q) = %v (%#x), ParseFloat = %v (%#x)", tok, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
+	if fast < len(toks)/2 {
+		t.Errorf("the fast path took %d of %d tokens", fast, len(toks))
+	}
 }

@@ -261,9 +261,53 @@ func (s *scanner) number() (float64, bool) {
 	if !ok {
 		return 0, false
 	}
+	if f, ok := exactDecimal(tok); ok {
+		return f, true
+	}
 	// ParseFloat keeps no reference to its argument (its errors copy it).
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(tok), len(tok)), 64)
 	return f, err == nil
+}
+
+// exactPow10 holds the powers of ten a float64 represents exactly that
+// exactDecimal divides by.
+var exactPow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// exactDecimal parses a number token without an exponent whose digits
+// (point left out) number at most 15, the common sample: they spell an
+// integer n < 2^52, exact in a float64, and n / 10^k for its k fractional
+// digits divides two exact values, so the division's one rounding is the
+// correctly rounded value ParseFloat returns (strconv's own fast path,
+// atof64exact, computes it so). rawNumber has checked the grammar.
+func exactDecimal(tok []byte) (float64, bool) {
+	i, neg := 0, tok[0] == '-'
+	if neg {
+		i = 1
+	}
+	var n uint64
+	digits, frac := 0, -1 // frac: digits after the point, -1 before it
+	for ; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c >= '0' && c <= '9':
+			n = n*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.':
+			frac = 0
+		default: // an exponent
+			return 0, false
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(n) / exactPow10[max(frac, 0)]
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // boolean reads true or false.
