@@ -22,8 +22,8 @@ func LoadAll(files []string) ([]*Results, error) {
 // each run's benchmarks stay in its file (OpenSource) until a store reads
 // them. With hash, each run's content hash is computed as its file is
 // checked where the file allows (the run block first, the benchmarks in
-// key order, as perfgate writes them): for a store that hashes every run
-// (Postgres), which then reads the file once less.
+// key order): for a store that hashes every run (Postgres), which then
+// reads the file once less.
 func OpenAll(files []string, hash bool) ([]*Source, error) {
 	open := func(path string) (*Source, error) { return openSource(path, hash) }
 	return loadAll(files, open, func(s *Source) string { return s.Run.ID }, sameSource)

@@ -103,7 +103,7 @@ func openSource(path string, hash bool) (*Source, error) {
 // scanSource is decodeStream keeping only the benchmarks' heads and spans,
 // with one benchmark's samples held at a time. With hash, it also computes
 // the content hash as it goes, when the run block comes before the
-// benchmarks and they are in canonical order (as perfgate writes them);
+// benchmarks and they are in canonical order (a file sorted by key);
 // otherwise ContentHash reads the file again.
 func scanSource(r io.Reader, window int, hash bool) (*Source, bool, error) {
 	sc := newStreamScanner(r, window)
