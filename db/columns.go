@@ -3,7 +3,9 @@ package db
 import (
 	"cmp"
 	"context"
+	"slices"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -22,45 +24,57 @@ type benchRow struct {
 	params map[string]string
 }
 
-// benchColumns transposes keys into the four text arrays unnest takes.
-func benchColumns(keys []benchKey) [4][]string {
-	var c [4][]string
+// benchColumns transposes keys into the four text arrays unnest takes,
+// reusing c's arrays.
+func benchColumns(c *[4][]string, keys []benchKey) {
 	for i := range c {
-		c[i] = make([]string, 0, len(keys))
+		c[i] = slices.Grow(c[i][:0], len(keys))
 	}
 	for _, k := range keys {
 		c[0], c[1], c[2], c[3] = append(c[0], k.suite), append(c[1], k.name), append(c[2], k.unit), append(c[3], k.better)
 	}
-	return c
 }
 
+// lookupBatch is how many keys one lookup query sends: the encoded arrays,
+// the Bind message and the rows read back of 10,000 keys at once made
+// record's heap peak (docs/speed.md, "Postgres's own pages").
+const lookupBatch = 1000
+
 // lookupBenchmarks returns the stored row of each key, in order, and
-// whether it was found.
+// whether it was found. It asks for lookupBatch keys at a time.
 func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchRow, []bool, error) {
-	cols := benchColumns(keys)
+	out := make([]benchRow, len(keys))
+	found := make([]bool, len(keys))
+	var cols [4][]string
+	for off := 0; off < len(keys); off += lookupBatch {
+		batch := keys[off:min(off+lookupBatch, len(keys))]
+		benchColumns(&cols, batch)
+		if err := s.lookupBatch(ctx, cols, out[off:], found[off:]); err != nil {
+			return nil, nil, infra("look up benchmarks", err)
+		}
+	}
+	return out, found, nil
+}
+
+// lookupBatch looks up the keys in cols, setting out[i] and found[i] for
+// the i-th key that is stored.
+func (s *Store) lookupBatch(ctx context.Context, cols [4][]string, out []benchRow, found []bool) error {
 	rows, err := s.pool.Query(ctx, `
 		select k.i, b.id, b.params
 		from unnest($1::text[], $2::text[], $3::text[], $4::text[]) with ordinality as k(s, n, u, b, i)
 		join benchmarks b on b.suite = k.s and b.name = k.n and b.unit = k.u and b.better = k.b`,
 		cols[0], cols[1], cols[2], cols[3])
 	if err != nil {
-		return nil, nil, infra("look up benchmarks", err)
+		return err
 	}
-	defer rows.Close()
-	out := make([]benchRow, len(keys))
-	found := make([]bool, len(keys))
-	for rows.Next() {
-		var i int
-		var r benchRow
-		if err := rows.Scan(&i, &r.id, &r.params); err != nil {
-			return nil, nil, infra("look up benchmarks", err)
-		}
+	var i int
+	var r benchRow
+	_, err = pgx.ForEachRow(rows, []any{&i, &r.id, &r.params}, func() error {
 		out[i-1], found[i-1] = r, true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, infra("look up benchmarks", err)
-	}
-	return out, found, nil
+		r.params = nil // Scan into a nil map makes a new one
+		return nil
+	})
+	return err
 }
 
 // A summarizer gives the count, median and coefficient of variation of a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -251,40 +252,78 @@ func (s *Store) testbedID(ctx context.Context, fp model.Fingerprint, env map[str
 // nothing. The insert sorts the rows by key, so two writers adding
 // overlapping sets lock them in the same order.
 func (s *Store) benchmarkIDs(ctx context.Context, bs []model.BenchmarkHead) ([]benchRow, error) {
-	keys, _, _ := newBenchmarkRows(bs)
+	keys, params := newBenchmarkRows(bs)
 	rows, found, err := s.lookupBenchmarks(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
 	var missing []int
-	var fresh []model.BenchmarkHead
-	for i := range keys {
-		if !found[i] {
+	for i, ok := range found {
+		if !ok {
 			missing = append(missing, i)
-			fresh = append(fresh, bs[i])
 		}
 	}
-	if len(missing) == 0 {
-		return rows, nil
-	}
-	freshRows, err := s.insertBenchmarks(ctx, fresh)
+	batch, err := s.insertBatch(ctx, len(missing))
 	if err != nil {
 		return nil, err
 	}
-	for j, i := range missing {
-		rows[i] = freshRows[j]
+	if batch < len(missing) {
+		slices.SortFunc(missing, func(i, j int) int { return keys[i].compare(keys[j]) })
+	}
+	freshKeys, freshParams := make([]benchKey, 0, batch), make([]map[string]string, 0, batch)
+	for off := 0; off < len(missing); off += batch {
+		part := missing[off:min(off+batch, len(missing))]
+		freshKeys, freshParams = freshKeys[:0], freshParams[:0]
+		for _, i := range part {
+			freshKeys, freshParams = append(freshKeys, keys[i]), append(freshParams, params[i])
+		}
+		freshRows, err := s.insertBenchmarks(ctx, freshKeys, freshParams)
+		if err != nil {
+			return nil, err
+		}
+		for j, i := range part {
+			rows[i] = freshRows[j]
+		}
 	}
 	return rows, nil
 }
 
-// insertBenchmarks inserts the benchmarks rows of bs, which were not
-// stored, and returns them in order. A plain insert comes first: it costs
-// about half of one that resolves conflicts (INSERT ... ON CONFLICT writes
-// a speculative insertion and its confirmation per row, docs/speed.md). When
-// another writer stored some of the same rows meanwhile, it fails as a
-// whole, and the rows are inserted again skipping those already there.
-func (s *Store) insertBenchmarks(ctx context.Context, bs []model.BenchmarkHead) ([]benchRow, error) {
-	keys, cols, params := newBenchmarkRows(bs)
+// insertBatch is how many of n new benchmarks rows one insert sends. The
+// rows are numbered (their ids) in the order the insert sorts them, the
+// database's collation; inserted lookupBatch at a time, in key order,
+// they are numbered as one insert would number them only where that
+// collation orders text as Go orders strings, byte by byte (C, POSIX,
+// C.UTF-8 under libc), so elsewhere they are inserted at once.
+func (s *Store) insertBatch(ctx context.Context, n int) (int, error) {
+	if n <= lookupBatch {
+		return n, nil
+	}
+	var bytewise bool
+	// datlocprovider is Postgres 15's (c: libc); to_jsonb reads it where
+	// it exists.
+	err := s.pool.QueryRow(ctx, `
+		select coalesce(to_jsonb(d) ->> 'datlocprovider', 'c') = 'c'
+			and datcollate in ('C', 'POSIX', 'C.UTF-8', 'C.utf8')
+		from pg_database d where datname = current_database()`).Scan(&bytewise)
+	if err != nil {
+		return 0, infra("read the database's collation", err)
+	}
+	if !bytewise {
+		return n, nil
+	}
+	return lookupBatch, nil
+}
+
+// insertBenchmarks inserts the benchmarks rows of keys, with params, which
+// were not stored, and returns them in order. A plain insert comes first:
+// it costs about half of one that resolves conflicts (INSERT ... ON
+// CONFLICT writes a speculative insertion and its confirmation per row,
+// docs/speed.md). When another writer stored some of the same rows
+// meanwhile, it fails as a whole, and the rows are inserted again skipping
+// those already there.
+func (s *Store) insertBenchmarks(ctx context.Context, keys []benchKey, params []map[string]string) ([]benchRow, error) {
+	var cols [4][]string
+	benchColumns(&cols, keys)
 	const insert = `
 		insert into benchmarks (suite, name, unit, better, params)
 		select s, n, u, b, coalesce(p, '{}') from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
@@ -343,16 +382,16 @@ func (s *Store) insertedBenchmarks(ctx context.Context, insert string, keys []be
 	return out, err
 }
 
-// newBenchmarkRows returns the key of each of bs, in order, and the columns
-// and params of the benchmarks rows to insert, in the same order (the
-// insert sorts them, in the server's collation, so that writers lock rows in
-// one order). Its cost is linear in the benchmarks (TestRecordArgsLinear).
-func newBenchmarkRows(bs []model.BenchmarkHead) (keys []benchKey, cols [4][]string, params []map[string]string) {
+// newBenchmarkRows returns the key and params of each of bs, in order:
+// the rows to look up, and to insert (the insert sorts them, in the
+// server's collation, so that writers lock rows in one order). Its cost is
+// linear in the benchmarks (TestRecordArgsLinear).
+func newBenchmarkRows(bs []model.BenchmarkHead) (keys []benchKey, params []map[string]string) {
 	keys = make([]benchKey, len(bs))
 	params = make([]map[string]string, len(bs))
 	for i := range bs {
 		keys[i] = benchKey{bs[i].Suite, bs[i].Name, bs[i].Unit, string(bs[i].Better)}
 		params[i] = bs[i].Params
 	}
-	return keys, benchColumns(keys), params
+	return keys, params
 }
