@@ -59,10 +59,15 @@ func (s *Store) lookupBenchmarks(ctx context.Context, keys []benchKey) ([]benchR
 // lookupBatch looks up the keys in cols, setting out[i] and found[i] for
 // the i-th key that is stored.
 func (s *Store) lookupBatch(ctx context.Context, cols [4][]string, out []benchRow, found []bool) error {
+	// One probe of the unique index per key (offset 0 keeps the subquery
+	// a subquery): a plain join of a batch hashes the whole table when
+	// the planner has no statistics for it yet, as right after a run's
+	// new benchmarks were inserted, once per batch.
 	rows, err := s.pool.Query(ctx, `
 		select k.i, b.id, b.params
 		from unnest($1::text[], $2::text[], $3::text[], $4::text[]) with ordinality as k(s, n, u, b, i)
-		join benchmarks b on b.suite = k.s and b.name = k.n and b.unit = k.u and b.better = k.b`,
+		cross join lateral (select id, params from benchmarks b
+			where b.suite = k.s and b.name = k.n and b.unit = k.u and b.better = k.b offset 0) b`,
 		cols[0], cols[1], cols[2], cols[3])
 	if err != nil {
 		return err
