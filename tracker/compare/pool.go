@@ -14,23 +14,28 @@ import (
 type segment struct {
 	unit    string
 	samples []float64
-	job     int  // the run's job: its rank among the side's jobs, newest first
-	pooled  bool // the samples are pooled into the side's samples
+	job     int32 // the run's job: its rank among the side's jobs, newest first
+	run     int32 // the run: its index among the side's runs
+	pooled  bool  // the samples are pooled into the side's samples
 	// sum stands for the samples (nil) of a history-only run that the
 	// store summarized (model.BaselineQuery.SampleJobs).
 	sum *model.BenchmarkSummary
 }
 
-// A segRef names a segment until its pool is judged: its run, an index
-// into the side's runs, and the benchmark in it (idx ≥ 0: Benchmarks[idx],
-// else Summaries[^idx]). It takes 8 bytes where a segment takes 64, and a
-// comparison holds one for every run and benchmark at once (20 runs of 10k
-// benchmarks: 200k), but the segments of the benchmarks being judged only.
+// A segRef names a summary of a history-only run until its pool is judged:
+// the run, an index into the baseline runs, and the summary in it
+// (Summaries[idx]). It takes 8 bytes where a segment takes 64, and a
+// comparison holds one for every summarized run and benchmark at once (17
+// history jobs of 10k benchmarks: 170k), but the segments of the
+// benchmarks being judged only. Runs with samples are held as segments
+// from the start: they hold the samples themselves, not the runs, so that
+// the runs' benchmarks can be collected once the pools are made.
 type segRef struct{ run, idx int32 }
 
-// A runSet is the runs of a comparison that segRefs index.
+// A runSet is what segRefs index: the summarized baseline runs (nil for a
+// run with samples) and every baseline run's job rank.
 type runSet struct {
-	base, cand []*model.Results
+	summarized []*model.Results
 	ranks      []int // each baseline run's job rank
 	baseJobs   int   // Options.BaselineJobs
 }
@@ -39,38 +44,29 @@ type runSet struct {
 // its job is a baseline job, not a history-only one.
 func (rs *runSet) pooled(j int) bool { return rs.baseJobs == 0 || rs.ranks[j] < rs.baseJobs }
 
-// appendSegments appends the segments refs name to segs, those of
-// baseline runs (base) or candidate runs.
-func (rs *runSet) appendSegments(segs []segment, refs []segRef, base bool) []segment {
-	runs := rs.cand
-	if base {
-		runs = rs.base
-	}
+// appendSummaries appends to segs the segments of segments and of the
+// summaries refs name, merged in run order (each is in run order).
+func (rs *runSet) appendSummaries(segs, segments []segment, refs []segRef) []segment {
 	for _, ref := range refs {
-		r := runs[ref.run]
-		switch {
-		case !base: // the candidate runs are the rounds of one job
-			b := &r.Benchmarks[ref.idx]
-			segs = append(segs, segment{b.Unit, b.Samples, 0, true, nil})
-		case ref.idx >= 0:
-			b := &r.Benchmarks[ref.idx]
-			segs = append(segs, segment{b.Unit, b.Samples, rs.ranks[ref.run], rs.pooled(int(ref.run)), nil})
-		default:
-			sum := &r.Summaries[^ref.idx]
-			segs = append(segs, segment{r.SummaryKeys.At(sum.Key).Unit, nil, rs.ranks[ref.run], false, sum})
+		for len(segments) > 0 && segments[0].run < ref.run {
+			segs, segments = append(segs, segments[0]), segments[1:]
 		}
+		r := rs.summarized[ref.run]
+		sum := &r.Summaries[ref.idx]
+		segs = append(segs, segment{r.SummaryKeys.At(sum.Key).Unit, nil, int32(rs.ranks[ref.run]), ref.run, false, sum})
 	}
-	return segs
+	return append(segs, segments...)
 }
 
 // A side is what one side (baseline or candidate) has of one benchmark.
 type side struct {
-	present     bool      // some run of this side has the benchmark
-	refs        []segRef  // the runs' samples and summaries of it, in run order
-	segments    []segment // what refs name, while the pool is judged (resolve)
-	errors      []string  // distinct error messages, in run order
-	skipped     string    // why a run did not measure it on purpose (model.InfoSkipped)
-	summaryOnly bool      // some run reported summaries, not raw samples
+	present  bool      // some run of this side has the benchmark
+	segments []segment // the runs' samples of it, in run order; while the pool is judged, its summaries too (resolve)
+	sums     []segRef  // the summaries of it, in run order
+	errors   []string  // distinct error messages, in run order
+	skipped  string    // why a run did not measure it on purpose (model.InfoSkipped)
+	// summaryOnly: some run reported summaries, not raw samples.
+	summaryOnly bool
 	samples     []float64 // pooled, sorted, in the common unit (set by resolveUnit)
 	// jobs holds each job's per-run summaries (log medians in the common
 	// unit), by job rank (set by resolveUnit): the replicates the
@@ -78,11 +74,15 @@ type side struct {
 	jobs jobLogs
 }
 
-// add notes one run's benchmark (ref). A run of a history-only job (pooled
-// false) adds its samples to the run-to-run spread and nothing else.
-func (s *side) add(b *model.Benchmark, ref segRef, pooled bool, runs int) {
+// add notes run's benchmark, of job rank job. A run of a history-only job
+// (pooled false) adds its samples to the run-to-run spread and nothing
+// else.
+func (s *side) add(b *model.Benchmark, run, job int, pooled bool, runs int) {
 	if len(b.Samples) > 0 {
-		s.addRef(ref, runs)
+		if s.segments == nil { // most benchmarks are in every run: no garbage from growing
+			s.segments = make([]segment, 0, runs)
+		}
+		s.segments = append(s.segments, segment{b.Unit, b.Samples, int32(job), int32(run), pooled, nil})
 	}
 	if !pooled {
 		return
@@ -98,14 +98,14 @@ func (s *side) add(b *model.Benchmark, ref segRef, pooled bool, runs int) {
 	s.summaryOnly = s.summaryOnly || b.SummaryOnly
 }
 
-// addRef appends ref, making room for one of each of the side's runs
-// first: most benchmarks are in every run, and growing refs by appending
-// would leave as much garbage as it keeps.
-func (s *side) addRef(ref segRef, runs int) {
-	if s.refs == nil {
-		s.refs = make([]segRef, 0, runs)
+// addSum appends ref, making room for one of each of the side's runs
+// first: most benchmarks are in every run, and growing by appending would
+// leave as much garbage as it keeps.
+func (s *side) addSum(ref segRef, runs int) {
+	if s.sums == nil {
+		s.sums = make([]segRef, 0, runs)
 	}
-	s.refs = append(s.refs, ref)
+	s.sums = append(s.sums, ref)
 }
 
 // A pool is one benchmark's samples from all runs of both sides.
@@ -127,7 +127,14 @@ type pool struct {
 // at or beyond opt.BaselineJobs only inform the run-to-run spread; the
 // candidate runs are the rounds of one job.
 func pools(baseline, candidate []*model.Results, opt Options) []*pool {
-	rs := &runSet{base: baseline, cand: candidate, ranks: jobRanks(baseline), baseJobs: opt.BaselineJobs}
+	rs := &runSet{summarized: make([]*model.Results, len(baseline)), ranks: jobRanks(baseline), baseJobs: opt.BaselineJobs}
+	nsum := 0 // runs of summaries; the others have samples
+	for j, r := range baseline {
+		if len(r.Summaries) > 0 {
+			rs.summarized[j] = r
+			nsum++
+		}
+	}
 	byKey := map[model.Key]*pool{}
 	var order []*pool
 	// poolOf returns the pool of k, made on first sight; nil when k is ignored.
@@ -148,13 +155,13 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 		for i := range r.Benchmarks {
 			b := &r.Benchmarks[i]
 			if p := poolOf(b.Key()); p != nil {
-				p.note(b, false, segRef{int32(j), int32(i)}, pooled)
+				p.note(b, false, j, rs.ranks[j], pooled, len(baseline)-nsum)
 			}
 		}
 		for i := range r.Summaries { // a history-only run a store summarized
 			s := &r.Summaries[i]
 			if p := poolOf(r.SummaryKeys.At(s.Key).Key()); p != nil && s.N > 0 {
-				p.base.addRef(segRef{int32(j), int32(^i)}, len(baseline))
+				p.base.addSum(segRef{int32(j), int32(i)}, nsum)
 			}
 		}
 	}
@@ -162,7 +169,7 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 		for i := range r.Benchmarks {
 			b := &r.Benchmarks[i]
 			if p := poolOf(b.Key()); p != nil {
-				p.note(b, true, segRef{int32(j), int32(i)}, true)
+				p.note(b, true, j, 0, true, len(candidate)) // the candidate runs are the rounds of one job
 			}
 		}
 	}
@@ -190,11 +197,11 @@ var (
 // is: so only the benchmarks being judged hold pooled copies at a time,
 // not every benchmark of the comparison.
 func (p *pool) resolve(inPlace bool) {
-	p.segs = segmentPool.Get().(*[]segment)
-	segs := p.runs.appendSegments((*p.segs)[:0], p.base.refs, true)
-	n := len(segs)
-	segs = p.runs.appendSegments(segs, p.cand.refs, false)
-	p.base.segments, p.cand.segments, *p.segs = segs[:n:n], segs[n:], segs
+	if len(p.base.sums) > 0 {
+		p.segs = segmentPool.Get().(*[]segment)
+		*p.segs = p.runs.appendSummaries((*p.segs)[:0], p.base.segments, p.base.sums)
+		p.base.segments = *p.segs
+	}
 	sc := scratchPool.Get().(*scratch)
 	p.resolveUnit(sc, inPlace)
 	scratchPool.Put(sc)
@@ -203,19 +210,21 @@ func (p *pool) resolve(inPlace bool) {
 func (p *pool) release() {
 	p.base.samples, p.cand.samples = nil, nil
 	p.base.segments, p.cand.segments = nil, nil
-	p.base.refs, p.cand.refs = nil, nil
-	clear(*p.segs) // let go of the samples
-	segmentPool.Put(p.segs)
-	p.segs = nil
+	p.base.sums = nil
+	if p.segs != nil {
+		clear(*p.segs) // let go of the samples
+		segmentPool.Put(p.segs)
+		p.segs = nil
+	}
 }
 
 // note adds one run's benchmark to the pool. The first candidate run's
 // declared direction and parameters win over the baseline's: they describe
 // the code under review. (Where the directions differ, assess makes the
 // verdict an error unless an override pins the direction.)
-func (p *pool) note(b *model.Benchmark, cand bool, ref segRef, pooled bool) {
+func (p *pool) note(b *model.Benchmark, cand bool, run, job int, pooled bool, runs int) {
 	if !pooled {
-		p.base.add(b, ref, false, len(p.runs.base))
+		p.base.add(b, run, job, false, runs)
 		return
 	}
 	if cand && !p.cand.present || p.better == "" {
@@ -225,9 +234,9 @@ func (p *pool) note(b *model.Benchmark, cand bool, ref segRef, pooled bool) {
 		p.baseBetter = b.Better
 	}
 	if cand {
-		p.cand.add(b, ref, true, len(p.runs.cand))
+		p.cand.add(b, run, job, true, runs)
 	} else {
-		p.base.add(b, ref, true, len(p.runs.base))
+		p.base.add(b, run, job, true, runs)
 	}
 }
 

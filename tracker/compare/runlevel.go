@@ -32,7 +32,7 @@ func (s *side) addSummary(seg segment, scale float64, sc *scratch) {
 	if !(m > 0) || math.IsInf(m, 0) {
 		return // no log: the run-level test will see one replicate less
 	}
-	sc.logs = append(sc.logs, jobLog{seg.job, math.Log(m)})
+	sc.logs = append(sc.logs, jobLog{int(seg.job), math.Log(m)})
 }
 
 // A jobLog is one run's summary (addSummary) and its job.
