@@ -181,22 +181,19 @@ func keysInto[V any](keys []string, m map[string]V) []string {
 }
 
 func appendStringMap(dst []byte, m map[string]string) []byte {
-	var buf [16]string
-	dst = append(dst, '{')
-	for i, k := range keysInto(buf[:], m) {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendString(dst, k)
-		dst = append(dst, ':')
-		dst = appendString(dst, m[k])
-	}
-	return append(dst, '}')
+	dst, _ = appendMap(dst, m, func(dst []byte, v string) ([]byte, bool) { return appendString(dst, v), true })
+	return dst
 }
 
 // appendFloatMap appends m as an object, or returns false for a value that
 // is a NaN or an infinity.
 func appendFloatMap(dst []byte, m map[string]float64) ([]byte, bool) {
+	return appendMap(dst, m, appendFloat)
+}
+
+// appendMap appends m as an object, its keys in order, each value by
+// appendValue, or returns false for a value appendValue refuses.
+func appendMap[V any](dst []byte, m map[string]V, appendValue func([]byte, V) ([]byte, bool)) ([]byte, bool) {
 	var buf [16]string
 	dst = append(dst, '{')
 	for i, k := range keysInto(buf[:], m) {
@@ -206,7 +203,7 @@ func appendFloatMap(dst []byte, m map[string]float64) ([]byte, bool) {
 		dst = appendString(dst, k)
 		dst = append(dst, ':')
 		var ok bool
-		if dst, ok = appendFloat(dst, m[k]); !ok {
+		if dst, ok = appendValue(dst, m[k]); !ok {
 			return dst, false
 		}
 	}
