@@ -2,7 +2,6 @@ package model
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"io"
 	"math"
 	"slices"
@@ -71,14 +70,9 @@ func (r *Results) ContentHash() ([]byte, error) {
 // samples needs no buffer of its whole JSON.
 func (r *Results) WriteJSON(w io.Writer) error {
 	ew := &errWriter{w: w}
-	head, err := json.Marshal(struct {
-		Schema string `json:"schema"`
-		Run    Run    `json:"run"`
-	}{r.Schema, r.Run})
-	if err != nil {
+	if err := writeHead(ew, r.Schema, r.Run); err != nil {
 		return err
 	}
-	ew.write(head[:len(head)-1]) // without its closing brace
 	if r.Benchmarks == nil {
 		ew.write([]byte(`,"benchmarks":null}`))
 		return ew.err
@@ -86,15 +80,10 @@ func (r *Results) WriteJSON(w io.Writer) error {
 	ew.write([]byte(`,"benchmarks":[`))
 	var buf []byte
 	for i := range r.Benchmarks {
-		buf = buf[:0]
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf, err = r.Benchmarks[i].AppendJSON(buf)
-		if err != nil {
+		var err error
+		if buf, err = ew.writeBenchmark(buf, i, &r.Benchmarks[i]); err != nil {
 			return err
 		}
-		ew.write(buf)
 	}
 	ew.write([]byte("]}"))
 	return ew.err
@@ -110,6 +99,22 @@ func (e *errWriter) write(p []byte) {
 	if e.err == nil {
 		_, e.err = e.w.Write(p)
 	}
+}
+
+// writeBenchmark writes b as element i of a benchmarks array (a comma
+// before all but the first), encoded in buf, which it returns for the
+// next; the error is b's encoding's or the first write's.
+func (e *errWriter) writeBenchmark(buf []byte, i int, b *Benchmark) ([]byte, error) {
+	buf = buf[:0]
+	if i > 0 {
+		buf = append(buf, ',')
+	}
+	buf, err := b.AppendJSON(buf)
+	if err != nil {
+		return buf, err
+	}
+	e.write(buf)
+	return buf, e.err
 }
 
 // MedianCV returns the median of x and its coefficient of variation (sample

@@ -22,13 +22,31 @@ func decodeFast(data []byte) (*Results, bool) {
 // decodeStream is decodeFast for a document read from r through a window
 // of window bytes (newStreamScanner), so that the whole file is never held. err is r's
 // error, if reading failed.
-func decodeStream(r io.Reader, window int) (res *Results, ok bool, err error) {
-	s := newStreamScanner(r, window)
-	res, ok = s.results()
-	if s.err != nil && s.err != io.EOF && s.err != errNotUTF8 {
-		return nil, false, s.err
+func decodeStream(r io.Reader, window int) (*Results, bool, error) {
+	res := &Results{}
+	ok, err := streamDocument(r, window, false, res, func(b *Benchmark, _ span) bool {
+		res.Benchmarks = append(res.Benchmarks, *b)
+		return true
+	})
+	if !ok || err != nil {
+		return nil, false, err
 	}
-	return res, ok, nil
+	return res, true, nil
+}
+
+// streamDocument reads and checks the document in r through a window of
+// window bytes (newStreamScanner) into res, calling each with every
+// benchmark instead of keeping it; with reuse, a benchmark and its samples
+// are valid only until each returns. It reports whether the fast path
+// accepted the document, and r's error if reading failed.
+func streamDocument(r io.Reader, window int, reuse bool, res *Results, each func(b *Benchmark, at span) bool) (bool, error) {
+	s := newStreamScanner(r, window)
+	s.reuse = reuse
+	ok := s.document(res, each)
+	if s.err != nil && s.err != io.EOF && s.err != errNotUTF8 {
+		return false, s.err
+	}
+	return ok, nil
 }
 
 // results reads and checks a whole document.

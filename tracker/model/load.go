@@ -17,20 +17,39 @@ import (
 // anything else is read whole and goes through Parse, which names the
 // problem.
 func Load(path string) (*Results, error) {
+	var r *Results
+	whole, err := streamOrParse(path, func(f *os.File, _ os.FileInfo) (ok bool, err error) {
+		r, ok, err = decodeStream(f, windowSize)
+		return ok, err
+	})
+	if whole != nil || err != nil {
+		return whole, err
+	}
+	return r, nil
+}
+
+// streamOrParse opens the results file at path and gives it to stream,
+// which decodes it as it reads it and reports whether the fast path
+// accepted it. A file that is not a regular file, or that stream did not
+// accept, is read whole and parsed (parseFile), and streamOrParse returns
+// it; it returns nil once stream has decoded the file. Load, OpenSource
+// and Summarizer.Load share it, and so their errors.
+func streamOrParse(path string, stream func(f *os.File, fi os.FileInfo) (bool, error)) (*Results, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, readError(path, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return parseFile(path, f, false)
 	}
-	r, ok, err := decodeStream(f, windowSize)
+	ok, err := stream(f, fi)
 	if err != nil {
 		return nil, readError(path, err)
 	}
 	if ok {
-		return r, nil
+		return nil, nil
 	}
 	return parseFile(path, f, true)
 }

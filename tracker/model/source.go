@@ -72,31 +72,19 @@ func OpenSource(path string) (*Source, error) { return openSource(path, false) }
 // openSource is OpenSource; hash computes the content hash as the file is
 // checked, where the file allows (scanSource).
 func openSource(path string, hash bool) (*Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, readError(path, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		r, err := parseFile(path, f, false)
-		if err != nil {
-			return nil, err
+	var s *Source
+	whole, err := streamOrParse(path, func(f *os.File, fi os.FileInfo) (ok bool, err error) {
+		if s, ok, err = scanSource(f, windowSize, hash); ok {
+			s.path, s.size, s.mtime = path, fi.Size(), fi.ModTime()
 		}
-		return SourceOf(r), nil
+		return ok, err
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case whole != nil:
+		return SourceOf(whole), nil
 	}
-	s, ok, err := scanSource(f, windowSize, hash)
-	if err != nil {
-		return nil, readError(path, err)
-	}
-	if !ok {
-		r, err := parseFile(path, f, true)
-		if err != nil {
-			return nil, err
-		}
-		return SourceOf(r), nil
-	}
-	s.path, s.size, s.mtime = path, fi.Size(), fi.ModTime()
 	return s, nil
 }
 
@@ -106,8 +94,6 @@ func openSource(path string, hash bool) (*Source, error) {
 // benchmarks and they are in canonical order (a file sorted by key);
 // otherwise ContentHash reads the file again.
 func scanSource(r io.Reader, window int, hash bool) (*Source, bool, error) {
-	sc := newStreamScanner(r, window)
-	sc.reuse = true
 	s := &Source{sorted: true}
 	var res Results
 	var last string
@@ -120,7 +106,7 @@ func scanSource(r io.Reader, window int, hash bool) (*Source, bool, error) {
 		return v
 	}
 	var sum *hasher
-	ok := sc.document(&res, func(b *Benchmark, at span) bool {
+	ok, err := streamDocument(r, window, true, &res, func(b *Benchmark, at span) bool {
 		h := headOf(b)
 		h.Suite, h.Unit, h.Better = intern(h.Suite), intern(h.Unit), Better(intern(string(h.Better)))
 		s.heads = append(s.heads, h)
@@ -138,11 +124,8 @@ func scanSource(r io.Reader, window int, hash bool) (*Source, bool, error) {
 		}
 		return true
 	})
-	if sc.err != nil && sc.err != io.EOF && sc.err != errNotUTF8 {
-		return nil, false, sc.err
-	}
-	if !ok {
-		return nil, false, nil
+	if !ok || err != nil {
+		return nil, false, err
 	}
 	s.Schema, s.Run = res.Schema, res.Run
 	if sum != nil && s.sorted {
@@ -172,16 +155,11 @@ func newHasher(run Run) *hasher {
 // add hashes b, which it puts in canonical form.
 func (z *hasher) add(b *Benchmark) {
 	canonicalBenchmark(b)
-	z.buf = z.buf[:0]
-	if z.n > 0 {
-		z.buf = append(z.buf, ',')
-	}
-	z.n++
 	var err error
-	if z.buf, err = b.AppendJSON(z.buf); err != nil && z.err == nil {
+	if z.buf, err = z.ew.writeBenchmark(z.buf, z.n, b); err != nil && z.err == nil {
 		z.err = err
 	}
-	z.ew.write(z.buf)
+	z.n++
 }
 
 // sum returns the hash, or nil if encoding failed.
@@ -259,16 +237,9 @@ func (s *Source) WriteJSON(w io.Writer, each func(i int, b *Benchmark) error) er
 	ew.write([]byte(`,"benchmarks":[`))
 	var buf []byte
 	err := s.Each(func(i int, b *Benchmark) error {
-		buf = buf[:0]
-		if i > 0 {
-			buf = append(buf, ',')
-		}
 		var err error
-		if buf, err = b.AppendJSON(buf); err != nil {
+		if buf, err = ew.writeBenchmark(buf, i, b); err != nil {
 			return err
-		}
-		if ew.write(buf); ew.err != nil {
-			return ew.err
 		}
 		if each != nil {
 			return each(i, b)

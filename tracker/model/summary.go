@@ -1,7 +1,6 @@
 package model
 
 import (
-	"io"
 	"math"
 	"os"
 )
@@ -80,35 +79,21 @@ func (s *Summarizer) Add(r *Results, b *Benchmark) {
 // time, not the run's. A file that the fast loader does not accept
 // plainly (or that is not a regular file) is loaded whole, then reduced.
 func (s *Summarizer) Load(path string) (*Results, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, readError(path, err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		sc := newStreamScanner(f, windowSize)
-		sc.reuse = true
-		r := &Results{}
-		ok := sc.document(r, func(b *Benchmark, _ span) bool {
+	r := &Results{}
+	whole, err := streamOrParse(path, func(f *os.File, _ os.FileInfo) (bool, error) {
+		return streamDocument(f, windowSize, true, r, func(b *Benchmark, _ span) bool {
 			s.Add(r, b)
 			return true
 		})
-		if sc.err != nil && sc.err != io.EOF && sc.err != errNotUTF8 {
-			return nil, readError(path, sc.err)
-		}
-		if ok {
-			r.Benchmarks, r.SummaryKeys = nil, s.keys
-			return r, nil
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, readError(path, err)
-		}
-	}
-	r, err := parseFile(path, f, false)
-	if err != nil {
+	})
+	switch {
+	case err != nil:
 		return nil, err
+	case whole != nil:
+		s.Reduce(whole)
+		return whole, nil
 	}
-	s.Reduce(r)
+	r.Benchmarks, r.SummaryKeys = nil, s.keys
 	return r, nil
 }
 
