@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,35 +47,27 @@ func Spools(err error) bool {
 // their paths. A run's file name comes from its ID, so spooling it twice
 // leaves one file.
 func Write(dir string, runs []*model.Results) ([]string, error) {
+	srcs := make([]*model.Source, len(runs))
+	for i, r := range runs {
+		srcs[i] = model.SourceOf(r)
+	}
+	return WriteSources(dir, srcs)
+}
+
+// WriteSources is Write for runs read a benchmark at a time
+// (model.Source): each is written as it is read, so that neither its
+// samples nor its JSON are ever held whole.
+func WriteSources(dir string, srcs []*model.Source) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var files []string
-	for _, r := range runs {
-		p := filepath.Join(dir, Name(r.Run.ID))
-		if err := model.WriteFile(p, r); err != nil {
+	for _, src := range srcs {
+		p := filepath.Join(dir, Name(src.Run.ID))
+		if err := model.WriteFileAtomicFunc(p, func(w io.Writer) error { return src.WriteJSON(w, nil) }); err != nil {
 			return files, err
 		}
 		files = append(files, p)
-	}
-	return files, nil
-}
-
-// WriteSources is Write for runs read a benchmark at a time
-// (model.Source): each is loaded whole as it is spooled.
-func WriteSources(dir string, srcs []*model.Source) ([]string, error) {
-	runs := make([]*model.Results, 0, 1)
-	var files []string
-	for _, src := range srcs {
-		r, err := src.Results()
-		if err != nil {
-			return files, err
-		}
-		f, err := Write(dir, append(runs[:0], r))
-		files = append(files, f...)
-		if err != nil {
-			return files, err
-		}
 	}
 	return files, nil
 }
@@ -110,7 +103,7 @@ func Files(dir string) ([]string, error) {
 	}
 	var files []string
 	for _, de := range ents {
-		// Temporary files (model.WriteFile's ".NAME.tmpNNN") do not end in
+		// Temporary files (model.WriteFileAtomicFunc's ".NAME.tmpNNN") do not end in
 		// ".json"; a hidden ".json" file is a run spooled by an older
 		// perfgate from an id starting with '.', and is sent too.
 		if de.Type().IsRegular() && strings.HasSuffix(de.Name(), ".json") {

@@ -11,13 +11,18 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// A Recorder stores runs; every history store is one.
+// A Recorder stores runs read a benchmark at a time; every history store
+// is one.
 type Recorder interface {
-	Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error)
+	RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error)
 }
 
 // Upload records each spooled file (Files) in st and removes it once the
-// database has it (recorded now or before), writing a line each to w. A
+// database has it (recorded now or before), writing a line each to w.
+// Each file is checked whole first, its content hash computed as it is
+// (upload's store is Postgres, which hashes every run), and then recorded
+// a benchmark at a time (model.OpenAll), so that its samples are never
+// held whole. A
 // bad or conflicting file stays and is reported: an *model.InputError
 // naming every one once the rest are sent. A database failure (Spools)
 // stops the upload with the remaining files in place.
@@ -25,12 +30,13 @@ func Upload(ctx context.Context, st Recorder, files []string, w io.Writer) error
 	var bad []error
 	sent := 0
 	for _, f := range files {
-		r, err := model.Load(f)
+		srcs, err := model.OpenAll([]string{f}, true)
 		if err != nil { // the error names the file
 			bad = append(bad, fmt.Errorf("%w (left in the spool)", err))
 			continue
 		}
-		out, err := st.Record(ctx, r)
+		src := srcs[0]
+		out, err := st.RecordSource(ctx, src)
 		if err == nil {
 			if rmErr := os.Remove(f); rmErr != nil {
 				return &model.InfraError{Op: f + ": sent, but cannot remove it", Err: rmErr}
@@ -40,7 +46,7 @@ func Upload(ctx context.Context, st Recorder, files []string, w io.Writer) error
 			if out == model.Duplicate {
 				what = "already in the database"
 			}
-			fmt.Fprintf(w, "%s: %s %s\n", f, what, check.DescribeRun(&r.Run))
+			fmt.Fprintf(w, "%s: %s %s\n", f, what, check.DescribeRun(&src.Run))
 			continue
 		}
 		if Spools(err) {

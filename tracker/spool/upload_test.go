@@ -15,8 +15,8 @@ import (
 // recorder keeps the run IDs it recorded.
 type recorder struct{ ids []string }
 
-func (r *recorder) Record(_ context.Context, res *model.Results) (model.RecordOutcome, error) {
-	r.ids = append(r.ids, res.Run.ID)
+func (r *recorder) RecordSource(_ context.Context, src *model.Source) (model.RecordOutcome, error) {
+	r.ids = append(r.ids, src.Run.ID)
 	return model.Recorded, nil
 }
 
