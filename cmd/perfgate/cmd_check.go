@@ -93,6 +93,9 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 	}
 	cf.q.History = opt.HistoryJobs
 	heap := memlimit.New(e.Getenv) // set once the baseline is read: the peak is in judging
+	if sf.dbURL != "" {
+		heap.AddProcess(memlimit.PostgresRSS)
+	}
 	defer heap.Restore()
 	res, err := check.Run(ctx, check.RunOptions{
 		Files:    cf.candidates,

@@ -22,6 +22,12 @@ const perInputByte = 3
 // files, 17.8 MB in all).
 const processRSS = 15 << 20
 
+// PostgresRSS is what a command's own pages grow by when it opens the
+// Postgres store: pgx's code and the runtime's tables for it (3.0 MB of the
+// binary's pages) and its connection (0.7 MB anonymous), measured for
+// docs/speed.md ("Postgres's own pages").
+const PostgresRSS = 3 << 20
+
 // For returns the soft memory limit for a command that reads inputBytes of
 // results files: 3× the input less the process's own pages. It is 0 (no
 // limit) where that is under twice the input, that is for inputs under
@@ -30,8 +36,11 @@ const processRSS = 15 << 20
 // collector running for a few MB (a record of 8 MB under a 20 MB limit
 // took 2-3× the CPU time). The limit only makes the collector run sooner
 // as the heap nears it; a larger live heap still gets its memory.
-func For(inputBytes int64) int64 {
-	limit := perInputByte*inputBytes - processRSS
+func For(inputBytes int64) int64 { return forProcess(inputBytes, processRSS) }
+
+// forProcess is For for a process whose own pages are process bytes.
+func forProcess(inputBytes, process int64) int64 {
+	limit := perInputByte*inputBytes - process
 	if limit < 2*inputBytes {
 		return 0
 	}
@@ -58,6 +67,7 @@ func ForStream(inputBytes int64) int64 {
 // limit back when the command is done (tests run commands in one process).
 type Limiter struct {
 	getenv func(string) string
+	extra  int64 // own pages beyond processRSS (AddProcess)
 	old    int64
 	set    bool
 }
@@ -65,10 +75,15 @@ type Limiter struct {
 // New returns a Limiter that reads GOMEMLIMIT through getenv.
 func New(getenv func(string) string) *Limiter { return &Limiter{getenv: getenv} }
 
-// Set sets the limit For gives for inputBytes, unless the GOMEMLIMIT
-// environment variable chose one. A later Set (a command that learns how
-// much it reads as it goes) replaces it.
-func (l *Limiter) Set(inputBytes int64) { l.set1(For(inputBytes)) }
+// AddProcess tells l that the command's own pages are larger than
+// processRSS by bytes (PostgresRSS, for a command on the Postgres store),
+// so that Set leaves that much less to the heap.
+func (l *Limiter) AddProcess(bytes int64) { l.extra += bytes }
+
+// Set sets the limit For gives for inputBytes (less what AddProcess
+// added), unless the GOMEMLIMIT environment variable chose one. A later
+// Set (a command that learns how much it reads as it goes) replaces it.
+func (l *Limiter) Set(inputBytes int64) { l.set1(forProcess(inputBytes, processRSS+l.extra)) }
 
 // SetStream is Set for a command that streams its input (ForStream).
 func (l *Limiter) SetStream(inputBytes int64) { l.set1(ForStream(inputBytes)) }

@@ -86,3 +86,25 @@ func TestFileBytes(t *testing.T) {
 		t.Errorf("FileBytes = %d, want 15", got)
 	}
 }
+
+// TestAddProcess: a command on the Postgres store leaves its larger own
+// pages out of the heap's limit, and the GOMEMLIMIT environment variable
+// still wins.
+func TestAddProcess(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(before)
+	const input = 100 << 20
+	l := New(func(string) string { return "" })
+	l.AddProcess(PostgresRSS)
+	l.Set(input)
+	if got, want := debug.SetMemoryLimit(-1), int64(3*input-15<<20-PostgresRSS); got != want {
+		t.Errorf("limit on Postgres = %d, want %d (%d less than For)", got, want, For(input)-want)
+	}
+	l.Restore()
+	l = New(func(string) string { return "90MiB" })
+	l.AddProcess(PostgresRSS)
+	l.Set(input)
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("with GOMEMLIMIT set the limit moved to %d", got)
+	}
+}
