@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/storetest"
 )
 
 // TestRecordSourceStoresWhatRecordStores records the same runs from memory
@@ -33,14 +34,7 @@ func TestRecordSourceStoresWhatRecordStores(t *testing.T) {
 		if out, err := mem.Record(ctx, r); err != nil || out != model.Recorded {
 			t.Fatalf("Record = %v, %v", out, err)
 		}
-		path := filepath.Join(t.TempDir(), "run.json")
-		if err := model.WriteFile(path, r); err != nil {
-			t.Fatal(err)
-		}
-		src, err := model.OpenSource(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := storetest.SourceFile(t, r)
 		if out, err := file.RecordSource(ctx, src); err != nil || out != model.Recorded {
 			t.Fatalf("RecordSource = %v, %v", out, err)
 		}

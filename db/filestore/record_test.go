@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/storetest"
 )
 
 // TestRecordSourceWritesWhatRecordWrites records the same runs from memory
@@ -53,14 +54,7 @@ func TestRecordSourceWritesWhatRecordWrites(t *testing.T) {
 	}
 	for _, r := range runs {
 		mustRecord(t, ms, r)
-		path := filepath.Join(t.TempDir(), "run.json")
-		if err := model.WriteFile(path, r); err != nil {
-			t.Fatal(err)
-		}
-		src, err := model.OpenSource(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := storetest.SourceFile(t, r)
 		if out, err := fsrc.RecordSource(ctx, src); err != nil || out != model.Recorded {
 			t.Fatalf("RecordSource = %v, %v", out, err)
 		}

@@ -202,10 +202,7 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 	data := synthetic(10000, 100)
-	path := filepath.Join(b.TempDir(), "run.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		b.Fatal(err)
-	}
+	path := writeFile(b, b.TempDir(), "run.json", data)
 	b.Run("load-file/benchmarks=10000/samples=100", func(b *testing.B) { // streamed (Load), what commands do
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()

@@ -7,15 +7,19 @@ import (
 	"testing"
 )
 
+// writeFile writes data to the file name in dir and returns its path.
+func writeFile(tb testing.TB, dir, name string, data []byte) string {
+	tb.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 func TestLoadAll(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, data []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, data []byte) string { return writeFile(t, dir, name, data) }
 	valid, err := os.ReadFile("testdata/valid.json")
 	if err != nil {
 		t.Fatal(err)

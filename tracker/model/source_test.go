@@ -49,10 +49,7 @@ func TestSourceMatchesLoad(t *testing.T) {
 	checked := map[bool]bool{} // sorted, for file sources
 	for name, data := range sourceDocs(t) {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(dir, "run.json")
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			path := writeFile(t, dir, "run.json", data)
 			want, wantErr := Load(path)
 			src, err := OpenSource(path)
 			if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
@@ -136,13 +133,7 @@ func checkSource(t *testing.T, name string, s *Source, want *Results) {
 // does, all the problems together, and agrees on which runs are the same.
 func TestOpenAllMatchesLoadAll(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, data []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, data []byte) string { return writeFile(t, dir, name, data) }
 	valid := mustRead("testdata/valid.json")
 	a := write("a.json", []byte(valid))
 	compact := write("compact.json", []byte(strings.NewReplacer("\n", "", "  ", "").Replace(valid)))

@@ -3,8 +3,6 @@ package model
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -70,10 +68,7 @@ func TestLoadMatchesParse(t *testing.T) {
 	dir := t.TempDir()
 	for name, data := range streamDocs(t) {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(dir, "run.json")
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			path := writeFile(t, dir, "run.json", data)
 			want, wantErr := Parse(path, data)
 			got, err := Load(path)
 			if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {

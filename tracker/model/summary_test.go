@@ -2,8 +2,6 @@ package model
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -21,10 +19,7 @@ func TestSummarizerLoadMatchesReduce(t *testing.T) {
 	streamed, reduced := q.Summarizer(), q.Summarizer()
 	for name, data := range sourceDocs(t) {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join(dir, "run.json")
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			path := writeFile(t, dir, "run.json", data)
 			want, wantErr := Load(path)
 			got, err := streamed.Load(path)
 			if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {

@@ -261,6 +261,27 @@ func testConcurrentDistinctRuns(t *testing.T, s history.Store) {
 	}
 }
 
+// SourceFile writes r as a results file in a temporary directory of t and
+// opens it a benchmark at a time (model.OpenSource), as record opens the
+// files it is given.
+func SourceFile(t *testing.T, r *model.Results) *model.Source {
+	t.Helper()
+	return openFile(t, filepath.Join(t.TempDir(), "run.json"), r)
+}
+
+// openFile writes r to path and opens it with model.OpenSource.
+func openFile(t *testing.T, path string, r *model.Results) *model.Source {
+	t.Helper()
+	if err := model.WriteFile(path, r); err != nil {
+		t.Fatal(err)
+	}
+	src, err := model.OpenSource(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
 // testRecordSource: a run recorded from its results file, read a benchmark
 // at a time (RecordSource of model.OpenSource), is the run recorded from
 // memory: it comes back the same, the same content either way (benchmarks
@@ -277,14 +298,7 @@ func testRecordSource(t *testing.T, s history.Store) {
 				r.Benchmarks[i].Samples = []float64{}
 			}
 		}
-		if err := model.WriteFile(path, r); err != nil {
-			t.Fatal(err)
-		}
-		src, err := model.OpenSource(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return src
+		return openFile(t, path, r)
 	}
 	want := richRun("run-file", 0)
 	if out, err := s.RecordSource(ctx, open("run.json", want)); err != nil || out != model.Recorded {
