@@ -11,12 +11,6 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// A Recorder stores runs read a benchmark at a time; every history store
-// is one.
-type Recorder interface {
-	RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error)
-}
-
 // Upload records each spooled file (Files) in st and removes it once the
 // database has it (recorded now or before), writing a line each to w.
 // Each file is checked whole first, its content hash computed as it is
@@ -26,7 +20,7 @@ type Recorder interface {
 // bad or conflicting file stays and is reported: an *model.InputError
 // naming every one once the rest are sent. A database failure (Spools)
 // stops the upload with the remaining files in place.
-func Upload(ctx context.Context, st Recorder, files []string, w io.Writer) error {
+func Upload(ctx context.Context, st check.SourceRecorder, files []string, w io.Writer) error {
 	var bad []error
 	sent := 0
 	for _, f := range files {
@@ -63,7 +57,7 @@ func Upload(ctx context.Context, st Recorder, files []string, w io.Writer) error
 // UploadDir uploads the spool dir (Upload of its Files), opening the
 // database with open only when there is something to send; an empty spool
 // says so on w.
-func UploadDir(ctx context.Context, dir string, open func(context.Context) (Recorder, func() error, error), w io.Writer) error {
+func UploadDir(ctx context.Context, dir string, open func(context.Context) (check.SourceRecorder, func() error, error), w io.Writer) error {
 	files, err := Files(dir)
 	if err != nil {
 		return &model.InfraError{Op: "--spool " + dir, Err: err}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -26,7 +27,7 @@ func (r *recorder) RecordSource(_ context.Context, src *model.Source) (model.Rec
 func TestUploadDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "spool")
 	rec, opened := &recorder{}, 0
-	open := func(context.Context) (Recorder, func() error, error) {
+	open := func(context.Context) (check.SourceRecorder, func() error, error) {
 		opened++
 		return rec, func() error { return nil }, nil
 	}
@@ -41,7 +42,7 @@ func TestUploadDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	down := errors.New("db down")
-	failing := func(context.Context) (Recorder, func() error, error) { return nil, nil, down }
+	failing := func(context.Context) (check.SourceRecorder, func() error, error) { return nil, nil, down }
 	if err := UploadDir(context.Background(), dir, failing, &w); !errors.Is(err, down) {
 		t.Fatalf("a database that cannot be opened: %v", err)
 	}
