@@ -63,7 +63,7 @@ func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 		}
 	}
 	var ls []*launch
-	p := &prepared{ops: 1, blocked: true, cleanup: func() {
+	p := &prepared{ops: 1, cleanup: func() {
 		for _, l := range ls {
 			l.params.free()
 		}
@@ -88,7 +88,7 @@ func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 		ls = append(ls, fl)
 		timed, entries = []*launch{fl}, []string{name}
 	}
-	p.work = launchesWork(timed)
+	p.work, p.launches = launchesWork(timed), len(timed)
 	p.meta = workMeta{Bytes: sh.bytes(c.DType), FLOPs: sh.flops(causal), PTXHash: m.hash(entries...),
 		PerSecond: map[string]float64{"queries_per_s": float64(sh.heads()) * float64(sh.S)},
 		Metrics:   map[string]float64{}, Info: map[string]string{"kernels": fmt.Sprint(entries)}}

@@ -6,12 +6,12 @@ package kernels
 #cgo LDFLAGS: -lcuda
 #include <cuda.h>
 
-// pg_decode_steps launches f(q, k, v, o, t, l, sl) for t = 0 … l-1, reps
-// times: one launch per decode step.
+// pg_decode_steps launches f(q, k, v, o, t, l, sl) for t = from … to-1,
+// reps times: one launch per decode step.
 static CUresult pg_decode_steps(CUfunction f, unsigned grid, unsigned block, unsigned shared, CUstream s,
-		CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o, int l, float sl, int reps) {
+		CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o, int l, float sl, int from, int to, int reps) {
 	for (int r = 0; r < reps; r++) {
-		for (int t = 0; t < l; t++) {
+		for (int t = from; t < to; t++) {
 			void* p[7] = {&q, &k, &v, &o, &t, &l, &sl};
 			CUresult e = cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shared, s, p, NULL);
 			if (e != CUDA_SUCCESS) return e;
@@ -20,20 +20,6 @@ static CUresult pg_decode_steps(CUfunction f, unsigned grid, unsigned block, uns
 	return CUDA_SUCCESS;
 }
 
-// pg_capture_decode records the l launches of one pass into a CUDA graph.
-static CUresult pg_capture_decode(CUgraphExec* exec, CUfunction f, unsigned grid, unsigned block, unsigned shared, CUstream s,
-		CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o, int l, float sl) {
-	CUgraph g;
-	CUresult r = cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
-	if (r != CUDA_SUCCESS) return r;
-	CUresult lr = pg_decode_steps(f, grid, block, shared, s, q, k, v, o, l, sl, 1);
-	r = cuStreamEndCapture(s, &g);
-	if (lr != CUDA_SUCCESS) { if (r == CUDA_SUCCESS) cuGraphDestroy(g); return lr; }
-	if (r != CUDA_SUCCESS) return r;
-	r = cuGraphInstantiateWithFlags(exec, g, 0);
-	cuGraphDestroy(g);
-	return r;
-}
 */
 import "C"
 
@@ -142,31 +128,35 @@ func prepareDecode(g *gpu, c benchCase) (*prepared, error) {
 	return p, nil
 }
 
-// decodeWork sets p.work (and p.blocked) for the strategy op.
+// decodeWork sets p.work (and, for per_launch, its launches and chunks) for the strategy op.
 func (g *gpu) decodeWork(fn cu.Function, op string, seqs uint32, pl decodePlan, a decodeArgs, p *prepared) error {
 	threads, shared := C.uint(32*pl.Warps), C.uint(pl.Shared)
-	steps := func(s cu.Stream, reps int) error {
+	steps := func(s cu.Stream, from, to, reps int) error {
 		return check("cuLaunchKernel", C.pg_decode_steps(cFunc(fn), C.uint(seqs), threads, shared, cStream(s),
-			C.CUdeviceptr(a.q), C.CUdeviceptr(a.k), C.CUdeviceptr(a.v), C.CUdeviceptr(a.o), C.int(a.l), C.float(a.scaleLog2), C.int(reps)))
+			C.CUdeviceptr(a.q), C.CUdeviceptr(a.k), C.CUdeviceptr(a.v), C.CUdeviceptr(a.o), C.int(a.l), C.float(a.scaleLog2),
+			C.int(from), C.int(to), C.int(reps)))
 	}
 	switch op {
 	case "per_launch":
-		p.work = steps // timed as issued: the CPU's launch rate is what this strategy pays
+		// One launch per step, timed by the GPU like every other strategy;
+		// a long cache's steps are held in chunks.
+		p.work = func(s cu.Stream, reps int) error { return steps(s, 0, a.l, reps) }
+		p.launches, p.stream = a.l, true
+		p.chunks = chunked(a.l, 1, func(s cu.Stream, from, count int) error { return steps(s, from, from+count, 1) })
 	case "cuda_graph":
-		gr := &graph{}
-		if err := check("capture CUDA graph", C.pg_capture_decode(&gr.exec, cFunc(fn), C.uint(seqs), threads, shared, cStream(g.stream),
-			C.CUdeviceptr(a.q), C.CUdeviceptr(a.k), C.CUdeviceptr(a.v), C.CUdeviceptr(a.o), C.int(a.l), C.float(a.scaleLog2))); err != nil {
+		gr, err := capture(func(s cu.Stream, _ int) error { return steps(s, 0, a.l, 1) }, 1, g.stream)
+		if err != nil {
 			return err
 		}
 		free := p.cleanup
 		p.cleanup = func() { gr.destroy(); free() }
-		p.work, p.blocked = gr.enqueue, true
+		p.work, p.stream = gr.enqueue, true
 	case "persistent":
 		l := &launch{fn: fn, grid: [3]uint32{seqs, 1, 1}, block: [3]uint32{uint32(32 * pl.Warps), 1, 1}, shared: uint32(pl.Shared),
 			params: newParams(uint64(a.q), uint64(a.k), uint64(a.v), uint64(a.o), uint64(a.l), f32bits(a.scaleLog2), uint64(pl.Staged))}
 		free := p.cleanup
 		p.cleanup = func() { l.params.free(); free() }
-		p.work, p.blocked = l.enqueue, true
+		p.work = l.enqueue
 	default:
 		return fmt.Errorf("decode suite has no benchmark %q", op)
 	}

@@ -7,10 +7,13 @@
 // cached as PTX on disk and loaded with cuModuleLoadData. Each benchmark is
 // checked against a CPU (or reference-kernel) result on fresh random inputs,
 // then timed with CUDA events in a cold mode (L2 flushed before each sample)
-// and a batch mode (N back-to-back launches per event pair), with single
-// launches queued behind a blocking kernel; sampling is adaptive (nvbench's
-// rule) and samples taken at a low SM clock (NVML) are dropped. docs/gpu.md
-// describes the method and the figures measured with it.
+// and a batch mode (N back-to-back repetitions per event pair). A sample's
+// repetitions are captured once into a CUDA graph and replayed behind a
+// blocking kernel (the stream-launch strategies under test are queued
+// behind it as stream launches instead, in chunks); sampling is adaptive
+// (nvbench's rule) and samples taken at a low SM clock (NVML) are dropped.
+// The measuring loop (sampling.go) is free of CUDA and tested with a fake
+// timer. docs/gpu.md describes the method and the figures measured with it.
 //
 // It is the only package that imports gorgonia.org/cu, and every file that
 // does (and the cgo of its own for graphs, launch loops and mapped host

@@ -29,21 +29,6 @@ static CUresult pg_launch_ops(CUfunction f, unsigned grid, unsigned block, CUstr
 	return CUDA_SUCCESS;
 }
 
-// pg_capture_ops records the same launches as pg_launch_ops into a CUDA graph.
-static CUresult pg_capture_ops(CUgraphExec* exec, CUfunction f, unsigned grid, unsigned block, CUstream s,
-		const CUdeviceptr* a, const CUdeviceptr* b, const CUdeviceptr* o, long long n, int count) {
-	CUgraph g;
-	CUresult r = cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
-	if (r != CUDA_SUCCESS) return r;
-	CUresult lr = pg_launch_ops(f, grid, block, s, a, b, o, n, count);
-	r = cuStreamEndCapture(s, &g);
-	if (lr != CUDA_SUCCESS) { if (r == CUDA_SUCCESS) cuGraphDestroy(g); return lr; }
-	if (r != CUDA_SUCCESS) return r;
-	r = cuGraphInstantiateWithFlags(exec, g, 0);
-	cuGraphDestroy(g);
-	return r;
-}
-
 static CUresult pg_graph_launch_n(CUgraphExec e, CUstream s, int n) {
 	for (int i = 0; i < n; i++) {
 		CUresult r = cuGraphLaunch(e, s);
@@ -87,11 +72,25 @@ static void pg_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); 
 static int pg_load(int* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
 static void pg_host_free(int* p) { cuMemFreeHost(p); }
 
+// pg_capture_begin and pg_capture_end record what is enqueued on s between
+// them into an instantiated CUDA graph. pg_capture_end always ends the
+// capture, also when it failed.
+static CUresult pg_capture_begin(CUstream s) { return cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL); }
+static CUresult pg_capture_end(CUstream s, CUgraphExec* exec) {
+	CUgraph g;
+	CUresult r = cuStreamEndCapture(s, &g);
+	if (r != CUDA_SUCCESS) return r;
+	r = cuGraphInstantiateWithFlags(exec, g, 0);
+	cuGraphDestroy(g);
+	return r;
+}
+
 static int pg_header_version(void) { return CUDA_VERSION; }
 */
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"unsafe"
@@ -206,22 +205,22 @@ func (t *opTable) free() { C.free(t.a); C.free(t.b); C.free(t.o) }
 
 // launchOps issues one launch of fn per op.
 func (t *opTable) launchOps(fn cu.Function, grid, block uint32, stream cu.Stream) error {
+	return t.launchRange(fn, grid, block, stream, 0, t.count)
+}
+
+// launchRange issues one launch of fn for each of the ops [from, from+count).
+func (t *opTable) launchRange(fn cu.Function, grid, block uint32, stream cu.Stream, from, count int) error {
+	at := func(p unsafe.Pointer) *C.CUdeviceptr { return (*C.CUdeviceptr)(unsafe.Add(p, 8*from)) }
 	return check("cuLaunchKernel", C.pg_launch_ops(cFunc(fn), C.uint(grid), C.uint(block), cStream(stream),
-		(*C.CUdeviceptr)(t.a), (*C.CUdeviceptr)(t.b), (*C.CUdeviceptr)(t.o), C.longlong(t.n), C.int(t.count)))
+		at(t.a), at(t.b), at(t.o), C.longlong(t.n), C.int(count)))
 }
 
 // A graph is an instantiated CUDA graph.
 type graph struct{ exec C.CUgraphExec }
 
-// captureOps records t's launches into a CUDA graph.
+// captureOps records t's launches, one per op, into a CUDA graph.
 func (t *opTable) captureOps(fn cu.Function, grid, block uint32, stream cu.Stream) (*graph, error) {
-	g := &graph{}
-	err := check("capture CUDA graph", C.pg_capture_ops(&g.exec, cFunc(fn), C.uint(grid), C.uint(block), cStream(stream),
-		(*C.CUdeviceptr)(t.a), (*C.CUdeviceptr)(t.b), (*C.CUdeviceptr)(t.o), C.longlong(t.n), C.int(t.count)))
-	if err != nil {
-		return nil, err
-	}
-	return g, nil
+	return capture(func(s cu.Stream, _ int) error { return t.launchOps(fn, grid, block, s) }, 1, stream)
 }
 
 func (g *graph) enqueue(stream cu.Stream, n int) error {
@@ -229,6 +228,23 @@ func (g *graph) enqueue(stream cu.Stream, n int) error {
 }
 
 func (g *graph) destroy() { C.cuGraphExecDestroy(g.exec) }
+
+// capture records n repetitions of w, as enqueued on stream, into a graph.
+func capture(w workFunc, n int, stream cu.Stream) (*graph, error) {
+	if err := check("cuStreamBeginCapture", C.pg_capture_begin(cStream(stream))); err != nil {
+		return nil, err
+	}
+	werr := w(stream, n)
+	gr := &graph{}
+	if err := check("capture a CUDA graph", C.pg_capture_end(cStream(stream), &gr.exec)); err != nil {
+		return nil, errors.Join(werr, err)
+	}
+	if werr != nil {
+		gr.destroy()
+		return nil, werr
+	}
+	return gr, nil
+}
 
 // A sequence is a fixed list of launches issued reps times in one C call.
 type sequence struct {

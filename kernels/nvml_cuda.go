@@ -25,6 +25,8 @@ type gpuMonitor struct {
 	latest  uint64 // the reasons of the latest read (at most 1 ms old)
 }
 
+var _ monitor = (*gpuMonitor)(nil)
+
 // openMonitor finds the NVML device with the given CUDA UUID ("GPU-…").
 func openMonitor(uuid string) (*gpuMonitor, error) {
 	if r := nvml.Init(); r != nvml.SUCCESS {

@@ -26,6 +26,13 @@ type measurement struct {
 	// (PaceMode is Options.Pace).
 	Pace     pacer
 	PaceMode string
+	// AsIssued is a sequence's µs per op as the CPU issued it, without the
+	// blocking kernel (the warm-up's last batch), for the as_issued_us
+	// metric; 0 for a single launch. It includes the CPU's launch rate,
+	// which moves from process to process, so it is shown, not judged.
+	AsIssued float64
+	// Timing says how the samples were timed (info["timing"]).
+	Timing string
 }
 
 // A workMeta describes the work of one launch (or op) for derived metrics.
@@ -57,6 +64,9 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 	kept, dropped, clk := clockFilter(m.Samples, m.Clocks, clockFloor)
 	b.Samples = kept
 	b.Info["mode"] = m.Mode
+	if m.Timing != "" {
+		b.Info["timing"] = m.Timing
+	}
 	b.Info["stop"] = m.Stop
 	b.Info["batch_n"] = strconv.Itoa(m.BatchN)
 	b.Info["warmup"] = m.Warmup.Round(time.Millisecond).String()
@@ -80,6 +90,9 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 	b.Metrics["clock_drops"] = float64(dropped)
 	if m.BlockTimeouts > 0 {
 		b.Metrics["block_timeouts"] = float64(m.BlockTimeouts)
+	}
+	if m.AsIssued > 0 {
+		b.Metrics["as_issued_us"] = roundSample(m.AsIssued)
 	}
 	if clk > 0 {
 		b.Metrics["sm_clock_mhz"] = clk

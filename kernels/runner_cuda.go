@@ -15,9 +15,21 @@ import (
 // A prepared benchmark is ready to time: inputs filled, output checked
 // against the CPU reference, and the work to repeat.
 type prepared struct {
-	work    workFunc
-	blocked bool // time behind the blocking kernel (single launches, not sequences)
-	ops     int  // operations per repetition (samples are per op)
+	work workFunc
+	ops  int // operations per repetition (samples are per op)
+	// launches is the number of kernel launches (or graph launches) of one
+	// repetition (0: one); it bounds the repetitions of one sample
+	// (heldLimit, capturedLimit).
+	launches int
+	// stream says the work is timed as stream launches, not replayed from
+	// a captured graph (workTimer): the launch strategies under test (one
+	// launch per op or step) and works that are CUDA graphs already.
+	stream bool
+	// chunks, when set, are one repetition of a long launch sequence split
+	// into pieces of at most chunkLaunches launches, in order: each is
+	// queued behind the blocking kernel and timed on its own, and the
+	// sample is the sum of their GPU times (timing_cuda.go).
+	chunks  []workFunc
 	meta    workMeta
 	cleanup func()
 }
@@ -130,7 +142,7 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 			continue
 		}
 		t0 := time.Now()
-		m, err := g.measure(ctx, p.work, mode, p.ops, p.blocked, rulesFor(o))
+		m, err := g.measure(ctx, p, mode, rulesFor(o))
 		if err != nil {
 			if ctx.Err() != nil {
 				return out
@@ -141,10 +153,6 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 		}
 		b := toBenchmark(c, m, p.meta)
 		b.Info["took"] = time.Since(t0).Round(time.Millisecond).String()
-		b.Info["timing"] = "launches queued behind a blocking kernel (GPU time only)"
-		if !p.blocked {
-			b.Info["timing"] = "launch sequence timed as issued (includes the CPU's launch rate)"
-		}
 		out = append(out, b)
 	}
 	return out
@@ -158,7 +166,7 @@ func (g *gpu) measureCeiling(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		m, err := g.measure(ctx, p.work, ModeCold, 1, true, rulesFor(Options{Fast: true}))
+		m, err := g.measure(ctx, p, ModeCold, rulesFor(Options{Fast: true}))
 		p.cleanup()
 		if err != nil {
 			return err

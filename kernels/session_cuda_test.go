@@ -208,3 +208,56 @@ func TestClosedSession(t *testing.T) {
 		t.Fatalf("RunSuite after Close: %v, want errClosed", err)
 	}
 }
+
+// TestSequencesHeldInChunks runs the launch sequences and checks what a
+// reader of their results relies on: the one-launch-per-op strategies are
+// stream launches held in chunks behind the blocking kernel, mixedops is
+// replayed from a captured graph, each says so and reports its as-issued
+// time, the GPU time per op is no more than the time as issued (which adds
+// the CPU's launch rate), and one launch per op costs more than the same
+// ops in one CUDA graph.
+func TestSequencesHeldInChunks(t *testing.T) {
+	s := openSession(t)
+	o := Options{Fast: true, Size: SizeSmall, CacheDir: t.TempDir(), Progress: func(l string) { t.Log(l) }}
+	var bs []model.Benchmark
+	for suite, filter := range map[string]string{
+		"microbatch": "(launch_per_op|cuda_graph)/n=4K/",
+		"mixedops":   "n=64K/",
+		"decode":     "per_launch/dtype=fp16/.*l=512/",
+	} {
+		o.Filter = regexp.MustCompile(filter)
+		got, err := s.RunSuite(context.Background(), suite, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs = append(bs, got...)
+	}
+	med := map[string]float64{}
+	for _, b := range bs {
+		if b.Error != "" {
+			t.Errorf("%s/%s: %s", b.Suite, b.Name, b.Error)
+			continue
+		}
+		med[b.Suite+"/"+b.Name] = b.Metrics["median_us"]
+		if strings.Contains(b.Name, "cuda_graph") {
+			continue
+		}
+		issued := b.Metrics["as_issued_us"]
+		want := "chunks"
+		if b.Suite == "mixedops" {
+			want = "replays a CUDA graph"
+		}
+		if !strings.Contains(b.Info["timing"], want) || issued <= 0 {
+			t.Errorf("%s/%s: timing %q, as_issued_us %v: want %q and an as-issued time", b.Suite, b.Name, b.Info["timing"], issued, want)
+		}
+		if m := b.Metrics["median_us"]; m > 1.2*issued {
+			t.Errorf("%s/%s: %.3f µs per op held, %.3f as issued: the GPU's time should not exceed the issued time", b.Suite, b.Name, m, issued)
+		}
+	}
+	for _, mode := range []string{"cold", "batch"} {
+		lpo, gr := med["microbatch/launch_per_op/n=4K/ops=10000/mode="+mode], med["microbatch/cuda_graph/n=4K/ops=10000/mode="+mode]
+		if !(lpo > gr && gr > 0) {
+			t.Errorf("%s: launch_per_op %.3f µs per op, cuda_graph %.3f: want separate launches to cost more", mode, lpo, gr)
+		}
+	}
+}

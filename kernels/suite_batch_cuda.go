@@ -77,13 +77,17 @@ func (g *gpu) microbatchWork(m *module, c benchCase, p *prepared, t *opTable, ba
 			}
 			return nil
 		}
+		p.launches, p.stream = t.count, true
+		p.chunks = chunked(t.count, 1, func(s cu.Stream, from, count int) error {
+			return t.launchRange(add, grid, 256, s, from, count)
+		})
 	case "cuda_graph":
 		gr, err := t.captureOps(add, grid, 256, g.stream)
 		if err != nil {
 			return err
 		}
 		*cleanups = append(*cleanups, gr.destroy)
-		p.work, p.blocked = gr.enqueue, true
+		p.work, p.stream = gr.enqueue, true
 	case "persistent":
 		return g.persistentWork(m, c, p, base, cleanups)
 	default:
@@ -118,7 +122,7 @@ func (g *gpu) persistentWork(m *module, c benchCase, p *prepared, base [3]cu.Dev
 	l := &launch{fn: fn, grid: [3]uint32{uint32(8 * g.smCount), 1, 1}, block: [3]uint32{256, 1, 1},
 		params: newParams(uint64(d), microbatchOps)}
 	*cleanups = append(*cleanups, l.params.free)
-	p.work, p.blocked = l.enqueue, true
+	p.work = l.enqueue
 	return nil
 }
 
@@ -170,6 +174,7 @@ func prepareMixed(g *gpu, c benchCase) (*prepared, error) {
 		return nil, err
 	}
 	p.work = func(s cu.Stream, n int) error { return seq.enqueue(s, n*mixedIters/2) }
+	p.launches = seq.n * mixedIters / 2
 	for _, f := range []struct {
 		p      cu.DevicePtr
 		seed   uint32

@@ -35,7 +35,7 @@ func prepareMemory(g *gpu, c benchCase) (*prepared, error) {
 	if err := g.fill(m, src, "fp32", c.N, seedA, -2, 2); err != nil {
 		return fail(err)
 	}
-	p := &prepared{ops: 1, blocked: true, meta: workMeta{Bytes: 2 * float64(bytes), PTXHash: m.hash("copy_float4")}}
+	p := &prepared{ops: 1, meta: workMeta{Bytes: 2 * float64(bytes), PTXHash: m.hash("copy_float4")}}
 	var l *launch
 	switch c.Op {
 	case "memcpy_dtod":
@@ -120,7 +120,7 @@ func prepareElementwise(g *gpu, c benchCase) (*prepared, error) {
 	if binaryOp(c.Op) {
 		inputs = 2
 	}
-	p := &prepared{work: l.enqueue, ops: 1, blocked: true, cleanup: func() { l.params.free(); bufs.free() },
+	p := &prepared{work: l.enqueue, ops: 1, cleanup: func() { l.params.free(); bufs.free() },
 		meta: workMeta{Bytes: (inputs + 1) * float64(bytes), PTXHash: m.hash(c.Op + "_" + c.DType)}}
 	want := func(i int64) float32 {
 		a := roundTo(c.DType, randValue(seedA, i, alo, ahi))

@@ -79,7 +79,7 @@ func prepareGemm(g *gpu, c benchCase) (*prepared, error) {
 		return fail(err)
 	}
 	tf32 := gemmTF32(c)
-	p := &prepared{ops: 1, blocked: true, cleanup: bufs.free,
+	p := &prepared{ops: 1, cleanup: bufs.free,
 		meta: workMeta{FLOPs: gemmFLOPs(c), Info: map[string]string{}}}
 	if err := g.gemmPeak(c, tf32, &p.meta); err != nil {
 		return fail(err)

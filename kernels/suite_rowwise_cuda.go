@@ -97,7 +97,7 @@ func prepareRowwise(g *gpu, c benchCase) (*prepared, error) {
 		}
 		return fail(err)
 	}
-	p := &prepared{work: l.enqueue, ops: 1, blocked: true, cleanup: func() { l.params.free(); bufs.free() },
+	p := &prepared{work: l.enqueue, ops: 1, cleanup: func() { l.params.free(); bufs.free() },
 		meta: workMeta{Bytes: rowwiseBytes(c), PTXHash: m.hash(entry),
 			Info: map[string]string{"launch": fmt.Sprintf("grid %d × block %d", l.grid[0], l.block[0])}}}
 	outBytes := c.N * es

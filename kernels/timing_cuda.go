@@ -4,7 +4,7 @@ package kernels
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"time"
 
 	"gorgonia.org/cu"
@@ -13,19 +13,6 @@ import (
 // A workFunc enqueues n back-to-back repetitions of the timed work on the
 // session's stream. It must not synchronize.
 type workFunc func(stream cu.Stream, n int) error
-
-const (
-	minWarmup   = 25 * time.Millisecond
-	maxWarmup   = 2 * time.Second
-	warmChunk   = 5 * time.Millisecond
-	batchTarget = time.Millisecond
-	batchLimit  = 1 << 20
-)
-
-// errBlockTimeout reports that the blocking kernel gave up before every
-// launch of a sample was queued (the launch queue was full, or the CPU
-// stalled): the sample would include CPU time and is discarded.
-var errBlockTimeout = errors.New("the blocking kernel timed out before the launches were queued")
 
 // timeReps times n repetitions of w between the session's two events and
 // returns the GPU time. With blocked, the stream is held by the blocking
@@ -75,124 +62,94 @@ func (g *gpu) flushL2() error {
 	return wrap("L2 flush (cuMemsetD32Async)", cu.MemsetD32Async(g.flush, g.flushValue, g.flushWords, g.stream))
 }
 
-// warmup runs w for at least 25 ms and until the SM clock stops rising
-// (at most 2 s), and returns the time of one repetition when warm.
-func (g *gpu) warmup(ctx context.Context, w workFunc) (per, took time.Duration, err error) {
-	t0 := time.Now()
-	d, err := g.timeReps(w, 1, false) // also the first launch: module JIT and lazy loading happen here
-	if err != nil {
-		return 0, 0, err
-	}
-	per = max(d, time.Microsecond)
-	prev := g.mon.smClock()
-	for {
-		n := batchSize(per, warmChunk, batchLimit)
-		d, err := g.timeReps(w, n, false)
-		if err != nil {
-			return 0, 0, err
-		}
-		per = max(d/time.Duration(n), time.Nanosecond)
-		clk := g.mon.smClock()
-		el := time.Since(t0)
-		if ctx.Err() != nil {
-			return 0, el, ctx.Err()
-		}
-		if el >= maxWarmup || (el >= minWarmup && clk <= prev) {
-			return per, el, nil
-		}
-		prev = clk
-	}
+// A workTimer is the measuring loop's timer for one prepared work on g.
+//
+// Unless the work is a launch strategy timed as stream launches (stream),
+// a sample's repetitions are captured once into a CUDA graph and each
+// sample replays it: on the H100 the per-launch rate of stream launches is
+// fixed per process at one of several levels 2–12% apart (a 4K add: 2.07,
+// 2.12, 2.19 or 2.31 µs a launch in eight processes), whatever the events,
+// buffers, module or push-buffer offset, while a replayed graph of the same
+// launches ran 1.138–1.139 µs in all eight (docs/gpu.md, "Between
+// processes"). A work that cannot be captured is timed as stream launches
+// and says why in its timing. A work in chunks is held chunk by chunk, each
+// behind its own blocking kernel, and its time is the sum of theirs.
+type workTimer struct {
+	g          *gpu
+	w          workFunc
+	chunks     []workFunc
+	graphs     map[int]*graph // captured samples by repetitions; nil: stream launches
+	captureErr error
 }
 
-// blockedLimit caps the launches queued behind the blocking kernel: the
-// driver's launch queue holds about a thousand, and a full queue would stall
-// the CPU while the GPU waits. It halves after a timeout.
-const blockedLimit = 512
+var _ timer = (*workTimer)(nil)
 
-// measure warms w up and samples it in mode until the stop rule is met.
-// Samples are in µs per op: a repetition of w is ops operations. Blocked
-// work is timed behind the blocking kernel (single launches); sequences of
-// thousands of launches are not, so their time includes the CPU's launch
-// rate, which is what they compare.
-func (g *gpu) measure(ctx context.Context, w workFunc, mode string, ops int, blocked bool, r stopRule) (measurement, error) {
-	per, warm, err := g.warmup(ctx, w)
-	if err != nil {
-		return measurement{}, err
-	}
-	limit := batchLimit
-	if blocked {
-		limit = blockedLimit
-		if per, err = g.gpuTimePerRep(w, per, limit); err != nil {
-			return measurement{}, err
-		}
-	}
-	n := 1
-	if mode == ModeBatch {
-		n = batchSize(per, batchTarget, limit)
-	}
-	m := measurement{Mode: mode, BatchN: n, Warmup: warm, PaceMode: r.Pace}
-	if m.Pace, err = newPacer(r.Pace); err != nil {
-		return m, err
-	}
-	m.Pace.GiveUp = r.MaxTime / 2
-	s := &sampler{rule: r}
-	g.mon.takeReasons()
-	t0 := time.Now()
-	for {
-		if mode == ModeCold {
-			if err := g.flushL2(); err != nil {
-				return m, err
-			}
-		}
-		d, err := g.timeReps(w, n, blocked)
-		if errors.Is(err, errBlockTimeout) {
-			m.BlockTimeouts++
-			if n = max(n/2, 1); m.BlockTimeouts > 20 {
-				return m, err
-			}
-			m.BatchN = n
-			continue
-		}
-		if err != nil {
-			return m, err
-		}
-		clk := g.mon.sample()
-		switch m.Pace.judge(g.mon.throttledNow(), time.Since(t0)) {
-		case keepSample:
-			s.add(roundSample(float64(d)/1e3/float64(n*ops)), d)
-			m.Clocks = append(m.Clocks, clk)
-		case restartSampling:
-			m.Pace.discarded(len(s.samples))
-			s, m.Clocks = &sampler{rule: r}, nil
-		}
-		if stop, why := s.done(time.Since(t0)); stop {
-			m.Stop = stopDetail(why, s.cv(), r)
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return m, err
-		}
-		time.Sleep(m.Pace.gap(d)) // the GPU idles: it is synchronized
-	}
-	m.Samples = s.samples
-	m.Throttle = g.mon.takeReasons()
-	return m, nil
-}
+func (t *workTimer) issue(n int) (time.Duration, error) { return t.g.timeReps(t.w, n, false) }
 
-// gpuTimePerRep times a block-held batch to learn one repetition's GPU time
-// (the warm-up's estimate of a tiny kernel is the CPU's launch rate).
-func (g *gpu) gpuTimePerRep(w workFunc, per time.Duration, limit int) (time.Duration, error) {
-	n := batchSize(per, batchTarget, limit)
-	for range 5 {
-		d, err := g.timeReps(w, n, true)
-		if errors.Is(err, errBlockTimeout) {
-			n = max(n/2, 1)
-			continue
-		}
-		if err != nil {
+func (t *workTimer) held(n int, cold bool) (time.Duration, error) {
+	if cold {
+		if err := t.g.flushL2(); err != nil {
 			return 0, err
 		}
-		return max(d/time.Duration(n), time.Nanosecond), nil
 	}
-	return 0, errBlockTimeout
+	if t.graphs != nil {
+		gr, ok := t.graphs[n]
+		if !ok {
+			var err error
+			if gr, err = capture(t.w, n, t.g.stream); err != nil {
+				t.captureErr, t.graphs = err, nil
+				return t.held(n, false) // flushed already
+			}
+			t.graphs[n] = gr
+		}
+		return t.g.timeReps(gr.enqueue, 1, true)
+	}
+	if len(t.chunks) == 0 {
+		return t.g.timeReps(t.w, n, true)
+	}
+	var sum time.Duration
+	for range n {
+		for _, c := range t.chunks {
+			d, err := t.g.timeReps(c, 1, true)
+			if err != nil {
+				return 0, err
+			}
+			sum += d
+		}
+	}
+	return sum, nil
+}
+
+func (t *workTimer) close() {
+	for _, gr := range t.graphs {
+		gr.destroy()
+	}
+}
+
+// timing says how the samples were timed, for info["timing"].
+func (t *workTimer) timing(p *prepared) string {
+	const held = "queued behind a blocking kernel (GPU time only)"
+	switch {
+	case t.graphs != nil:
+		return "each sample replays a CUDA graph of its launches, " + held
+	case len(t.chunks) > 0:
+		return fmt.Sprintf("stream launches %s, %d a repetition in %d chunks of at most %d", held, p.launches, len(t.chunks), chunkLaunches)
+	case t.captureErr != nil:
+		return fmt.Sprintf("stream launches %s (not captured into a graph: %v)", held, t.captureErr)
+	}
+	return "stream launches " + held
+}
+
+// measure samples p's work in mode with the measuring loop (sampling.go).
+func (g *gpu) measure(ctx context.Context, p *prepared, mode string, r stopRule) (measurement, error) {
+	t := &workTimer{g: g, w: p.work, chunks: p.chunks}
+	limit := heldLimit(p.launches)
+	if !p.stream {
+		t.graphs, limit = map[int]*graph{}, capturedLimit(p.launches)
+	}
+	defer t.close()
+	l := loop{t: t, mon: g.mon, now: time.Now, sleep: time.Sleep}
+	m, err := l.measure(ctx, mode, p.ops, limit, p.launches > 1, r)
+	m.Timing = t.timing(p)
+	return m, err
 }

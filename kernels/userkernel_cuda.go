@@ -62,7 +62,7 @@ func (g *gpu) prepareUser(k UserKernel, uc UserCase) (*prepared, error) {
 		return nil, err
 	}
 	l := &launch{fn: fn, grid: uc.Grid, block: uc.Block, shared: uc.SharedBytes, params: newParams(userArgs(uc, ptrs)...)}
-	p := &prepared{work: l.enqueue, ops: 1, blocked: true, cleanup: func() { l.params.free(); bufs.free() },
+	p := &prepared{work: l.enqueue, ops: 1, cleanup: func() { l.params.free(); bufs.free() },
 		meta: workMeta{Bytes: uc.Bytes, FLOPs: uc.FLOPs, PTXHash: m.hash(k.Entry), Info: map[string]string{"entry": k.Entry, "file": k.File}}}
 	if uc.Reference != nil {
 		if err := g.checkUserReference(k, uc, l, ptrs, &bufs); err != nil {

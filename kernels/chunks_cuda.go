@@ -1,0 +1,23 @@
+//go:build cuda
+
+package kernels
+
+import "gorgonia.org/cu"
+
+// chunked splits a launch sequence of total units of per launches each into
+// the chunks of chunkRanges: issue(s, from, count) enqueues the units
+// [from, from+count) once.
+func chunked(total, per int, issue func(s cu.Stream, from, count int) error) []workFunc {
+	var ws []workFunc
+	for _, r := range chunkRanges(total, per) {
+		ws = append(ws, func(s cu.Stream, n int) error {
+			for range n {
+				if err := issue(s, r.From, r.Count); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return ws
+}
