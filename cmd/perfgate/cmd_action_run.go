@@ -35,13 +35,16 @@ type actionRun struct {
 
 var _ action.Measurer = (*actionRun)(nil)
 
+// warnStore makes a store's warning an annotation of the run.
+func (a *actionRun) warnStore(msg string) { a.job.Annotate("warning", "", "perfgate: "+msg) }
+
 func (a *actionRun) run(ctx context.Context) error {
 	defer a.closeAB()
 	gh, notify, err := githubapi.ForPlan(a.plan, a.o, a.e.Getenv("PERFGATE_GITHUB_LOGIN"))
 	if err != nil {
 		return err
 	}
-	sf := storeFlags{dir: a.o.StoreDir, dbURL: a.o.DatabaseURL, spool: a.o.SpoolDir, timeout: a.o.DBTimeout}
+	sf := storeFlags{dir: a.o.StoreDir, dbURL: a.o.DatabaseURL, spool: a.o.SpoolDir, timeout: a.o.DBTimeout, warn: a.warnStore}
 	out, err := action.Run(ctx, action.RunOptions{
 		Plan: a.plan, Config: a.cfg, Compare: a.o.Compare, Explicit: a.o.Explicit,
 		BaselineRuns: a.o.BaselineRuns, BaselineTestbed: a.o.BaselineTestbed, Filter: a.o.Filter,

@@ -36,7 +36,7 @@ func (a *actionRun) writeSkipBaseline(ctx context.Context) (against string, clea
 	if err != nil {
 		return "", cleanup, err
 	}
-	st, err := openStore(ctx, storeFlags{dir: a.o.StoreDir, dbURL: a.o.DatabaseURL, timeout: a.o.DBTimeout})
+	st, err := openStore(ctx, storeFlags{dir: a.o.StoreDir, dbURL: a.o.DatabaseURL, timeout: a.o.DBTimeout, warn: a.warnStore})
 	if err != nil {
 		return "", cleanup, err
 	}

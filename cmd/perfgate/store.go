@@ -20,8 +20,9 @@ type storeFlags struct {
 	dbURL string // --db: a Postgres URL or DSN; wins over dir
 	spool string // --spool (record, check, upload): where runs wait when the database is down
 
-	timeoutText string        // --db-timeout as given; openStore parses it into timeout
-	timeout     time.Duration // each database operation's deadline (0: open.DefaultTimeout)
+	timeoutText string           // --db-timeout as given; openStore parses it into timeout
+	timeout     time.Duration    // each database operation's deadline (0: open.DefaultTimeout)
+	warn        func(msg string) // told of damage the embedded store skipped or repaired
 }
 
 // register adds --store and --db to fs, defaulting from PERFGATE_STORE and
@@ -32,6 +33,7 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&sf.dbURL, "db", e.Getenv("PERFGATE_DATABASE_URL"),
 		"Postgres history database `URL` (env PERFGATE_DATABASE_URL); without it, the embedded store")
 	sf.registerTimeout(fs, e)
+	sf.warn = e.Warn
 }
 
 // registerTimeout adds --db-timeout to fs, defaulting from
@@ -52,7 +54,7 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 			return nil, err
 		}
 	}
-	st, err := open.Store(ctx, open.Options{URL: sf.dbURL, Dir: sf.dir, Timeout: timeout})
+	st, err := open.Store(ctx, open.Options{URL: sf.dbURL, Dir: sf.dir, Timeout: timeout, Warn: sf.warn})
 	switch {
 	case model.IsInputError(err) && sf.dbURL != "":
 		return nil, cli.UsageErrorf("--db: %v", err)

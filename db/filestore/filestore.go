@@ -10,6 +10,7 @@
 //	DIR/catalog.tsv             the benchmarks (suite, name) that have a series file
 //	DIR/series/HH/HASH.tsv      one benchmark's trend points, one line per run
 //	DIR/lock                    flock(2)ed: shared to read, exclusive to write
+//	DIR/damaged/ID.json         run files that no longer load, moved aside by a writer
 //
 // Run files are written through a temporary file and a rename, so a reader
 // never sees half a run. The index, catalog and series files are appended
@@ -21,6 +22,12 @@
 // run and its index line) the next operation checks every run file and
 // repairs the index (see verify and repair). A run file rewritten in place
 // is noticed when it is read (its size or time differs from its entry).
+//
+// Damage is repaired, never passed on (damage.go): a catalog or series
+// file found missing or malformed is rebuilt from the run files by the
+// operation that finds it, and a run file that no longer loads is skipped
+// with a warning (Options.Warn) naming it and how to repair it; a writer
+// moves it to DIR/damaged/. The history's other runs answer the query.
 //
 // It imports tracker/model and the tracker interfaces only.
 package filestore
@@ -46,8 +53,9 @@ const DefaultDir = ".perfgate"
 // A Store is a directory store. Its methods are safe for concurrent use by
 // goroutines and by processes sharing the directory.
 type Store struct {
-	dir string
-	mu  sync.RWMutex // orders goroutines of this process; flock orders processes
+	dir  string
+	warn func(msg string) // Options.Warn; nil: warnings are dropped
+	mu   sync.RWMutex     // orders goroutines of this process; flock orders processes
 	// swept is set once this Store's first writer removed the leftovers
 	// (under mu held for writing).
 	swept bool
@@ -61,16 +69,27 @@ type Store struct {
 
 var _ history.Store = (*Store)(nil)
 
+// Options are how a store reports what it repaired.
+type Options struct {
+	// Warn is told of damage the store worked around or repaired: a run
+	// file skipped, derived files rebuilt. Each message names the file and
+	// how to repair it; nil drops them.
+	Warn func(msg string)
+}
+
 // Open returns the store in dir. Nothing is created until the first run is
 // recorded, so reading a store that does not exist yet finds empty history.
-func Open(dir string) (*Store, error) {
+func Open(dir string) (*Store, error) { return OpenWith(dir, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(dir string, o Options) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("filestore: empty directory name")
 	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, &model.InputError{File: dir, Msg: "store path exists and is not a directory"}
 	}
-	return &Store{dir: dir}, nil
+	return &Store{dir: dir, warn: o.Warn}, nil
 }
 
 // Dir returns the store's directory.

@@ -20,6 +20,9 @@ const indexHeader = "perfgate-filestore-index 2\n"
 // line; only a repair or a prune rewrites it.
 type index struct {
 	Runs []entry
+	// damaged lists the run files verify found that do not load; they are
+	// not in Runs (never stored in the index file).
+	damaged []damagedRun
 }
 
 // A state says what the index and the runs directory looked like after the
@@ -93,8 +96,21 @@ func (s *Store) loadIndex() (ix *index, repaired bool, err error) {
 			return ix, false, nil
 		}
 	}
-	ix, err = s.verify()
+	ix, err = s.verifyReader()
 	return ix, true, err
+}
+
+// verifyReader is verify for a reader: it warns of each damaged run file
+// it skips (a writer moves them aside instead, repair).
+func (s *Store) verifyReader() (*index, error) {
+	ix, err := s.verify()
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range ix.damaged {
+		s.skipRun(d)
+	}
+	return ix, nil
 }
 
 // readIndex reads and decodes the stored index.
@@ -151,10 +167,11 @@ func (s *Store) listRuns() (map[string]fileStat, error) {
 
 // verify checks the stored index against every run file (name, size,
 // modification time) and returns one that agrees: the entries of unchanged
-// files are kept, every other file is read again (a file that does not load
-// is bad input naming it: the store was edited by hand). Its entries are
-// kept; those of files read again are marked as not in the series files, so
-// trends read those runs themselves until a writer repairs the store.
+// files are kept, every other file is read again. A file that does not
+// load, or holds a run ID another file holds, is left out and listed in
+// the index's damaged runs (see damage.go). Entries of files read again
+// are marked as not in the series files, so trends read those runs
+// themselves until a writer repairs the store.
 func (s *Store) verify() (*index, error) {
 	files, err := s.listRuns()
 	if err != nil {
@@ -175,12 +192,16 @@ func (s *Store) verify() (*index, error) {
 	}
 	for _, name := range sortedNames(files) {
 		r, err := model.Load(s.runPath(name))
+		if model.IsInputError(err) {
+			ix.damaged = append(ix.damaged, damagedRun{name, err})
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		if other, dup := seen[r.Run.ID]; dup {
-			return nil, &model.InputError{File: s.runPath(name), Path: "$.run.id",
-				Msg: "run " + r.Run.ID + " is also stored in " + other}
+			ix.damaged = append(ix.damaged, damagedRun{name, fmt.Errorf("run %s is also stored in %s", r.Run.ID, other)})
+			continue
 		}
 		seen[r.Run.ID] = name
 		st := files[name]

@@ -50,7 +50,11 @@ func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResul
 		for _, e := range kept {
 			keep[e.Run.ID] = true
 		}
-		if err := s.compactSeries(func(id string) bool { return keep[id] }); err != nil {
+		err = s.compactSeries(func(id string) bool { return keep[id] })
+		if d, ok := isDamage(err); ok {
+			err = s.rebuildSeries(d) // from the run files left
+		}
+		if err != nil {
 			return err
 		}
 		return s.saveState()

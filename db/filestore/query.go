@@ -45,7 +45,7 @@ func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Bas
 		if errors.Is(err, errChanged) && !repaired {
 			// A run file rewritten in place keeps the directory's
 			// modification time: check every file, then choose again.
-			if ix, err = s.verify(); err == nil {
+			if ix, err = s.verifyReader(); err == nil {
 				b, err = s.baseline(ix, q)
 			}
 		}
@@ -54,9 +54,27 @@ func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Bas
 	return b, err
 }
 
+// baseline selects and loads the baseline of q. A run file that does not
+// load is skipped with a warning, and the baseline is selected again from
+// the other runs: one damaged file must not take the gate down.
 func (s *Store) baseline(ix *index, q model.BaselineQuery) (*model.Baseline, error) {
-	b := &model.Baseline{}
-	used, passed := selectBaseline(ix.Runs, q)
+	runs := ix.Runs
+	for {
+		b, bad, err := s.loadBaseline(runs, q)
+		if bad < 0 {
+			return b, err
+		}
+		s.skipRun(damagedRun{runs[bad].File, err})
+		runs = slices.Delete(slices.Clone(runs), bad, bad+1)
+	}
+}
+
+// loadBaseline selects the baseline of q among runs and loads it. When a
+// run file does not load (bad input), it returns that run's position in
+// runs and the error; else bad is -1.
+func (s *Store) loadBaseline(runs []entry, q model.BaselineQuery) (b *model.Baseline, bad int, err error) {
+	b = &model.Baseline{}
+	used, passed := selectBaseline(runs, q)
 	b.Incomparable = passed
 	jobs := make([]model.JobKey, len(used))
 	for i := range used {
@@ -69,13 +87,16 @@ func (s *Store) baseline(ix *index, q model.BaselineQuery) (*model.Baseline, err
 			load = sum.Load
 		}
 		r, err := s.loadRun(e, load)
+		if model.IsInputError(err) {
+			return nil, slices.IndexFunc(runs, func(x entry) bool { return x.File == e.File }), err
+		}
 		if err != nil {
-			return nil, err
+			return nil, -1, err
 		}
 		b.Runs = append(b.Runs, r)
 		b.Used = append(b.Used, r.Run.Ref())
 	}
-	return b, nil
+	return b, -1, nil
 }
 
 // selectBaseline picks the runs of a baseline and the runs it reports as
@@ -134,11 +155,28 @@ func (s *Store) loadRun(e entry, load func(path string) (*model.Results, error))
 }
 
 // Trend returns one series per benchmark and unit matching q, one point per
-// run.
+// run. Catalog or series files found damaged are rebuilt from the run files
+// first; a process that may not write the store reads every run file
+// instead, and warns.
 func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error) {
 	if _, err := path.Match(q.Pattern, ""); err != nil {
 		return nil, &model.InputError{Msg: fmt.Sprintf("benchmark pattern %q: %v", q.Pattern, err), Err: err}
 	}
+	out, err := s.trend(ctx, q, false)
+	d, ok := isDamage(err)
+	if !ok {
+		return out, err
+	}
+	if rerr := s.repairDamage(ctx, d); rerr != nil {
+		s.warnf("%v, and this process cannot rebuild it (%v): the trend was read from every run file instead", d, rerr)
+		return s.trend(ctx, q, true)
+	}
+	return s.trend(ctx, q, false)
+}
+
+// trend reads the series of q: from the series files, or from every run
+// file when fromRuns is set.
+func (s *Store) trend(ctx context.Context, q model.TrendQuery, fromRuns bool) ([]model.TrendSeries, error) {
 	var out []model.TrendSeries
 	err := s.withLock(ctx, false, func(exists bool) error {
 		if !exists {
@@ -154,7 +192,7 @@ func (s *Store) Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSer
 				runs[e.Run.ID] = e
 			}
 		}
-		out, err = s.series(ctx, runs, q)
+		out, err = s.series(ctx, runs, q, fromRuns)
 		return err
 	})
 	return out, err

@@ -36,7 +36,8 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 // checked: model.OpenSource checks a file, Record a run built in memory.
 func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
 	out := model.Recorded
-	err := s.withLock(ctx, true, func(bool) error {
+	err := s.writing(ctx, func() error {
+		out = model.Recorded
 		if !s.fresh() {
 			if err := s.repair(); err != nil {
 				return err
@@ -44,8 +45,10 @@ func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.Reco
 		}
 		path := s.runPath(fileName(src.Run.ID))
 		if _, err := os.Stat(path); err == nil {
-			out, err = s.compareStored(path, src)
-			return err
+			var damaged bool
+			if out, damaged, err = s.compareStored(path, src); !damaged {
+				return err
+			}
 		} else if !notExist(err) {
 			return infra("stat run file", err)
 		}
@@ -58,14 +61,20 @@ func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.Reco
 }
 
 // repair replaces a stale or damaged index with one that agrees with the run
-// files, puts the points of runs that lack them into the series files, and
-// saves the state. Writers call it under the exclusive lock.
+// files, moves run files that do not load to damaged/, puts the points of
+// runs that lack them into the series files, and saves the state. Writers
+// call it under the exclusive lock.
 func (s *Store) repair() error {
 	ix, err := s.verify()
 	if err != nil {
 		return err
 	}
-	for i := range ix.Runs {
+	for _, d := range ix.damaged {
+		if err := s.quarantine(d); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < len(ix.Runs); i++ {
 		e := &ix.Runs[i]
 		// A run file added by hand under another name takes its ID's name,
 		// the one Record looks for.
@@ -79,10 +88,18 @@ func (s *Store) repair() error {
 			continue
 		}
 		src, err := model.OpenSource(s.runPath(e.File))
-		if err != nil {
-			return err
+		var stats []stat
+		if err == nil {
+			stats, err = statsOf(src)
 		}
-		stats, err := statsOf(src)
+		if model.IsInputError(err) { // changed since verify read it
+			if err := s.quarantine(damagedRun{e.File, err}); err != nil {
+				return err
+			}
+			ix.Runs = slices.Delete(ix.Runs, i, i+1)
+			i--
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -170,32 +187,40 @@ func (s *Store) add(src *model.Source) error {
 
 // compareStored decides between Duplicate and a conflict, by the content
 // hashes of the stored run and src (the same rule as the Postgres store's).
-func (s *Store) compareStored(path string, src *model.Source) (model.RecordOutcome, error) {
+// A stored file that no longer loads is moved to damaged/ (damaged is set):
+// src then takes its place, which is how such a run is repaired.
+func (s *Store) compareStored(path string, src *model.Source) (out model.RecordOutcome, damaged bool, err error) {
 	stored, err := model.OpenSource(path)
-	if err != nil {
-		return 0, err
+	var a []byte
+	if err == nil {
+		a, err = stored.ContentHash()
 	}
-	a, err := stored.ContentHash()
+	if model.IsInputError(err) {
+		return 0, true, s.quarantine(damagedRun{filepath.Base(path), err})
+	}
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	b, err := src.ContentHash()
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if !bytes.Equal(a, b) {
-		return 0, &model.ConflictError{RunID: src.Run.ID}
+		return 0, false, &model.ConflictError{RunID: src.Run.ID}
 	}
-	return model.Duplicate, nil
+	return model.Duplicate, false, nil
 }
 
 // writerIndex returns the index for a writer (under the exclusive lock):
 // the stored one, repaired first if the state is not fresh.
 func (s *Store) writerIndex() (*index, error) {
-	if !s.fresh() {
-		if err := s.repair(); err != nil {
-			return nil, err
+	if s.fresh() {
+		if ix, err := s.readIndex(); err == nil {
+			return ix, nil
 		}
+	}
+	if err := s.repairOrRebuild(); err != nil {
+		return nil, err
 	}
 	ix, err := s.readIndex()
 	if err != nil {

@@ -3,6 +3,8 @@ package filestore
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,10 +78,12 @@ func (s *Store) appendSeries(id string, heads []model.BenchmarkHead, stats []sta
 			dirs[filepath.Dir(s.seriesPath(b.Key()))] = true
 		}
 	}
+	// The catalog is created even when it gains no line: its absence
+	// from a store with runs means it was deleted (catalog).
+	if err := appendFile(s.catalogPath(), cat, true); err != nil {
+		return err
+	}
 	if len(cat) > 0 {
-		if err := appendFile(s.catalogPath(), cat); err != nil {
-			return err
-		}
 		for dir := range dirs {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return infra("create series directory", err)
@@ -93,19 +97,31 @@ func (s *Store) appendSeries(id string, heads []model.BenchmarkHead, stats []sta
 			continue // no point: trends skip benchmarks without samples
 		}
 		p := point{RunID: id, Unit: b.Unit, Better: b.Better, N: b.N, Median: stats[i].median, CV: stats[i].cv}
-		if err := appendFile(s.seriesPath(b.Key()), appendPoint(line[:0], &p)); err != nil {
+		// A benchmark the catalog listed has a series file: one missing was
+		// deleted, and creating it anew would start its trend again.
+		path := s.seriesPath(b.Key())
+		err := appendFile(path, appendPoint(line[:0], &p), !have[b.Key()])
+		if have[b.Key()] && errors.Is(err, fs.ErrNotExist) {
+			return &damagedError{path, "the series file of a benchmark the catalog lists is missing"}
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// appendFile appends data to the file at path, creating it if need be. It
-// uses the system calls directly: a run of 10,000 benchmarks appends to
-// 10,000 files, and os.OpenFile adds several calls to each (a regular file
-// is never pollable).
-func appendFile(path string, data []byte) error {
-	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC, 0o644)
+// appendFile appends data to the file at path, creating it if need be
+// (create) or failing when it does not exist. It uses the system calls
+// directly: a run of 10,000 benchmarks appends to 10,000 files, and
+// os.OpenFile adds several calls to each (a regular file is never
+// pollable).
+func appendFile(path string, data []byte, create bool) error {
+	flags := syscall.O_WRONLY | syscall.O_APPEND | syscall.O_CLOEXEC
+	if create {
+		flags |= syscall.O_CREAT
+	}
+	fd, err := syscall.Open(path, flags, 0o644)
 	if err != nil {
 		return infra("append to "+path, err)
 	}
@@ -123,10 +139,16 @@ func appendFile(path string, data []byte) error {
 	return nil
 }
 
-// catalog returns the benchmarks that have series files, each once.
+// catalog returns the benchmarks that have series files, each once. A
+// catalog missing from a store that has runs was deleted (every write
+// creates it, before any series file).
 func (s *Store) catalog() ([]model.Key, error) {
 	data, err := os.ReadFile(s.catalogPath())
 	if notExist(err) {
+		_, serr := os.Stat(s.seriesDir())
+		if fi, ierr := os.Stat(s.indexPath()); serr == nil || ierr == nil && fi.Size() > int64(len(indexHeader)) {
+			return nil, &damagedError{s.catalogPath(), "the benchmark catalog is missing"}
+		}
 		return nil, nil
 	}
 	if err != nil {
@@ -136,13 +158,19 @@ func (s *Store) catalog() ([]model.Key, error) {
 	seen := map[model.Key]bool{}
 	for line := range strings.Lines(string(data)) {
 		line, complete := strings.CutSuffix(line, "\n")
-		f := fields(line)
-		if !complete || len(f) != 2 {
+		if !complete {
 			continue // a line cut short by a crash: its series file was never created
+		}
+		f := fields(line)
+		if len(f) != 2 {
+			return nil, &damagedError{s.catalogPath(), "malformed catalog line"}
 		}
 		suite, err1 := unquote(f[0])
 		name, err2 := unquote(f[1])
-		if k := (model.Key{Suite: suite, Name: name}); err1 == nil && err2 == nil && !seen[k] {
+		if err1 != nil || err2 != nil {
+			return nil, &damagedError{s.catalogPath(), "malformed catalog line"}
+		}
+		if k := (model.Key{Suite: suite, Name: name}); !seen[k] {
 			seen[k] = true
 			keys = append(keys, k)
 		}
@@ -155,7 +183,7 @@ func (s *Store) catalog() ([]model.Key, error) {
 func (s *Store) readSeries(k model.Key, keep func(runID string) bool) (map[string]point, error) {
 	data, err := os.ReadFile(s.seriesPath(k))
 	if notExist(err) {
-		return nil, nil
+		return nil, &damagedError{s.seriesPath(k), "the series file of a benchmark the catalog lists is missing"}
 	}
 	if err != nil {
 		return nil, infra("read series", err)
@@ -168,7 +196,7 @@ func (s *Store) readSeries(k model.Key, keep func(runID string) bool) (map[strin
 		}
 		p, err := parsePoint(line)
 		if err != nil {
-			return nil, &model.InputError{File: s.seriesPath(k), Msg: "malformed series line (delete the series directory to rebuild it)"}
+			return nil, &damagedError{s.seriesPath(k), "malformed series line"}
 		}
 		if keep(p.RunID) {
 			points[p.RunID] = p

@@ -150,20 +150,6 @@ func TestIndexRepairs(t *testing.T) {
 	}
 }
 
-func TestCorruptRunFileNamesTheFile(t *testing.T) {
-	s, _ := Open(t.TempDir())
-	mustRecord(t, s, run("r0", 0))
-	bad := s.runPath("r0.json")
-	if err := os.WriteFile(bad, []byte(`{"schema": "perfgate.results/v1", "run": {`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := s.Baseline(context.Background(), query(3))
-	var ie *model.InputError
-	if !errors.As(err, &ie) || ie.File != bad {
-		t.Errorf("baseline over a corrupt run file = %v, want an InputError naming %s", err, bad)
-	}
-}
-
 func TestNilSamplesStoredAsEmptyArray(t *testing.T) {
 	s, _ := Open(t.TempDir())
 	r := run("r0", 0)

@@ -20,14 +20,18 @@ type seriesKey struct{ suite, name, unit string }
 
 // series builds the sorted series of the benchmarks matching q over runs
 // (the index entries q selects, by run ID): from the series files, and from
-// the run files of runs whose points are not in them.
-func (s *Store) series(ctx context.Context, runs map[string]*entry, q model.TrendQuery) ([]model.TrendSeries, error) {
+// the run files of runs whose points are not in them (every run, when
+// fromRuns is set).
+func (s *Store) series(ctx context.Context, runs map[string]*entry, q model.TrendQuery, fromRuns bool) ([]model.TrendSeries, error) {
 	byKey := map[seriesKey][]runPoint{}
-	keys, err := s.catalog()
-	if err != nil {
-		return nil, err
+	var keys []model.Key
+	if !fromRuns {
+		var err error
+		if keys, err = s.catalog(); err != nil {
+			return nil, err
+		}
 	}
-	inSeries := func(id string) bool { e := runs[id]; return e != nil && e.Series }
+	inSeries := func(id string) bool { e := runs[id]; return e != nil && e.Series && !fromRuns }
 	for _, k := range keys {
 		if (q.Suite != "" && k.Suite != q.Suite) || !model.MatchGlob(q.Pattern, k.Name) {
 			continue
@@ -45,7 +49,7 @@ func (s *Store) series(ctx context.Context, runs map[string]*entry, q model.Tren
 		}
 	}
 	for _, e := range runs {
-		if !e.Series {
+		if !inSeries(e.Run.ID) {
 			if err := s.pointsFromRun(e, q, byKey); err != nil {
 				return nil, err
 			}
@@ -54,9 +58,14 @@ func (s *Store) series(ctx context.Context, runs map[string]*entry, q model.Tren
 	return sortedSeries(byKey), nil
 }
 
-// pointsFromRun adds the points of one run file's matching benchmarks.
+// pointsFromRun adds the points of one run file's matching benchmarks. A
+// run file that does not load is skipped with a warning.
 func (s *Store) pointsFromRun(e *entry, q model.TrendQuery, byKey map[seriesKey][]runPoint) error {
 	r, err := model.Load(s.runPath(e.File))
+	if model.IsInputError(err) {
+		s.skipRun(damagedRun{e.File, err})
+		return nil
+	}
 	if err != nil {
 		return err
 	}

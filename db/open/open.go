@@ -27,6 +27,9 @@ type Options struct {
 	URL     string        // a Postgres URL or DSN; wins over Dir
 	Dir     string        // the embedded store's directory
 	Timeout time.Duration // each database operation's deadline (0: DefaultTimeout)
+	// Warn is told of damage the embedded store skipped or repaired
+	// (filestore.Options.Warn); nil drops the warnings.
+	Warn func(msg string)
 }
 
 // Store opens the store o names. The caller closes it. A malformed URL or
@@ -37,7 +40,7 @@ func Store(ctx context.Context, o Options) (history.Store, error) {
 		if o.Dir == "" {
 			return nil, &model.InputError{Msg: "empty store directory name"}
 		}
-		return filestore.Open(o.Dir)
+		return filestore.OpenWith(o.Dir, filestore.Options{Warn: o.Warn})
 	}
 	timeout := o.Timeout
 	if timeout <= 0 {

@@ -36,6 +36,10 @@ func (e *Env) GetenvOr(key, def string) string {
 	return def
 }
 
+// Warn prints a warning on a line of standard error, as every command
+// words them: "perfgate: warning: msg".
+func (e *Env) Warn(msg string) { fmt.Fprintf(e.Stderr, "perfgate: warning: %s\n", msg) }
+
 // A Command is one perfgate subcommand.
 type Command struct {
 	Name string
