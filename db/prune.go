@@ -14,18 +14,28 @@ const pruneBatch = 100
 // Prune deletes the runs started before q.OlderThan, except every shard of
 // the latest q.KeepBaseline baseline jobs of each repo and configuration
 // (testbed label, GPU, driver major, CUDA). Runs of other branches and
-// pull requests go first, in batches of whole runs.
+// pull requests go first, in batches of whole runs. Shard reports saved
+// before q.OlderThan go too.
+//
+// A prune reports what it deleted itself: two prunes at once plan the same
+// runs, and each counts only the rows its own deletes removed (a run the
+// other deleted first is gone when its delete gets the row), so their
+// counts add up to what went.
 func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResult, error) {
 	doomed, err := s.prunePlan(ctx, q)
 	if err != nil {
 		return model.PruneResult{}, err
 	}
 	var res model.PruneResult
-	for _, d := range doomed {
-		res.Runs++
-		res.Samples += d.samples
-	}
 	if q.DryRun {
+		for _, d := range doomed {
+			res.Runs++
+			res.Samples += d.samples
+		}
+		err := s.pool.QueryRow(ctx, "select count(*) from shard_reports where recorded_at < $1", q.OlderThan).Scan(&res.ShardReports)
+		if err != nil {
+			return res, infra("plan prune", err)
+		}
 		return res, nil
 	}
 	for start := 0; start < len(doomed); start += pruneBatch {
@@ -34,10 +44,20 @@ func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResul
 		for i, d := range batch {
 			pks[i] = d.pk
 		}
-		if err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return deleteRuns(ctx, tx, pks) }); err != nil {
+		var runs, samples int
+		if err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
+			runs, samples, err = deleteRuns(ctx, tx, pks)
+			return err
+		}); err != nil {
 			return res, infra("prune", err)
 		}
+		res.Runs, res.Samples = res.Runs+runs, res.Samples+samples
 	}
+	tag, err := s.pool.Exec(ctx, "delete from shard_reports where recorded_at < $1", q.OlderThan)
+	if err != nil {
+		return res, infra("prune shard reports", err)
+	}
+	res.ShardReports = int(tag.RowsAffected())
 	return res, nil
 }
 
@@ -90,16 +110,31 @@ func (s *Store) prunePlan(ctx context.Context, q model.PruneQuery) ([]doomedRun,
 	return out, nil
 }
 
-// deleteRuns deletes runs with their benchmarks and samples. Stored
-// comparisons name runs by id and survive.
-func deleteRuns(ctx context.Context, tx pgx.Tx, pks []int64) error {
-	for _, sql := range []string{
-		"delete from run_benchmarks where run_pk = any($1)",
-		"delete from runs where pk = any($1)",
-	} {
-		if _, err := tx.Exec(ctx, sql, pks); err != nil {
-			return err
-		}
+// deleteRuns deletes runs with their benchmarks and samples, and returns
+// how many runs and samples it deleted. The runs' rows are locked first,
+// so that a concurrent prune's delete of the same runs waits, then finds
+// them gone. Stored comparisons name runs by id and survive.
+func deleteRuns(ctx context.Context, tx pgx.Tx, pks []int64) (runs, samples int, err error) {
+	rows, err := tx.Query(ctx, "select pk from runs where pk = any($1) order by pk for update", pks)
+	if err != nil {
+		return 0, 0, err
 	}
-	return nil
+	var locked []int64
+	var pk int64
+	if _, err := pgx.ForEachRow(rows, []any{&pk}, func() error { locked = append(locked, pk); return nil }); err != nil {
+		return 0, 0, err
+	}
+	if len(locked) == 0 {
+		return 0, 0, nil
+	}
+	err = tx.QueryRow(ctx, `with gone as (delete from run_benchmarks where run_pk = any($1) returning n)
+		select coalesce(sum(n), 0) from gone`, locked).Scan(&samples)
+	if err != nil {
+		return 0, 0, err
+	}
+	tag, err := tx.Exec(ctx, "delete from runs where pk = any($1)", locked)
+	if err != nil {
+		return 0, 0, err
+	}
+	return int(tag.RowsAffected()), samples, nil
 }

@@ -11,15 +11,19 @@ import (
 // Prune deletes the runs started before q.OlderThan, except the latest
 // q.KeepBaseline baseline jobs (every shard) of each repo and fingerprint.
 // Runs of other branches and pull requests are deleted first, so a prune
-// cut short has removed the least valuable history.
+// cut short has removed the least valuable history. Shard reports saved
+// before q.OlderThan go too (pruneShards).
 func (s *Store) Prune(ctx context.Context, q model.PruneQuery) (model.PruneResult, error) {
 	var res model.PruneResult
 	err := s.withLock(ctx, !q.DryRun, func(exists bool) error {
 		if !exists {
 			return nil
 		}
-		var ix *index
 		var err error
+		if res.ShardReports, err = s.pruneShards(q); err != nil {
+			return err
+		}
+		var ix *index
 		if q.DryRun {
 			ix, _, err = s.loadIndex()
 		} else {

@@ -94,3 +94,45 @@ func (s *Store) Shards(ctx context.Context, set string) ([]model.ShardReport, er
 	sort.Slice(out, func(i, j int) bool { return out[i].Shard < out[j].Shard })
 	return out, err
 }
+
+// pruneShards deletes (counts, on a dry run) the shard reports saved
+// before q.OlderThan, by their files' modification time (their save
+// time), and the set directories left empty. A sharded job's reports
+// matter only while its pull request's head commit is checked.
+func (s *Store) pruneShards(q model.PruneQuery) (int, error) {
+	sets, err := os.ReadDir(filepath.Join(s.dir, "shards"))
+	if notExist(err) {
+		return 0, nil
+	} else if err != nil {
+		return 0, infra("list shard reports", err)
+	}
+	n := 0
+	for _, set := range sets {
+		dir := filepath.Join(s.dir, "shards", set.Name())
+		des, err := os.ReadDir(dir)
+		if err != nil || !set.IsDir() {
+			continue
+		}
+		left := len(des)
+		for _, de := range des {
+			fi, err := de.Info()
+			if err != nil || de.IsDir() || !fi.ModTime().Before(q.OlderThan) {
+				continue
+			}
+			if !strings.HasPrefix(de.Name(), ".") {
+				n++
+			}
+			if q.DryRun {
+				continue
+			}
+			if err := os.Remove(filepath.Join(dir, de.Name())); err != nil && !notExist(err) {
+				return n, infra("delete shard report", err)
+			}
+			left--
+		}
+		if left == 0 && !q.DryRun {
+			os.Remove(dir)
+		}
+	}
+	return n, nil
+}

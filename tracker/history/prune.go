@@ -47,6 +47,10 @@ func PruneSummary(q model.PruneQuery, res model.PruneResult) string {
 	if !q.OlderThan.IsZero() {
 		before = q.OlderThan.UTC().Format("2006-01-02 15:04Z")
 	}
-	return fmt.Sprintf("%s %d run(s) (%d samples) started before %s; kept the latest %d %s run(s) of each testbed",
-		verb, res.Runs, res.Samples, before, q.KeepBaseline, q.BaselineBranch)
+	shards := ""
+	if res.ShardReports > 0 {
+		shards = fmt.Sprintf(" and %d shard report(s)", res.ShardReports)
+	}
+	return fmt.Sprintf("%s %d run(s) (%d samples)%s started before %s; kept the latest %d %s run(s) of each testbed",
+		verb, res.Runs, res.Samples, shards, before, q.KeepBaseline, q.BaselineBranch)
 }

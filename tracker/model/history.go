@@ -243,4 +243,7 @@ type PruneQuery struct {
 type PruneResult struct {
 	Runs    int `json:"runs"`
 	Samples int `json:"samples"`
+	// ShardReports counts the reports of sharded jobs' shards saved before
+	// PruneQuery.OlderThan (model.ShardReport), which go with the runs.
+	ShardReports int `json:"shard_reports"`
 }

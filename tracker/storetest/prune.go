@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +21,34 @@ var pruneTests = []contractTest{
 	{"FailedRunsNeverKept", testPruneFailedNotKept},
 	{"DryRunDeletesNothing", testPruneDryRun},
 	{"KeepsWholeGroups", testPruneKeepsWholeGroups},
+	{"ConcurrentCountOnce", testPruneConcurrent},
+}
+
+// testPruneConcurrent: two prunes at once delete each run once and,
+// between them, report each deleted run once (issue 28, item 14: two
+// Postgres prunes reported 37 + 35 deleted for 37).
+func testPruneConcurrent(t *testing.T, s history.Store) {
+	var runs []*model.Results
+	for h := range 250 {
+		runs = append(runs, mkRun(fmt.Sprintf("m%d", h), h))
+	}
+	record(t, s, runs...)
+	q := model.PruneQuery{OlderThan: at(1000), BaselineBranch: "main", KeepBaseline: 0}
+	var res [2]model.PruneResult
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i := range res {
+		wg.Add(1)
+		go func() { defer wg.Done(); res[i], errs[i] = s.Prune(context.Background(), q) }()
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatalf("concurrent prunes: %v, %v", errs[0], errs[1])
+	}
+	if n, m := res[0].Runs+res[1].Runs, res[0].Samples+res[1].Samples; n != len(runs) || m != samples(runs...) {
+		t.Errorf("prunes reported %+v and %+v: %d runs, %d samples; want %d and %d", res[0], res[1], n, m, len(runs), samples(runs...))
+	}
+	assertIDs(t, "stored after the prunes", storedIDs(t, s))
 }
 
 // prune runs a prune, failing the test on error.

@@ -21,6 +21,7 @@ type shardStore interface {
 var shardTests = []contractTest{
 	{"SaveAndRead", testShardsSaveAndRead},
 	{"Concurrent", testShardsConcurrent},
+	{"Pruned", testShardsPruned},
 }
 
 func shardsOf(t *testing.T, s history.Store) shardStore {
@@ -83,5 +84,41 @@ func testShardsConcurrent(t *testing.T, s history.Store) {
 	got, err := ss.Shards(ctx, "set")
 	if err != nil || len(got) != n {
 		t.Fatalf("Shards = %d reports, %v; want %d", len(got), err, n)
+	}
+}
+
+// testShardsPruned: a prune deletes the shard reports saved before its
+// OlderThan and counts them (a dry run only counts); later ones stay
+// (issue 28, item 14: no store ever deleted them).
+func testShardsPruned(t *testing.T, s history.Store) {
+	ss, ctx := shardsOf(t, s), context.Background()
+	for i := range 3 {
+		if err := ss.SaveShard(ctx, model.ShardReport{Set: fmt.Sprintf("o/r#%d@abc job", i), Shard: 0, Shards: 2, Data: []byte("x")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := func(olderThan time.Time, dry bool) model.PruneQuery {
+		return model.PruneQuery{OlderThan: olderThan, BaselineBranch: "main", KeepBaseline: 1, DryRun: dry}
+	}
+	left := func() int {
+		n := 0
+		for i := range 3 {
+			got, err := ss.Shards(ctx, fmt.Sprintf("o/r#%d@abc job", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += len(got)
+		}
+		return n
+	}
+	past, future := time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
+	if res := prune(t, s, q(past, false)); res.ShardReports != 0 || left() != 3 {
+		t.Errorf("prune of older than an hour ago: %+v, %d left; want 0 deleted, 3 left", res, left())
+	}
+	if res := prune(t, s, q(future, true)); res.ShardReports != 3 || left() != 3 {
+		t.Errorf("dry run: %+v, %d left; want 3 counted, 3 left", res, left())
+	}
+	if res := prune(t, s, q(future, false)); res.ShardReports != 3 || left() != 0 {
+		t.Errorf("prune: %+v, %d left; want 3 deleted, none left", res, left())
 	}
 }
