@@ -84,26 +84,40 @@ type ShardMerge struct {
 	Notes      []string
 }
 
-// MergeShards merges the reports of a set of count shards. Reports of
-// another shard count (an older run of the same commit, sharded
-// differently) are left out. A benchmark that more than one shard
-// measured (shards per GPU model) is named with the shard's label.
+// MergeShards merges the reports of a set of count shards.
+//
+// A report of another shard count is an earlier attempt at the same
+// commit, sharded differently (a matrix changed between re-runs): its
+// results are measurements of this commit all the same, so those of
+// benchmarks no current shard measured are kept, with a note, and a
+// regression among them still fails the set; a benchmark a current shard
+// measured takes that shard's result. A report that cannot be decoded
+// (damaged in the store) is left out with a note: its shard counts as not
+// reported. A benchmark that more than one shard measured (shards per GPU
+// model) is named with the shard's label.
 func MergeShards(reports []model.ShardReport, count int) (*ShardMerge, error) {
 	m := &ShardMerge{Progress: report.ShardProgress{Count: count, Labels: make([]string, count)}}
-	var parts []shardData
-	var idx []int
+	var parts, stale []shardData
+	var idx, staleCounts []int
+	reports = slices.Clone(reports) // newest first, so that an earlier attempt's newest result counts
+	slices.SortStableFunc(reports, func(a, b model.ShardReport) int { return b.RecordedAt.Compare(a.RecordedAt) })
 	for _, rep := range reports {
-		if rep.Shards != count || rep.Shard < 0 || rep.Shard >= count {
+		if rep.Shard < 0 || rep.Shard >= rep.Shards {
 			continue
 		}
 		d, err := decodeShard(rep.Data)
 		if err != nil {
-			return nil, fmt.Errorf("the report of shard %d: %w", rep.Shard, err)
+			m.Progress.Notes = append(m.Progress.Notes, fmt.Sprintf("the stored report of shard %d could not be read (%v): it counts as not reported; re-run that shard's job", rep.Shard, err))
+			continue
+		}
+		if rep.Shards != count {
+			stale, staleCounts = append(stale, d), append(staleCounts, rep.Shards)
+			continue
 		}
 		parts, idx = append(parts, d), append(idx, rep.Shard)
 	}
 	if len(parts) == 0 {
-		return nil, errors.New("no report of this shard set in the store")
+		return nil, errors.New("no readable report of this shard set in the store")
 	}
 	// A shard is named by its testbed, unless shards share one (shards of
 	// the suites on one kind of runner): then by its index.
@@ -118,12 +132,43 @@ func MergeShards(reports []model.ShardReport, count int) (*ShardMerge, error) {
 		}
 	}
 	m.Comparison = mergeComparisons(parts, m.Progress.Labels, idx)
+	if n := addStale(m.Comparison, parts, stale); n > 0 {
+		m.Progress.Notes = append(m.Progress.Notes, fmt.Sprintf("%d result(s) come from an earlier attempt at this commit sharded %v ways, "+
+			"for benchmarks no shard of this attempt has measured yet", n, slices.Compact(slices.Sorted(slices.Values(staleCounts)))))
+	}
 	for i, d := range parts {
 		for _, n := range d.Notes {
 			m.Notes = append(m.Notes, fmt.Sprintf("shard %d (%s): %s", idx[i], m.Progress.Labels[idx[i]], n))
 		}
 	}
 	return m, nil
+}
+
+// addStale adds to out the results of the earlier attempts' reports
+// (stale) whose benchmarks no current report (parts) measured, each
+// benchmark once, and returns how many it added.
+func addStale(out *compare.Comparison, parts, stale []shardData) int {
+	measured := map[model.Key]bool{}
+	for _, d := range parts {
+		for _, r := range d.Comparison.Results {
+			measured[r.Key()] = true
+		}
+	}
+	n := 0
+	for _, d := range stale {
+		for _, r := range d.Comparison.Results {
+			if !measured[r.Key()] {
+				measured[r.Key()] = true
+				out.Results = append(out.Results, r)
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		sortResults(out.Results)
+		out.Summary = compare.Summarize(out.Results)
+	}
+	return n
 }
 
 func mergeComparisons(parts []shardData, labels []string, idx []int) *compare.Comparison {
@@ -151,13 +196,18 @@ func mergeComparisons(parts []shardData, labels []string, idx []int) *compare.Co
 		out.References = append(out.References, c.References...)
 		envs[0], envs[1] = append(envs[0], c.BaselineEnv), append(envs[1], c.CandidateEnv)
 	}
-	sort.SliceStable(out.Results, func(i, j int) bool {
-		a, b := out.Results[i], out.Results[j]
-		return a.Suite < b.Suite || a.Suite == b.Suite && a.Name < b.Name
-	})
+	sortResults(out.Results)
 	out.Summary = compare.Summarize(out.Results)
 	out.BaselineEnv, out.CandidateEnv = joinEnvs(envs[0]), joinEnvs(envs[1])
 	return out
+}
+
+// sortResults orders results by suite, then name.
+func sortResults(rs []compare.Result) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		return a.Suite < b.Suite || a.Suite == b.Suite && a.Name < b.Name
+	})
 }
 
 // joinEnvs merges environments: a key's distinct values joined by " / ",

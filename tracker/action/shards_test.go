@@ -292,22 +292,76 @@ func TestShardsAtOnce(t *testing.T) {
 	}
 }
 
-// TestMergeShardsOtherCount: a report of an earlier run of the same
-// commit with another shard count is left out.
+// TestMergeShardsOtherCount: the results of an earlier attempt at the same
+// commit with another shard count are kept for the benchmarks no current
+// shard measured, and give way to a current shard's result.
 func TestMergeShardsOtherCount(t *testing.T) {
-	d, err := encodeShard(shardData{Label: "old", Comparison: shardComparison(t, "old", 1, "x")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	old, _ := encodeShard(shardData{Label: "old", Comparison: shardComparison(t, "old", 1, "x", "y")})
 	cur, _ := encodeShard(shardData{Label: "gpu-a", Comparison: shardComparison(t, "gpu-a", 1, "y")})
-	m, err := MergeShards([]model.ShardReport{{Shard: 0, Shards: 3, Data: d}, {Shard: 1, Shards: 2, Data: cur}}, 2)
+	m, err := MergeShards([]model.ShardReport{{Shard: 0, Shards: 3, Data: old}, {Shard: 1, Shards: 2, Data: cur}}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := m.Progress.ShardLine(); got != "1 of 2 shards reported (waiting for shard 0)" {
 		t.Errorf("progress %q", got)
 	}
-	if len(m.Comparison.Results) != 1 || m.Comparison.Results[0].Name != "y" {
-		t.Errorf("results %+v, want only shard 1's", m.Comparison.Results)
+	var names []string
+	for _, r := range m.Comparison.Results {
+		names = append(names, r.Name)
+	}
+	if len(m.Comparison.Results) != 2 || m.Comparison.Results[0].Name != "x" || m.Comparison.Results[1].Name != "y" ||
+		len(m.Progress.Notes) != 1 || !strings.Contains(m.Progress.Notes[0], "1 result(s) come from an earlier attempt at this commit sharded [3] ways") {
+		t.Errorf("results %v, notes %q; want x from the earlier attempt, y from shard 1, and a note", names, m.Progress.Notes)
+	}
+}
+
+// TestShardCountChanged: the first attempt (2 shards) found a regression;
+// the re-run is sharded 3 ways, and its first shard to finish measured
+// other benchmarks. The regression must stay in the comment and fail the
+// status (issue 28, item 9: it was dropped, and the status went pending);
+// once a shard of the re-run measures the benchmark again, its result
+// counts.
+func TestShardCountChanged(t *testing.T) {
+	cs, ss, st := &syncComments{}, &syncStatuses{}, &memShards{}
+	ctx := context.Background()
+	if err := shardRun(0, 2, cs, ss).updateGitHubShards(ctx, st, shardComparison(t, "gpu-h100", 1.25, "gemm")); err != nil {
+		t.Fatal(err)
+	}
+	if err := shardRun(1, 2, cs, ss).updateGitHubShards(ctx, st, shardComparison(t, "gpu-h100", 1, "copy")); err != nil {
+		t.Fatal(err)
+	}
+	if s := ss.last(); s.State != StateFailure {
+		t.Fatalf("first attempt: status %+v, want failure", s)
+	}
+	if err := shardRun(2, 3, cs, ss).updateGitHubShards(ctx, st, shardComparison(t, "gpu-h100", 1, "softmax")); err != nil {
+		t.Fatal(err)
+	}
+	if s := ss.last(); s.State != StateFailure || !strings.Contains(cs.list[0].Body, "gemm") || !strings.Contains(cs.list[0].Body, "earlier attempt") {
+		t.Errorf("re-run's first shard: status %+v, comment:\n%s\nwant failure, gemm's regression and a note on the earlier attempt", s, cs.list[0].Body)
+	}
+	if err := shardRun(0, 3, cs, ss).updateGitHubShards(ctx, st, shardComparison(t, "gpu-h100", 1, "gemm")); err != nil {
+		t.Fatal(err)
+	}
+	if s := ss.last(); s.State != StatePending || !strings.Contains(s.Description, "so far pass") {
+		t.Errorf("gemm measured again, unchanged: status %+v, want pending (shard 1 missing), so far pass", s)
+	}
+}
+
+// TestShardsDamagedReport: a stored report that cannot be decoded (issue
+// 28, item 7: it blocked the comment and status of the whole set) counts
+// as not reported, with a note saying which shard to re-run; the others'
+// verdict is posted.
+func TestShardsDamagedReport(t *testing.T) {
+	cs, ss, st := &syncComments{}, &syncStatuses{}, &memShards{}
+	ctx := context.Background()
+	st.SaveShard(ctx, model.ShardReport{Set: ShardSet(shardRun(0, 2, cs, ss).plan), Shard: 1, Shards: 2, Data: []byte("\x00truncated")})
+	if err := shardRun(0, 2, cs, ss).updateGitHubShards(ctx, st, shardComparison(t, "gpu-h100", 1.25, "gemm")); err != nil {
+		t.Fatalf("a damaged report of another shard blocked the update: %v", err)
+	}
+	if s := ss.last(); s.State != StateFailure || !strings.HasPrefix(s.Description, "1 of 2 shards reported (waiting for shard 1)") {
+		t.Errorf("status %+v, want failure, waiting for shard 1", s)
+	}
+	if len(cs.list) != 1 || !strings.Contains(cs.list[0].Body, "shard 1 could not be read") {
+		t.Errorf("comment does not say shard 1's report could not be read:\n%v", cs.list)
 	}
 }

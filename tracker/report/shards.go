@@ -10,6 +10,9 @@ import (
 type ShardProgress struct {
 	Count  int
 	Labels []string // by shard index; len Count
+	// Notes say what the merge left out or took from elsewhere: a report
+	// that could not be read, results of an earlier attempt.
+	Notes []string
 }
 
 // Reported counts the shards with a label.
@@ -66,6 +69,9 @@ func WithShards(doc string, p ShardProgress) string {
 		}
 	}
 	b.WriteString(strings.Join(parts, " · ") + "\n")
+	for _, n := range p.Notes {
+		b.WriteString("\n> [!WARNING]\n> " + md(n) + "\n")
+	}
 	i := strings.Index(doc, "### ")
 	if i < 0 {
 		return b.String() + "\n" + doc
