@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/site"
@@ -121,15 +123,32 @@ func (r *run) notify(ctx context.Context, cs []trend.Change) {
 	}
 }
 
+// MaxCommitNotices bounds the commits one job comments on: each comment
+// notifies the commit's author, and a push of many commits, or a history
+// replayed into a new store, must not notify dozens of people. Steps on
+// further commits are left to the job summary, with a warning.
+const MaxCommitNotices = 10
+
 // notifyCommits comments on the first commit of each step not announced
-// there before, one comment per commit. A step whose commit is not a SHA
-// is left to the job summary.
+// there before, one comment per commit, on at most MaxCommitNotices
+// commits: those of regressions first. A step whose commit is not a SHA is
+// left to the job summary. Only the token's own comments say what was
+// announced: anyone may comment on a commit, marker included.
 func (r *run) notifyCommits(ctx context.Context, steps []report.NoticeStep) error {
+	login, err := r.o.Notify.Login(ctx)
+	if err != nil {
+		return err
+	}
 	var shas []string
-	for _, s := range steps {
+	for _, s := range regressionsFirst(steps) {
 		if shaRE.MatchString(s.Run.Commit) && !slices.Contains(shas, s.Run.Commit) {
 			shas = append(shas, s.Run.Commit)
 		}
+	}
+	if len(shas) > MaxCommitNotices {
+		r.o.Log.Annotate("warning", "", fmt.Sprintf("perfgate: new change points on %d commits: commented on the first %d only "+
+			"(MaxCommitNotices); the job summary lists them all", len(shas), MaxCommitNotices))
+		shas = shas[:MaxCommitNotices]
 	}
 	for _, sha := range shas {
 		old, err := r.o.Notify.CommitComments.ListCommit(ctx, r.plan.Repo, sha)
@@ -138,7 +157,9 @@ func (r *run) notifyCommits(ctx context.Context, steps []report.NoticeStep) erro
 		}
 		var bodies []string
 		for _, c := range old {
-			bodies = append(bodies, c.Body)
+			if strings.EqualFold(c.Author, login) {
+				bodies = append(bodies, c.Body)
+			}
 		}
 		done := announced(bodies)
 		fresh := slices.DeleteFunc(slices.Clone(steps), func(s report.NoticeStep) bool { return s.Run.Commit != sha || done[s.Key] })
@@ -183,14 +204,40 @@ func (r *run) notifyIssue(ctx context.Context, steps []report.NoticeStep) error 
 	return nil
 }
 
+// noticeBody renders the notice of steps: at most MaxNoticeSteps of them,
+// regressions first, and fewer when their rows (long names) would take
+// the body past GitHub's limit of MaxCommentChars characters on an issue
+// or comment body; the job summary lists them all.
 func (r *run) noticeBody(steps []report.NoticeStep) string {
 	server := strings.TrimSuffix(r.o.ServerURL, "/")
-	omitted := max(0, len(steps)-MaxNoticeSteps)
-	return r.redact(report.ChangeNotice(steps[:len(steps)-omitted], omitted, r.plan.BaselineBranch, r.plan.HeadSHA, server+"/"+r.plan.Repo.String()))
+	steps = regressionsFirst(steps)
+	n := min(len(steps), MaxNoticeSteps)
+	for {
+		body := r.redact(report.ChangeNotice(steps[:n], len(steps)-n, r.plan.BaselineBranch, r.plan.HeadSHA, server+"/"+r.plan.Repo.String()))
+		size := utf8.RuneCountInString(body)
+		if size <= MaxCommentChars || n == 0 {
+			return body
+		}
+		n = min(n-1, n*MaxCommentChars/size) // the rows' share of the body, roughly
+	}
 }
 
-// MaxNoticeSteps bounds the steps one notice lists, to stay far below
-// GitHub's 65,536 characters; the job summary lists them all.
+// regressionsFirst orders steps regressions first, keeping their order
+// otherwise: what a bounded notice keeps.
+func regressionsFirst(steps []report.NoticeStep) []report.NoticeStep {
+	out := slices.Clone(steps)
+	rank := func(s report.NoticeStep) int {
+		if s.Kind == "regression" {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(out, func(a, b report.NoticeStep) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
+}
+
+// MaxNoticeSteps bounds the steps one notice lists; the job summary lists
+// them all.
 const MaxNoticeSteps = 100
 
 var shaRE = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
