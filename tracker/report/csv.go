@@ -1,20 +1,19 @@
 package report
 
 import (
-	"encoding/csv"
 	"io"
 	"strconv"
-	"strings"
 
+	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/compare"
 )
 
 // CSV writes one row per benchmark of the comparison, with the fields of
 // the JSON report (threshold_pct in percent, changes as fractions, positive change is worse; empty for NaN).
-// Text that a spreadsheet would run as a formula (starting with =, +, -,
-// @, tab or carriage return) gets a leading apostrophe.
+// User text is defused (safetext.Cell: a formula gets a leading
+// apostrophe) and quoted where it holds a separator of any dialect.
 func CSV(w io.Writer, c *compare.Comparison) error {
-	cw := csv.NewWriter(w)
+	cw := safetext.NewWriter(w)
 	cw.Write([]string{"suite", "name", "unit", "better", "verdict", "baseline_median", "candidate_median", "change",
 		"ci_low", "ci_high", "p_value", "p_adjusted", "n_baseline", "n_candidate", "threshold_pct", "reason"})
 	for _, r := range c.Results {
@@ -28,12 +27,7 @@ func CSV(w io.Writer, c *compare.Comparison) error {
 }
 
 // cell defuses spreadsheet formulas in user text.
-func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
+func cell(s string) string { return safetext.Cell(s) }
 
 func csvNum(v float64) string {
 	if !finite(v) {

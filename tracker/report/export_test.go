@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,6 +24,34 @@ func TestCSV(t *testing.T) {
 	for _, c := range []struct{ in, want string }{{"=HYPERLINK(x)", "'=HYPERLINK(x)"}, {"-1+1", "'-1+1"}, {"add", "add"}, {"", ""}} {
 		if got := cell(c.in); got != c.want {
 			t.Errorf("cell(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCSVSeparatorFormula: a name holding a semicolon and a formula
+// (issue 28, item 4: "x;=1+1" was written unquoted) starts no formula
+// cell however a spreadsheet splits the file: by commas, semicolons or
+// tabs.
+func TestCSVSeparatorFormula(t *testing.T) {
+	c := mixed(t)
+	c.Results[0].Suite, c.Results[0].Name, c.Results[1].Name = "x;=1+1", "a\t@SUM(1)", "b;-2+3"
+	var b bytes.Buffer
+	if err := CSV(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, sep := range []rune{',', ';', '\t'} {
+		r := csv.NewReader(strings.NewReader(b.String()))
+		r.Comma, r.FieldsPerRecord, r.LazyQuotes = sep, -1, true
+		rows, err := r.ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range rows {
+			for _, cell := range row {
+				if _, err := strconv.ParseFloat(cell, 64); err != nil && cell != "" && strings.ContainsRune("=+-@", rune(cell[0])) {
+					t.Errorf("read with %q, a cell is a formula: %q", sep, cell)
+				}
+			}
 		}
 	}
 }

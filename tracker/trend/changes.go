@@ -1,7 +1,6 @@
 package trend
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/units"
 )
@@ -56,14 +56,16 @@ func ChangesTable(w io.Writer, cs []Change) error {
 	return tw.Flush()
 }
 
-// ChangesCSV writes one row per change point.
+// ChangesCSV writes one row per change point, text from the results
+// defused as CSV writes it.
 func ChangesCSV(w io.Writer, cs []Change) error {
-	cw := csv.NewWriter(w)
+	cw := safetext.NewWriter(w)
 	cw.Write([]string{"suite", "name", "unit", "better", "started_at", "commit", "run_id", "index",
 		"before", "after", "change", "kind", "p"})
+	cell := safetext.Cell // text from the results files
 	for _, c := range cs {
-		cw.Write([]string{c.Suite, c.Name, c.Unit, string(c.Better), c.Run.StartedAt.UTC().Format(time.RFC3339),
-			c.Run.Commit, c.Run.ID, strconv.Itoa(c.Index), fnum(c.Before), fnum(c.After), fnum(c.Change), c.Kind, fnum(c.P)})
+		cw.Write([]string{cell(c.Suite), cell(c.Name), cell(c.Unit), cell(string(c.Better)), c.Run.StartedAt.UTC().Format(time.RFC3339),
+			cell(c.Run.Commit), cell(c.Run.ID), strconv.Itoa(c.Index), fnum(c.Before), fnum(c.After), fnum(c.Change), c.Kind, fnum(c.P)})
 	}
 	cw.Flush()
 	return cw.Error()

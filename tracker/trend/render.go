@@ -1,7 +1,6 @@
 package trend
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/internal/textcol"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/stats"
@@ -130,9 +130,10 @@ func Table(w io.Writer, series []Series) error {
 
 // CSV writes one row per point; step_change holds the step's change
 // (positive = worse) on the first point after a step, and is empty
-// elsewhere.
+// elsewhere. Text from the results is defused (safetext.Cell) and quoted
+// where it holds a separator of any dialect.
 func CSV(w io.Writer, series []Series) error {
-	cw := csv.NewWriter(w)
+	cw := safetext.NewWriter(w)
 	cw.Write([]string{"suite", "name", "unit", "better", "started_at", "commit", "run_id", "branch", "testbed",
 		"median", "cv", "n", "step_change"})
 	for _, s := range series {
@@ -142,8 +143,9 @@ func CSV(w io.Writer, series []Series) error {
 			if st, ok := steps[j]; ok {
 				change = strconv.FormatFloat(st.Change, 'g', -1, 64)
 			}
-			cw.Write([]string{s.Suite, s.Name, s.Unit, string(s.Better), p.Run.StartedAt.UTC().Format(time.RFC3339),
-				p.Run.Commit, p.Run.ID, p.Run.Branch, p.Run.Testbed, strconv.FormatFloat(p.Median, 'g', -1, 64),
+			cell := safetext.Cell // text from the results files
+			cw.Write([]string{cell(s.Suite), cell(s.Name), cell(s.Unit), cell(string(s.Better)), p.Run.StartedAt.UTC().Format(time.RFC3339),
+				cell(p.Run.Commit), cell(p.Run.ID), cell(p.Run.Branch), cell(p.Run.Testbed), strconv.FormatFloat(p.Median, 'g', -1, 64),
 				strconv.FormatFloat(p.CV, 'g', -1, 64), strconv.Itoa(p.N), change})
 		}
 	}
