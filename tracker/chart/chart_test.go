@@ -208,3 +208,44 @@ func TestSVG(t *testing.T) {
 		t.Error("Encode gif: no error")
 	}
 }
+
+// wellFormed fails unless svg is well-formed XML.
+func wellFormed(t *testing.T, what string, svg []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			return
+		} else if err != nil {
+			t.Errorf("%s: the SVG is not well-formed XML: %v", what, err)
+			return
+		}
+	}
+}
+
+// TestSVGControlCharacters: control characters, invalid UTF-8 and
+// bidirectional controls in names, units, commits and titles make SVGs
+// that XML readers accept (issue 28, item 11: a name with a control
+// character made a trend and a compare SVG that was not XML).
+func TestSVGControlCharacters(t *testing.T) {
+	hostile := "a\x01b\x1b[31m\x0b\x7f\xff\u202ez"
+	series := trendFixture(t, true)
+	series[0].Suite, series[0].Name, series[0].Unit = hostile, hostile, hostile
+	for i := range series[0].Points {
+		series[0].Points[i].Run.Commit = "\x02" + hostile
+	}
+	for _, ss := range [][]trend.Series{series, {series[0], trendFixture(t, false)[0]}} {
+		p, err := Trend(ss, TrendTitle(hostile, ss))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wellFormed(t, fmt.Sprintf("trend of %d series", len(ss)), encode(t, p, "svg", 4*vg.Inch))
+	}
+	bars := comparisonFixture()
+	bars[0].Label = hostile
+	p, h, err := Comparison(bars, 0.1, hostile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, "comparison", encode(t, p, "svg", h))
+}

@@ -40,7 +40,7 @@ func Comparison(bars []Bar, threshold float64, title string) (*plot.Plot, vg.Len
 	}
 	slices.SortStableFunc(bars, func(a, b Bar) int { return cmp.Compare(a.Change, b.Change) })
 	p := plot.New()
-	p.Title.Text = title
+	p.Title.Text = text(title)
 	p.X.Label.Text = "change (%, positive is worse) with its confidence interval"
 	var ticks plot.ConstantTicks
 	xmin, xmax := -100*threshold, 100*threshold
@@ -61,7 +61,7 @@ func Comparison(bars []Bar, threshold float64, title string) (*plot.Plot, vg.Len
 		eb.Width = vg.Points(1.5)
 		sc.Shape, sc.Radius = draw.CircleGlyph{}, vg.Points(3)
 		p.Add(eb, sc)
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: shorten(b.Label, 48)})
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: text(shorten(b.Label, 48))})
 		xmin, xmax = math.Min(xmin, 100*lo), math.Max(xmax, 100*hi)
 	}
 	for _, x := range []float64{-100 * threshold, 0, 100 * threshold} {

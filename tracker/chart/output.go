@@ -2,10 +2,12 @@ package chart
 
 import (
 	"io"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
 
@@ -31,4 +33,17 @@ func (o Output) Encode(w io.Writer, p *plot.Plot, fit vg.Length) error {
 		h = vg.Length(o.Height) * vg.Inch
 	}
 	return Encode(w, p, o.Format, vg.Length(o.Width)*vg.Inch, h)
+}
+
+// text is user text (names, units, commits, titles) as a chart sets it:
+// valid UTF-8 with control characters and bidirectional controls replaced
+// by "?". The SVG writer escapes markup but passes control characters,
+// which XML 1.0 forbids even escaped: one in a name made the SVG unreadable.
+func text(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0xfffe || r == 0xffff || safetext.IsBidi(r) {
+			return '?'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
 }

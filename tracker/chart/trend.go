@@ -45,7 +45,7 @@ func Trend(series []trend.Series, title string) (*plot.Plot, error) {
 		return nil, &TooManyError{N: len(series)}
 	}
 	p := plot.New()
-	p.Title.Text = title
+	p.Title.Text = text(title)
 	p.X.Label.Text = "run (oldest → newest)"
 	p.Legend.Top, p.Legend.Left = true, true
 	relative := len(series) > 1
@@ -53,7 +53,7 @@ func Trend(series []trend.Series, title string) (*plot.Plot, error) {
 		p.Y.Label.Text = "change from the first level (%)"
 	} else if len(series) == 1 {
 		s := series[0]
-		p.Y.Label.Text = fmt.Sprintf("median (%s, %s is better)", s.Unit, s.Better)
+		p.Y.Label.Text = text(fmt.Sprintf("median (%s, %s is better)", s.Unit, s.Better))
 	}
 	n, ymin, ymax := 0, math.Inf(1), math.Inf(-1)
 	for i, s := range series {
@@ -125,7 +125,7 @@ func addSeries(p *plot.Plot, s trend.Series, i int, relative bool) (ymin, ymax f
 	l.Width = vg.Points(1.5)
 	pts.Shape, pts.Radius = draw.CircleGlyph{}, vg.Points(2)
 	p.Add(poly, l, pts)
-	p.Legend.Add(s.Suite+"/"+s.Name, l, pts)
+	p.Legend.Add(text(s.Suite+"/"+s.Name), l, pts)
 	return ymin, ymax, nil
 }
 
@@ -207,7 +207,7 @@ func runTicks(series []trend.Series) plot.ConstantTicks {
 		if len(c) > 7 {
 			c = c[:7]
 		}
-		ticks = append(ticks, plot.Tick{Value: float64(j), Label: c})
+		ticks = append(ticks, plot.Tick{Value: float64(j), Label: text(c)})
 	}
 	return ticks
 }

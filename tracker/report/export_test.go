@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,6 +65,27 @@ func TestLaTeX(t *testing.T) {
 	golden(t, "mixed.tex", b.String())
 	if got, want := latexText(`a_b&c%\x{$}^~#`), `a\_b\&c\%\textbackslash{}x\{\$\}\textasciicircum{}\textasciitilde{}\#`; got != want {
 		t.Errorf("latexText = %q, want %q", got, want)
+	}
+}
+
+// TestLaTeXBracketRow: a row starting with "[" follows the \\ that ends
+// the row before it, which reads it as its optional argument (issue 28,
+// item 11: a benchmark "[oops]/x" failed pdflatex). No "[" may follow a
+// \\, and brackets in names are set in braces.
+func TestLaTeXBracketRow(t *testing.T) {
+	c := mixed(t)
+	for i := range c.Results {
+		c.Results[i].Suite = "[oops]"
+	}
+	var b bytes.Buffer
+	if err := LaTeX(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`\\\\\s*\[`).FindString(b.String()); m != "" {
+		t.Errorf("a row starts with [ after \\\\:\n%s", b.String())
+	}
+	if got := latexText("[oops]/x"); got != "{[}oops{]}/x" {
+		t.Errorf("latexText = %q", got)
 	}
 }
 

@@ -38,6 +38,8 @@ func latexText(s string) string {
 			b.WriteString(`\textbackslash{}`)
 		case '{', '}', '$', '&', '#', '_', '%':
 			b.WriteString(`\` + string(r))
+		case '[', ']': // a row starting with "[" is read as the optional argument of the \\ before it
+			b.WriteString("{" + string(r) + "}")
 		case '^':
 			b.WriteString(`\textasciicircum{}`)
 		case '~':
