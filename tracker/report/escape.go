@@ -11,8 +11,9 @@ const zwj = "\u200d"
 //   - "&", "<" and ">" become entities, so no raw HTML gets through;
 //   - Markdown punctuation (\ ` * _ [ ] | ~) is backslash-escaped, so names
 //     cannot open code spans, emphasis or links, and "|" cannot end a cell;
-//   - "@" and "#<digit>" get a zero-width joiner, so nobody is pinged and
-//     no issue is cross-referenced;
+//   - "@", "#<digit>" and "GH-<digit>" get a zero-width joiner, so nobody
+//     is pinged and no issue is cross-referenced;
+//   - bidirectional controls become "?" (plain), so no name shows reversed;
 //   - line breaks and control characters become spaces or "?", so a name
 //     cannot end a table row;
 //   - a word of more than maxWord characters gets break opportunities
@@ -47,7 +48,12 @@ func escapeText(s string, markdown bool) string {
 			b.WriteString("@" + zwj)
 		case '#':
 			b.WriteByte('#')
-			if i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+			if digitAt(s, i+1) {
+				b.WriteString(zwj)
+			}
+		case '-': // GitHub links "GH-123" (any case) to issue 123
+			b.WriteByte('-')
+			if i >= 2 && strings.EqualFold(s[i-2:i], "gh") && digitAt(s, i+1) {
 				b.WriteString(zwj)
 			}
 		default:
@@ -56,6 +62,9 @@ func escapeText(s string, markdown bool) string {
 	}
 	return b.String()
 }
+
+// digitAt reports whether s[i] is an ASCII digit.
+func digitAt(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
 
 // mdCode escapes user text with md and sets it in a monospace font. The
 // <code> element is ours; its content is still parsed as Markdown, so the

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/units"
 )
@@ -67,13 +68,14 @@ func shortCommit(c string) string {
 }
 
 // plain replaces control characters (which could move a terminal's cursor
-// or break a table row) with spaces or "?".
+// or break a table row) with spaces or "?", and so the bidirectional
+// controls that would show a name reversed (safetext.IsBidi).
 func plain(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			return ' '
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || safetext.IsBidi(r):
 			return '?'
 		}
 		return r

@@ -7,12 +7,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/trend"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -406,6 +409,27 @@ func TestInterleavedNote(t *testing.T) {
 	for name, out := range map[string]string{"markdown": Markdown(c, Options{}), "text": Text(c)} {
 		if !strings.Contains(out, "interleaved A/B: base and head ran in alternating rounds in one job on one machine (testbed gpu-h100-1)") {
 			t.Errorf("%s does not describe the interleaved run:\n%s", name, out)
+		}
+	}
+}
+
+// TestEscapeAutolinksAndBidi: "GH-1" outside code spans links issue 1 on
+// GitHub, and bidirectional controls show a name reversed; neither gets
+// through the comment's escaping, the notices or the text report (issue
+// 28, item 13).
+func TestEscapeAutolinksAndBidi(t *testing.T) {
+	autolink := regexp.MustCompile(`(?i)gh-[0-9]`)
+	for _, in := range []string{"fixes GH-1", "gh-42/x", "a\u202eb", "\u2066x\u2069y\u200f", "GH-\u202e1"} {
+		notice := ChangeNotice([]NoticeStep{{Change: trend.Change{Suite: in, Name: in, Step: trend.Step{Kind: "regression",
+			Run: model.RunRef{Testbed: in, Commit: in}}}}}, 0, in, "abc", "https://github.com/o/r")
+		for what, out := range map[string]string{"md": md(in), "mdCode": mdCode(in), "htmlText": htmlText(in),
+			"notice": notice, "text": plain(in)} {
+			if what != "text" && autolink.MatchString(out) {
+				t.Errorf("%s(%q) = %q autolinks an issue", what, in, out)
+			}
+			if strings.ContainsFunc(out, safetext.IsBidi) {
+				t.Errorf("%s(%q) = %q keeps a bidirectional control", what, in, out)
+			}
 		}
 	}
 }
