@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/site"
 	"github.com/perfgate/perfgate/tracker/trend"
@@ -248,6 +249,6 @@ func trendURL(dashboard string, c trend.Change) string {
 	if dashboard == "" {
 		return ""
 	}
-	q := url.Values{"q": {c.Name}, "testbed": {c.Run.Testbed}}
+	q := url.Values{"q": {safetext.NoBidi(c.Name)}, "testbed": {safetext.NoBidi(c.Run.Testbed)}} // as the pages show them
 	return strings.TrimSuffix(dashboard, "/") + "/" + site.Slug(c.Suite) + ".html?" + q.Encode()
 }

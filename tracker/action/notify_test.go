@@ -51,7 +51,7 @@ func TestTrendURL(t *testing.T) {
 	if got := trendURL("", c); got != "" {
 		t.Errorf("no dashboard: %q", got)
 	}
-	want := "https://o.github.io/r/kernels-e98f56f9.html?q=gemm%2Fn%3D4096+%26+%28x%29&testbed=h100+%231"
+	want := "https://o.github.io/r/kernels-e98f56f907c45b8a6621bdf148bdb5af.html?q=gemm%2Fn%3D4096+%26+%28x%29&testbed=h100+%231"
 	if got := trendURL("https://o.github.io/r/", c); got != want {
 		t.Errorf("trendURL = %q, want %q", got, want)
 	}

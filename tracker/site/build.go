@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
@@ -97,20 +99,25 @@ func Build(series []model.TrendSeries, o Options) (map[string][]byte, error) {
 	slices.Sort(suites)
 	files := map[string][]byte{"app.js": appJS, "style.css": styleCSS}
 	idx := indexDoc{RepoURL: o.RepoURL, Branch: o.Branch, Generated: o.Generated.UTC().Format(time.RFC3339)}
+	pages := map[string]string{} // slug → suite
 	for _, s := range suites {
 		slug := Slug(s)
+		if other, dup := pages[slug]; dup {
+			return nil, fmt.Errorf("site: suites %q and %q would share the page %s.html", other, s, slug)
+		}
+		pages[slug] = s
 		doc := buildSuite(s, bySuite[s], o)
 		data, err := json.Marshal(doc)
 		if err != nil {
 			return nil, fmt.Errorf("site: suite %q: %w", s, err)
 		}
 		files["data/"+slug+".json"] = data
-		files[slug+".html"] = page(s, slug)
+		files[slug+".html"] = page(shown(s), slug)
 		steps := 0
 		for _, se := range doc.Series {
 			steps += len(se.Steps)
 		}
-		idx.Suites = append(idx.Suites, suiteLink{Name: s, Page: slug + ".html", Series: len(doc.Series), Runs: len(doc.Runs), Steps: steps, Beds: doc.Testbeds})
+		idx.Suites = append(idx.Suites, suiteLink{Name: shown(s), Page: slug + ".html", Series: len(doc.Series), Runs: len(doc.Runs), Steps: steps, Beds: doc.Testbeds})
 	}
 	if idx.Suites == nil {
 		idx.Suites = []suiteLink{}
@@ -126,26 +133,26 @@ func Build(series []model.TrendSeries, o Options) (map[string][]byte, error) {
 
 // buildSuite downsamples the series of one suite and finds their steps.
 func buildSuite(suite string, series []model.TrendSeries, o Options) suiteDoc {
-	doc := suiteDoc{Suite: suite, RepoURL: o.RepoURL, Branch: o.Branch, Generated: o.Generated.UTC().Format(time.RFC3339)}
+	doc := suiteDoc{Suite: shown(suite), RepoURL: o.RepoURL, Branch: o.Branch, Generated: o.Generated.UTC().Format(time.RFC3339)}
 	runIdx := map[string]int{}
 	run := func(r model.RunRef) int {
 		if i, ok := runIdx[r.ID]; ok {
 			return i
 		}
 		runIdx[r.ID] = len(doc.Runs)
-		doc.Runs = append(doc.Runs, []string{r.Commit, r.StartedAt.UTC().Format(time.RFC3339), r.ID})
+		doc.Runs = append(doc.Runs, []string{shown(r.Commit), r.StartedAt.UTC().Format(time.RFC3339), shown(r.ID)})
 		return len(doc.Runs) - 1
 	}
 	steps := parallelSteps(series, o)
 	for k, se := range series {
 		bed := ""
 		if len(se.Points) > 0 {
-			bed = se.Points[0].Run.Testbed
+			bed = shown(se.Points[0].Run.Testbed)
 		}
 		if !slices.Contains(doc.Testbeds, bed) {
 			doc.Testbeds = append(doc.Testbeds, bed)
 		}
-		sd := seriesDoc{Name: se.Name, Unit: se.Unit, Better: se.Better, Testbed: bed, N: len(se.Points), Steps: []stepDoc{}}
+		sd := seriesDoc{Name: shown(se.Name), Unit: shown(se.Unit), Better: se.Better, Testbed: bed, N: len(se.Points), Steps: []stepDoc{}}
 		x, y := make([]float64, len(se.Points)), make([]float64, len(se.Points))
 		for i, p := range se.Points {
 			x[i], y[i] = float64(i), p.Median
@@ -212,8 +219,16 @@ func splitTestbeds(se model.TrendSeries) []model.TrendSeries {
 	return out
 }
 
-// Slug is the file name of a suite's page: its letters and digits, and a
-// hash of the name so that two suites never share a page.
+// shown is text from the results as the dashboard shows it: without the
+// bidirectional controls that would display it reversed (the pages set
+// every text with textContent, which keeps them). Links to a series'
+// filter (action's notices) pass its name through it too.
+func shown(s string) string { return safetext.NoBidi(s) }
+
+// Slug is the file name of a suite's page: its letters and digits ("suite"
+// when it has none, so that no name starts with "-"), and 128 bits of a
+// hash of the name, so that no two suites share a page: 32 bits let two
+// be found in under a second, and one page overwrote the other.
 func Slug(suite string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(suite) {
@@ -227,5 +242,5 @@ func Slug(suite string) string {
 		}
 	}
 	h := sha256.Sum256([]byte(suite))
-	return strings.Trim(b.String(), "-") + "-" + hex.EncodeToString(h[:4])
+	return cmp.Or(strings.Trim(b.String(), "-"), "suite") + "-" + hex.EncodeToString(h[:16])
 }

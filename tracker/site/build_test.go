@@ -82,7 +82,7 @@ func TestBuild(t *testing.T) {
 }
 
 func TestSlug(t *testing.T) {
-	for _, c := range []struct{ in, prefix string }{{"elementwise", "elementwise-"}, {"A B/c", "a-b-c-"}, {"../..", "-"}} {
+	for _, c := range []struct{ in, prefix string }{{"elementwise", "elementwise-"}, {"A B/c", "a-b-c-"}, {"../..", "suite-"}} {
 		if got := Slug(c.in); !strings.HasPrefix(got, c.prefix) || strings.ContainsAny(got, "/. ") {
 			t.Errorf("Slug(%q) = %q", c.in, got)
 		}
@@ -91,3 +91,58 @@ func TestSlug(t *testing.T) {
 		t.Error("two suites share a slug")
 	}
 }
+
+// TestSlugsNeverShared: two suite names whose 32-bit hashes collided
+// ("gemm*?^#" and "gemm[?:&", found in under a second) get pages of their
+// own, and a suite without letters gets a page name that does not start
+// with "-" (issue 28, item 10: one page overwrote the other).
+func TestSlugsNeverShared(t *testing.T) {
+	pts := synthetic(1, 1, 5)[0].Points
+	var in []model.TrendSeries
+	for _, suite := range []string{"gemm*?^#", "gemm[?:&", "../.."} {
+		in = append(in, model.TrendSeries{Suite: suite, Name: "n", Unit: "us", Better: model.Lower, Points: pts})
+	}
+	files, err := Build(in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx indexDoc
+	if err := json.Unmarshal(files["data/index.json"], &idx); err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, s := range idx.Suites {
+		if other, dup := pages[s.Page]; dup {
+			t.Errorf("%q and %q share the page %s", other, s.Name, s.Page)
+		}
+		if strings.HasPrefix(s.Page, "-") {
+			t.Errorf("%q has the page %s", s.Name, s.Page)
+		}
+		pages[s.Page] = s.Name
+	}
+}
+
+// TestBuildNoBidi: names with bidirectional controls reach the dashboard's
+// data and pages without them, so none shows reversed (issue 28, item 13).
+func TestBuildNoBidi(t *testing.T) {
+	pts := synthetic(1, 1, 5)[0].Points
+	for i := range pts {
+		pts[i].Run.Testbed = "h100\u202e"
+	}
+	files, err := Build([]model.TrendSeries{{Suite: "k\u2066ernels", Name: "gemm\u202e4096", Unit: "us", Better: model.Lower, Points: pts}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		var v any
+		text := string(data)
+		if strings.HasSuffix(name, ".json") && json.Unmarshal(data, &v) == nil {
+			b, _ := json.Marshal(v) // \u escapes decoded and written again
+			text = string(b)
+		}
+		if strings.ContainsAny(text, "\u202e\u2066") || strings.Contains(text, `\u202e`) || strings.Contains(text, `\u2066`) {
+			t.Errorf("%s keeps a bidirectional control", name)
+		}
+	}
+}
+
