@@ -17,8 +17,21 @@ type Expr struct {
 	root node
 }
 
+// MaxExprLen bounds an expression's length in bytes; MaxExprDepth its
+// nesting: parentheses, calls and unary minus signs together. The config
+// comes from the pull request, and parsing and evaluating recurse: ten
+// million minus signs overflowed the stack (1.1 GB), and a long chain of
+// "+" evaluates as deeply.
+const (
+	MaxExprLen   = 1024
+	MaxExprDepth = 100
+)
+
 // ParseExpr parses s. The error names the column of the problem.
 func ParseExpr(s string) (*Expr, error) {
+	if len(s) > MaxExprLen {
+		return nil, fmt.Errorf("expression of %d bytes: at most %d", len(s), MaxExprLen)
+	}
 	p := &parser{src: s}
 	p.next()
 	n, err := p.expr()
@@ -264,11 +277,10 @@ func scanNumber(s string, i int) int {
 }
 
 func (p *parser) expr() (node, error) {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > 100 {
-		return nil, p.errorf("expression nested too deeply")
+	if err := p.nest(); err != nil {
+		return nil, err
 	}
+	defer p.unnest()
 	l, err := p.term()
 	for err == nil && p.tok.kind == tOp && (p.tok.text == "+" || p.tok.text == "-") {
 		op := p.tok.text[0]
@@ -279,6 +291,17 @@ func (p *parser) expr() (node, error) {
 	}
 	return l, err
 }
+
+// nest enters one level of nesting, refusing more than MaxExprDepth;
+// unnest leaves it.
+func (p *parser) nest() error {
+	if p.depth++; p.depth > MaxExprDepth {
+		return p.errorf("expression nested too deeply (at most %d parentheses, calls and minus signs)", MaxExprDepth)
+	}
+	return nil
+}
+
+func (p *parser) unnest() { p.depth-- }
 
 func (p *parser) term() (node, error) {
 	l, err := p.factor()
@@ -296,6 +319,10 @@ func (p *parser) factor() (node, error) {
 	t := p.tok
 	switch {
 	case t.kind == tOp && t.text == "-":
+		if err := p.nest(); err != nil {
+			return nil, err
+		}
+		defer p.unnest()
 		p.next()
 		x, err := p.factor()
 		return unary{x}, err

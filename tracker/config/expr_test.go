@@ -145,3 +145,44 @@ func FuzzParseExpr(f *testing.F) {
 		_ = e.Names()
 	})
 }
+
+// TestExprDepthAndLength: a run of unary minus signs counts toward the
+// nesting limit as parentheses do, and an expression's length is bounded
+// (issue 28, item 5: 300 minus signs were accepted where 300 parentheses
+// were refused, and ten million overflowed the stack; a long chain of
+// "+" evaluates as deeply).
+func TestExprDepthAndLength(t *testing.T) {
+	tests := []struct {
+		src     string
+		wantErr string
+	}{
+		{strings.Repeat("-", 50) + "n", ""},
+		{strings.Repeat("(", 50) + "n" + strings.Repeat(")", 50), ""},
+		{strings.Repeat("-", 300) + "n", "nested too deeply"},
+		{strings.Repeat("(", 300) + "n" + strings.Repeat(")", 300), "nested too deeply"},
+		{strings.Repeat("-(", 60) + "n" + strings.Repeat(")", 60), "nested too deeply"},
+		{strings.Repeat("-", 10_000_000) + "n", "at most 1024"},
+		{strings.Repeat("n+", 100_000) + "n", "at most 1024"},
+	}
+	for _, tt := range tests {
+		name := tt.src
+		if len(name) > 20 {
+			name = name[:20] + "…"
+		}
+		t.Run(name, func(t *testing.T) {
+			e, err := ParseExpr(tt.src)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := e.Eval(map[string]float64{"n": 2}); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseExpr: %v, want an error containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
