@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/runmeta"
 	"github.com/perfgate/perfgate/tracker/suites"
 )
 
@@ -147,7 +149,9 @@ func (c *configRun) run(ctx context.Context) ([]model.Benchmark, error) {
 func (c *configRun) runCommand(ctx context.Context, s *config.Suite) ([]model.Benchmark, error) {
 	cmd := s.Command
 	bs, err := suites.Run(ctx, suites.Command{
-		Suite: s.Name, Run: cmd.Run, Dir: filepath.Join(c.cfg.Dir, cmd.Dir), Env: cmd.Env, Format: cmd.Format,
+		Suite: s.Name, Run: cmd.Run, Root: cmp.Or(runmeta.RepoRoot(ctx, c.cfg.Dir), c.cfg.Dir), Dir: filepath.Join(c.cfg.Dir, cmd.Dir),
+		Origin: fmt.Sprintf("%s line %d: suite %s", c.cfg.File, s.Line, s.Name),
+		Env:    cmd.Env, Format: cmd.Format,
 		Output: cmd.Output, Repeat: cmd.Repeat, Timeout: cmd.Timeout, Unit: cmd.Unit, Better: cmd.Better, Metric: cmd.Metric,
 	}, suites.Options{Env: c.baseEnv(), Log: c.Log, Progress: c.progress})
 	var re *suites.RunError

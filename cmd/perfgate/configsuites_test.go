@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -92,5 +93,52 @@ func TestConfigOutputConfined(t *testing.T) {
 	}
 	if b, err := os.ReadFile(victim); err != nil || string(b) != "keep me" {
 		t.Errorf("the file outside the config's directory: %q, %v", b, err)
+	}
+}
+
+// TestConfigDirConfined: a command suite's dir: must lie in the checkout
+// of its .perfgate.yml (here, no git: the file's directory), links
+// followed, and exist (issue 28, item 6: dir: ../../victim with output:
+// deleted victim/<output>, a committed link did the same, an absolute
+// dir: was silently joined under the config's folder, and a missing one
+// read "fork/exec /usr/bin/sh: no such file or directory"). Each is exit 2
+// naming the field, and the victim's file is kept.
+func TestConfigDirConfined(t *testing.T) {
+	cases := []struct{ name, dir, output, want string }{
+		{"dir out of the checkout", "../victim", "out.json", "dir: "},
+		{"dir through a link out", "link", "out.json", "dir: "},
+		{"output through a link out", ".", "link/out.json", "output: "},
+		{"absolute dir", "/tmp", "out.json", "must be a relative path"},
+		{"missing dir", "nowhere", "out.json", "nowhere: no such directory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			victim := filepath.Join(dir, "victim", "out.json")
+			sub := filepath.Join(dir, "repo")
+			for _, d := range []string{filepath.Dir(victim), sub} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(victim, []byte("keep me"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("../victim", filepath.Join(sub, "link")); err != nil {
+				t.Fatal(err)
+			}
+			yml := fmt.Sprintf("suites:\n  - name: a\n    command: {run: 'true', format: json-samples, unit: ms, dir: %q, output: %q}\n", c.dir, c.output)
+			cfg := filepath.Join(sub, ".perfgate.yml")
+			if err := os.WriteFile(cfg, []byte(yml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, errOut, code := invoke(t, nil, "run", "--config", cfg, "--out", filepath.Join(dir, "results.json"), "--commit", strings.Repeat("a", 40))
+			if code != cli.ExitBadInput || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "fork/exec") {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, c.want)
+			}
+			if b, err := os.ReadFile(victim); err != nil || string(b) != "keep me" {
+				t.Errorf("the file outside the checkout: %q, %v", b, err)
+			}
+		})
 	}
 }

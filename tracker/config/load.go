@@ -171,6 +171,10 @@ func (d *decoder) command(c *Command, n *yaml.Node, key string) error {
 		return d.errf(n, key+".metric", "metric: applies to format gotest only")
 	case (c.Unit != "" || c.Better != "") && c.Format != ingest.JSONSamples:
 		return d.errf(n, key, "unit: and better: apply to format json-samples only (use the top-level better: to override a direction)")
+	case filepath.IsAbs(c.Dir):
+		// Relative to the configuration's directory, and confined at run
+		// time to its checkout (suites.Command.Root).
+		return d.errf(n, key+".dir", "%q: must be a relative path (to the configuration's directory), not absolute", c.Dir)
 	case c.Output != "" && !filepath.IsLocal(c.Output):
 		// perfgate removes a stale output before each run: a path out of the
 		// command's directory would let a config delete any file.

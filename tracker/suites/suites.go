@@ -28,9 +28,14 @@ import (
 
 // A Command is a command suite ready to run.
 type Command struct {
-	Suite  string
-	Run    string   // a shell command line, run with sh -c
-	Dir    string   // working directory
+	Suite string
+	Run   string // a shell command line, run with sh -c
+	// Root, when set, is the directory Dir must lie in once symbolic
+	// links are followed (the checkout of a .perfgate.yml: a pull request
+	// may write dir: ../../x, or commit a link out). "": none.
+	Root   string
+	Dir    string   // working directory: absolute, or relative to Root
+	Origin string   // where the suite is declared, for errors ("" = the suite's name)
 	Env    []string // KEY=value pairs added to Options.Env
 	Format string   // an ingest format
 	// Output is the file (a directory for criterion) the tool writes,
@@ -81,6 +86,11 @@ func Run(ctx context.Context, c Command, o Options) ([]model.Benchmark, error) {
 	if c.Repeat < 1 {
 		c.Repeat = 1
 	}
+	dir, err := c.workDir()
+	if err != nil {
+		return nil, err
+	}
+	c.Root, c.Dir = "", dir
 	parts := make([][]model.Benchmark, 0, c.Repeat)
 	for r := 1; r <= c.Repeat; r++ {
 		if o.Progress != nil {
@@ -113,9 +123,12 @@ func runOnce(ctx context.Context, c Command, repeat int, o Options) ([]model.Ben
 	if c.Output != "" {
 		outPath = filepath.Join(c.Dir, c.Output)
 		if c.Format != ingest.Criterion {
-			// A stale file from an earlier run must not pass for this run's output.
-			if err := os.Remove(outPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, &RunError{Suite: c.Suite, Run: c.Run, Repeat: repeat, Err: fmt.Errorf("remove stale output: %w", err)}
+			// A stale file from an earlier run must not pass for this
+			// run's output. It is removed through an os.Root of the
+			// command's directory: a symbolic link on the way out of it
+			// (output: link/file) must not make this delete another file.
+			if err := removeIn(c.Dir, c.Output); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, c.badOutput(err)
 			}
 		}
 	}
@@ -128,10 +141,80 @@ func runOnce(ctx context.Context, c Command, repeat int, o Options) ([]model.Ben
 		label := fmt.Sprintf("suite %s (standard output of run %d)", c.Suite, repeat)
 		return ingest.Parse(c.Format, label, stdout, opt)
 	}
-	if _, err := os.Stat(outPath); err != nil {
+	if err := statIn(c.Dir, c.Output); errors.Is(err, os.ErrNotExist) {
 		return nil, &model.InputError{File: outPath, Msg: fmt.Sprintf("suite %s: the command succeeded but did not write its output", c.Suite), Err: err}
+	} else if err != nil {
+		return nil, c.badOutput(err)
 	}
 	return ingest.ParseFiles(c.Format, []string{outPath}, opt)
+}
+
+// removeIn removes the file name under dir, refusing a path that leads
+// out of dir (os.Root: "..", symbolic links out).
+func removeIn(dir, name string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return root.Remove(name)
+}
+
+// statIn stats name under dir as removeIn finds it.
+func statIn(dir, name string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	_, err = root.Stat(name)
+	return err
+}
+
+// badOutput is an output: path that perfgate may not touch.
+func (c *Command) badOutput(err error) error {
+	return &model.InputError{File: c.origin(), Path: "output", Msg: fmt.Sprintf("%q: not a file perfgate may replace inside %s", c.Output, c.Dir), Err: err}
+}
+
+func (c *Command) origin() string {
+	if c.Origin != "" {
+		return c.Origin
+	}
+	return "suite " + c.Suite
+}
+
+// workDir resolves the command's directory: Dir (under Root when
+// relative), which must exist, be a directory and lie inside Root once
+// symbolic links are followed. A bad one is an input error naming the
+// field; without this, dir: ../../victim ran the command (and removed its
+// output) there, and a missing one read "fork/exec /usr/bin/sh: no such
+// file or directory".
+func (c *Command) workDir() (string, error) {
+	if c.Root == "" {
+		return c.Dir, nil
+	}
+	bad := func(err error, format string, args ...any) error {
+		return &model.InputError{File: c.origin(), Path: "dir", Msg: fmt.Sprintf(format, args...), Err: err}
+	}
+	root, err := filepath.EvalSymlinks(c.Root)
+	if err != nil {
+		return "", bad(err, "cannot resolve %s", c.Root)
+	}
+	dir := c.Dir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(c.Root, dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", bad(err, "%s: no such directory", dir)
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || !filepath.IsLocal(rel) {
+		return "", bad(err, "%s is outside %s (the checkout of the configuration), so perfgate will not run a command or remove its output there", real, root)
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return "", bad(err, "%s: not a directory", dir)
+	}
+	return real, nil
 }
 
 // tailBytes is how much of a failed command's standard error an error quotes.
