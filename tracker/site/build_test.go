@@ -145,4 +145,3 @@ func TestBuildNoBidi(t *testing.T) {
 		}
 	}
 }
-
