@@ -35,6 +35,13 @@ func TestMalformed(t *testing.T) {
 		{"nvbench bad value", NVBench, `{"benchmarks": [{"name": "b", "states": [{"summaries": [{"tag": "nv/cold/time/gpu/mean", "data": [{"name": "value", "type": "float64", "value": "x"}]}]}]}]}`, Options{}, "$.benchmarks[0].states[0].summaries[0].data"},
 		{"json-samples no unit", JSONSamples, `{"a": [1, 2]}`, Options{}, "no unit"},
 		{"json-samples not numbers", JSONSamples, `{"a": ["x"]}`, Options{Unit: "ms"}, `$["a"]: must be an array of numbers`},
+		// Issue 28, item 12: encoding/json kept the last of two keys, dropping the first's samples.
+		{"json-samples key twice", JSONSamples, `{"a": [1, 2], "a": [3]}`, Options{Unit: "ms"}, `key "a" appears twice`},
+		{"json-samples benchmark twice", JSONSamples, `{"unit": "ms", "benchmarks": {"a": [1], "b": [2], "a": [3]}}`, Options{}, `$["benchmarks"] (line 1, column 51): key "a" appears twice`},
+		{"json-samples field twice", JSONSamples, `{"a": {"samples": [1], "unit": "ms", "samples": [2]}}`, Options{}, `$["a"] (line 1, column 38): key "samples" appears twice`},
+		{"json-samples unit twice", JSONSamples, `{"unit": "ms", "unit": "s", "benchmarks": {"a": [1]}}`, Options{}, `key "unit" appears twice`},
+		// Issue 28, item 14: it read "must be an array of numbers".
+		{"json-samples out of range", JSONSamples, `{"a": [1, 1e400]}`, Options{Unit: "ms"}, `$["a"][1]: 1e400 is out of the range of a 64-bit float`},
 		{"json-samples bad better", JSONSamples, `{"a": [1]}`, Options{Unit: "ms", Better: "up"}, `better: "up"`},
 		{"comprehensive no time", Comprehensive, `[{"operation": "a", "implementation": "b", "batch_size": 1}]`, Options{}, "$[0].time_ms: missing"},
 		{"comprehensive no op", Comprehensive, `[{"implementation": "b", "time_ms": 1}]`, Options{}, "$[0]: a record needs operation"},

@@ -154,9 +154,11 @@ func Merge(parts ...[]model.Benchmark) ([]model.Benchmark, error) {
 			}
 			i, seen := index[b.Key()]
 			if !seen {
+				// The parts' samples are not copied (a 100 MB file's
+				// would be held twice): an append to them below gets a
+				// new array (slices.Clip), and Info is cloned before
+				// it is changed.
 				index[b.Key()] = len(out)
-				b.Samples = slices.Clone(b.Samples)
-				b.Info = maps.Clone(b.Info)
 				out = append(out, b)
 				continue
 			}
@@ -164,7 +166,7 @@ func Merge(parts ...[]model.Benchmark) ([]model.Benchmark, error) {
 			if m.Unit != b.Unit {
 				return nil, fmt.Errorf("benchmark %s: unit %q in one part, %q in another", b.Key(), m.Unit, b.Unit)
 			}
-			m.Samples = append(m.Samples, b.Samples...)
+			m.Samples = append(slices.Clip(m.Samples), b.Samples...)
 			m.SummaryOnly = m.SummaryOnly || b.SummaryOnly
 			if m.Error == "" {
 				m.Error = b.Error
@@ -175,7 +177,7 @@ func Merge(parts ...[]model.Benchmark) ([]model.Benchmark, error) {
 		b := &out[i]
 		if errs := failed[b.Key()]; len(b.Samples) > 0 && len(errs) > 0 {
 			b.Error = ""
-			if b.Info == nil {
+			if b.Info = maps.Clone(b.Info); b.Info == nil {
 				b.Info = map[string]string{}
 			}
 			b.Info["failed_parts"] = fmt.Sprintf("%d of %d parts failed: %s", len(errs), len(parts), errs[0])

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -175,6 +176,38 @@ func TestWriteJSONIsMarshal(t *testing.T) {
 	}
 }
 
+// TestEncodeIsIndentedMarshal: Encode, which writes a benchmark at a
+// time, writes the bytes of json.Encoder with SetIndent("", "  ").
+func TestEncodeIsIndentedMarshal(t *testing.T) {
+	r := mustParse(t, synthetic(50, 7))
+	r.Benchmarks[3].Metrics = map[string]float64{"gb/s": 812.5, "pct": 1e-9}
+	r.Benchmarks[4].Info = map[string]string{"stop": "<time> & \u2029"}
+	r.Benchmarks[5].Samples = nil
+	r.Benchmarks[6].Samples = []float64{}
+	fixture, err := Load("testdata/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := *fixture
+	none.Benchmarks = nil
+	empty := none
+	empty.Benchmarks = []Benchmark{}
+	for _, r := range []*Results{r, fixture, &none, &empty} {
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := Encode(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("Encode differs from the indented json.Encoder:\n got %.400s\nwant %.400s", got.Bytes(), want.Bytes())
+		}
+	}
+}
+
 // BenchmarkWriteJSON encodes a run of 10,000 benchmarks × 100 samples, as
 // record does to store it (WriteJSON, here to io.Discard) and to hash it
 // (ContentHash: a canonical copy, the encoding and SHA-256).
@@ -203,3 +236,28 @@ func BenchmarkWriteJSON(b *testing.B) {
 		}
 	})
 }
+
+// TestEncodeStreams: Encode allocates a benchmark's worth at a time, not
+// the document (issue 28, item 14: perfgate ingest of a 100 MB file held
+// its indented encoding whole, 1.1 GB).
+func TestEncodeStreams(t *testing.T) {
+	r := mustParse(t, synthetic(200, 5000))
+	var n countWriter
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := Encode(&n, r); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("wrote %d bytes, allocated %d", n, alloc)
+	if alloc > uint64(n)/8 {
+		t.Errorf("Encode allocated %d bytes to write %d", alloc, n)
+	}
+}
+
+// A countWriter counts the bytes written to it.
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
