@@ -20,6 +20,8 @@ func TestMalformed(t *testing.T) {
 		{"gotest negative time", GoTest, "BenchmarkA-2  10  5 ns/op\nBenchmarkA-2  10  -5 ns/op\n", Options{}, "f.txt: line 2: -5 ns/op: a time cannot be negative"},
 		{"gotest negative metric", GoTest, "BenchmarkA-2  10  5 ns/op  -3 cpu-ns/op\n", Options{Metric: "cpu-ns/op"}, "line 1: -3 cpu-ns/op: a time cannot be negative"},
 		{"nvbench duplicate", NVBench, `{"benchmarks": [{"name": "b", "states": [{"summaries": []}, {"summaries": []}]}]}`, Options{}, "benchmark nvbench/b appears twice"},
+		// Issue 28, item 14: a 5 MB line read "line 0: token too long".
+		{"gotest long result line", GoTest, "pkg: x\nBenchmarkA-2  10  5 ns/op\nBenchmarkB-2  10  5 ns/op " + strings.Repeat("7 x/op ", 1<<17) + "\n", Options{}, "f.txt: line 3: a result line of 917530 bytes"},
 		{"gotest nothing", GoTest, "PASS\nok x 0.1s\n", Options{}, "no benchmarks found"},
 		{"gbench syntax", GBench, "{\"benchmarks\": [\n{\"name\": }]}", Options{}, "f.txt: line 2, column 10: invalid JSON"},
 		{"gbench type", GBench, `{"benchmarks": [{"name": "a", "real_time": "fast"}]}`, Options{}, "$.benchmarks.real_time (near line 1): must be a number"},

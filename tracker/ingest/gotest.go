@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"strconv"
@@ -25,6 +26,10 @@ import (
 func ParseGoTest(name string, data []byte, o Options) ([]model.Benchmark, error) {
 	p := &gotestParser{file: name, suite: o.suite(GoTest), metric: first(o.Metric, "ns/op"), index: map[string]int{},
 		procs: map[string]map[string]bool{}, pkgs: map[string]bool{}}
+	data, err := withoutLongLines(name, data)
+	if err != nil {
+		return nil, err
+	}
 	r := benchfmt.NewReader(bytes.NewReader(data), name)
 	for r.Scan() {
 		switch rec := r.Result().(type) {
@@ -45,6 +50,44 @@ func ParseGoTest(name string, data []byte, o Options) ([]model.Benchmark, error)
 	}
 	p.failed = failedBenchmarks(data)
 	return p.finish()
+}
+
+// maxLine is the longest line benchfmt's reader takes (bufio.Scanner's
+// default): past it, it stops with "token too long" and no line number.
+const maxLine = bufio.MaxScanTokenSize - 1
+
+// withoutLongLines returns data with the lines longer than maxLine
+// emptied (log output a benchmark printed: go test's own lines are short),
+// line numbers kept; a result line that long is an error naming its line.
+// data itself is returned when no line is that long.
+func withoutLongLines(name string, data []byte) ([]byte, error) {
+	var out []byte
+	line, start := 1, 0
+	for start < len(data) {
+		end := bytes.IndexByte(data[start:], '\n')
+		if end < 0 {
+			end = len(data) - start
+		}
+		if end > maxLine {
+			if bytes.HasPrefix(bytes.TrimSpace(data[start:start+end]), []byte("Benchmark")) {
+				return nil, bad(name, lineAt(line), "a result line of %d bytes: longer than go test writes (at most %d)", end, maxLine)
+			}
+			if out == nil {
+				out = append(make([]byte, 0, len(data)), data[:start]...)
+			}
+		} else if out != nil {
+			out = append(out, data[start:start+end]...)
+		}
+		if start+end < len(data) && out != nil {
+			out = append(out, '\n')
+		}
+		start += end + 1
+		line++
+	}
+	if out == nil {
+		return data, nil
+	}
+	return out, nil
 }
 
 // failedBenchmarks returns the benchmarks of "--- FAIL: BenchmarkX" lines,

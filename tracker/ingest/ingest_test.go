@@ -93,3 +93,19 @@ func checkValid(t *testing.T, bs []model.Benchmark) {
 		t.Fatalf("not a valid results document: %v", err)
 	}
 }
+
+// TestGoTestLongLogLine: a benchmark that prints a 5 MB line (log output)
+// is parsed around it, and later lines keep their numbers (issue 28, item
+// 14: the whole file failed with "line 0: token too long").
+func TestGoTestLongLogLine(t *testing.T) {
+	in := "pkg: x\nBenchmarkA-2  10  5 ns/op\n" + strings.Repeat("log ", 5<<18) + "\nBenchmarkA-2  10  6 ns/op\nBenchmarkB-2  10  -1 ns/op\n"
+	_, err := Parse(GoTest, "f.txt", []byte(in), Options{})
+	if err == nil || !strings.Contains(err.Error(), "f.txt: line 5: -1 ns/op") {
+		t.Errorf("err = %v, want one naming line 5 (the 5 MB line is line 3)", err)
+	}
+	in = strings.Replace(in, "-1", "7", 1)
+	bs, err := Parse(GoTest, "f.txt", []byte(in), Options{})
+	if err != nil || len(bs) != 2 || len(bs[0].Samples) != 2 {
+		t.Errorf("got %+v, %v; want A with 2 samples and B", bs, err)
+	}
+}
