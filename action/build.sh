@@ -35,6 +35,11 @@ for d in "${given[@]}"; do
     echo "::error title=perfgate::cuda-include: $d is not a folder"
     exit 2
   fi
+  # go splits CGO_CFLAGS and CGO_LDFLAGS at white space, quotes or not.
+  if [[ "$d" =~ [[:space:]] ]]; then
+    echo "::error title=perfgate::cuda-include: $d has white space in its path, which cgo cannot pass to the compiler (go splits CGO_CFLAGS at spaces): link the folder from a path without spaces and name that"
+    exit 2
+  fi
 done
 readarray -t versioned < <(printf '%s\n' /usr/local/cuda-12.*/include | sort -rV)
 usual=("${CUDA_HOME:+$CUDA_HOME/include}" "${CUDA_PATH:+$CUDA_PATH/include}" /usr/local/cuda-12/include

@@ -25,6 +25,9 @@ func TestActionBuildScript(t *testing.T) {
 	write(filepath.Join(full12, "nvrtc.h"), "/* nvrtc 12 */\n", 0o644)
 	write(filepath.Join(dir, "full12", "lib64", "libnvrtc.so"), "", 0o644)
 	write(filepath.Join(dir, "full12", "lib64", "stubs", "libcuda.so"), "", 0o644)
+	spaced := filepath.Join(dir, "cuda 12", "include")
+	write(filepath.Join(spaced, "cuda.h"), "#define CUDA_VERSION 12080\n", 0o644)
+	write(filepath.Join(spaced, "nvrtc.h"), "/* nvrtc 12 */\n", 0o644)
 	gpuBin, plainBin := filepath.Join(dir, "gpu-bin"), filepath.Join(dir, "plain-bin")
 	goStub := "#!/bin/sh\nprintf '%s|%s|%s|%s\\n' \"$CGO_ENABLED\" \"$CGO_CFLAGS\" \"$CGO_LDFLAGS\" \"$*\" > \"$STUB_OUT\"\n"
 	for _, b := range []string{gpuBin, plainBin} {
@@ -68,6 +71,8 @@ func TestActionBuildScript(t *testing.T) {
 		{"no nvidia-smi, auto: a notice", "auto", full12, plainBin, 0, "||| build -trimpath", "", "::notice title=perfgate::building without CUDA (no nvidia-smi)"},
 		{"no nvidia-smi, true: an error", "true", full12, plainBin, 1, "", "", "::error title=perfgate::cuda: true, but no nvidia-smi"},
 		{"a folder that does not exist", "auto", filepath.Join(dir, "nope"), gpuBin, 2, "", "", "cuda-include: " + filepath.Join(dir, "nope") + " is not a folder"},
+		// Issue 28, item 14: it passed the check, and cgo split -I at the space.
+		{"a folder with a space", "true", spaced, gpuBin, 2, "", "", "cuda-include: " + spaced + " has white space in its path"},
 		{"a bad cuda value", "yes", "", gpuBin, 2, "", "", "cuda: 'yes' is not auto, true or false"},
 	}
 	for _, tt := range tests {
