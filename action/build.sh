@@ -106,11 +106,16 @@ find_libs() {
 # (uses: perfgate/perfgate@vX or @vX.Y.Z, docs/action.md "Versions"): the
 # default binary for cuda: false or on a host without nvidia-smi, the CUDA 12
 # one for cuda: auto on a GPU host if it loads there. It checks the binary
-# against the release's SHA256SUMS and that it runs and reports that version.
-# cuda: true, any other ref (a branch, a SHA, uses: ./), PERFGATE_BUILD_FROM_SOURCE
-# or any failure builds from source.
+# against the digest in action/SHA256SUMS of the action's own source (the
+# release workflow commits it to the tag), never against a file of the
+# release: a release's assets can be replaced, sums and all, without moving
+# the tag, and the binary runs on the GPU runner with the token and the
+# database password. Then it checks that it runs and reports that version.
+# cuda: true, any other ref (a branch, a SHA, uses: ./), PERFGATE_BUILD_FROM_SOURCE,
+# a source without the digest or any failure builds from source.
 try_release() {
   local ref="${PERFGATE_ACTION_REF:-}" repo="${PERFGATE_ACTION_REPOSITORY:-}" asset base want got v why=""
+  local sums="${GITHUB_ACTION_PATH:-.}/action/SHA256SUMS"
   if [ -n "${PERFGATE_BUILD_FROM_SOURCE:-}" ]; then
     why="PERFGATE_BUILD_FROM_SOURCE is set"
   elif [ "${PERFGATE_CUDA:-auto}" = true ]; then
@@ -130,16 +135,20 @@ try_release() {
   if [ "${PERFGATE_CUDA:-auto}" = auto ] && command -v nvidia-smi >/dev/null 2>&1; then
     asset=perfgate-linux-amd64-cuda12
   fi
+  want=$(awk -v a="$asset" '$2 == a || $2 == "*" a {print $1}' "$sums" 2>/dev/null | head -n1)
+  if ! [[ "$want" =~ ^[0-9a-f]{64}$ ]]; then
+    echo "perfgate: the action's source at $ref has no digest of $asset (action/SHA256SUMS); building from source"
+    return 1
+  fi
   base="${GITHUB_SERVER_URL:-https://github.com}/$repo/releases/download/$ref"
-  if ! curl -fsSL --connect-timeout 5 --max-time 60 -o "$out/SHA256SUMS" "$base/SHA256SUMS" ||
-     ! curl -fsSL --connect-timeout 5 --max-time 300 -o "$out/$asset" "$base/$asset"; then
+  if ! curl -fsSL --connect-timeout 5 --max-time 300 -o "$out/$asset" "$base/$asset"; then
     echo "perfgate: no release binary $asset for $ref; building from source"
     return 1
   fi
-  want=$(awk -v a="$asset" '$2 == a || $2 == "*" a {print $1}' "$out/SHA256SUMS")
   got=$(sha256sum "$out/$asset" | cut -d' ' -f1)
-  if [ -z "$want" ] || [ "$want" != "$got" ]; then
-    echo "::warning title=perfgate::the release binary $asset of $ref does not match its SHA256SUMS; building from source"
+  if [ "$want" != "$got" ]; then
+    rm -f "$out/$asset"
+    echo "::warning title=perfgate::the release binary $asset of $ref does not match the digest in the action's source (action/SHA256SUMS at $ref); building from source"
     return 1
   fi
   chmod +x "$out/$asset"

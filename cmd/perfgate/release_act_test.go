@@ -135,6 +135,30 @@ func (s *releaseScratch) remoteTag(t *testing.T, tag string) string {
 	return s.git(t, s.bare, "rev-parse", "refs/tags/"+tag+"^{commit}")
 }
 
+// checkDigestsCommitted checks that the release workflow moved the tag
+// version from the pushed commit to a child of it that adds
+// action/SHA256SUMS with the release's SHA256SUMS, and returns the child.
+func (s *releaseScratch) checkDigestsCommitted(t *testing.T, version, pushed string, files map[string][]byte) string {
+	t.Helper()
+	got := s.remoteTag(t, version)
+	if parent := s.git(t, s.bare, "rev-parse", got+"^"); parent != pushed {
+		t.Errorf("origin's %s is %s, whose parent is %s; want a child of the pushed %s", version, got, parent, pushed)
+	}
+	if sums := s.git(t, s.bare, "show", got+":action/SHA256SUMS"); sums != strings.TrimSpace(string(files["SHA256SUMS"])) {
+		t.Errorf("action/SHA256SUMS at %s:\n%s\nwant the release's SHA256SUMS:\n%s", version, sums, files["SHA256SUMS"])
+	}
+	return got
+}
+
+// checkout clones origin at tag into a new folder: the action's source as
+// a workflow using the tag gets it (GITHUB_ACTION_PATH).
+func (s *releaseScratch) checkout(t *testing.T, tag string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "action")
+	s.git(t, filepath.Dir(dir), "clone", "-q", "--branch", tag, s.bare, dir)
+	return dir
+}
+
 // run runs the release workflow under act for a push of the tag version.
 func (s *releaseScratch) run(t *testing.T, version, sha string) releaseRun {
 	t.Helper()
@@ -326,8 +350,9 @@ func TestReleaseUnderAct(t *testing.T) {
 		}
 		t.Logf("%s: built with -tags cuda against %s (CUDA_VERSION %d), links %s; a release on GitHub builds perfgate-linux-amd64-cuda12 in nvidia/cuda:12.8.1 instead (no Docker here)",
 			cudaAsset, cudaRoot, cudaVersion, nvrtc)
-		if got := s.remoteTag(t, "v1"); got != sha {
-			t.Errorf("origin's v1 is %s, want the tagged commit %s", got, sha)
+		released := s.checkDigestsCommitted(t, "v1.2.3", sha, files)
+		if got := s.remoteTag(t, "v1"); got != released {
+			t.Errorf("origin's v1 is %s, want v1.2.3's %s", got, released)
 		}
 		v1 := checkRelease(t, s.fake, "v1", "v1.2.3", assets)
 		for _, n := range assets {
@@ -349,8 +374,9 @@ func TestReleaseUnderAct(t *testing.T) {
 			t.Fatalf("exit %d, job %s\n%s", res.code, res.jobResult, res.log)
 		}
 		files := checkRelease(t, s.fake, "v1.2.4", "v1.2.4", assets)
-		if got := s.remoteTag(t, "v1"); got != sha2 {
-			t.Errorf("origin's v1 is %s, want %s (v1.2.4)", got, sha2)
+		released := s.checkDigestsCommitted(t, "v1.2.4", sha2, files)
+		if got := s.remoteTag(t, "v1"); got != released {
+			t.Errorf("origin's v1 is %s, want %s (v1.2.4)", got, released)
 		}
 		v1 := checkRelease(t, s.fake, "v1", "v1.2.4", assets)
 		for _, n := range assets {
@@ -358,11 +384,11 @@ func TestReleaseUnderAct(t *testing.T) {
 				t.Errorf("release v1's %s is not v1.2.4's", n)
 			}
 		}
-		if got := s.remoteTag(t, "v1.2.3"); got == sha2 {
+		if got := s.remoteTag(t, "v1.2.3"); got == released {
 			t.Error("v1.2.3 moved")
 		}
 		checkRelease(t, s.fake, "v1.2.3", "v1.2.3", assets)
-		sha4 = sha2
+		sha4 = released
 	})
 
 	t.Run("v1.2.2 after v1.2.4 leaves v1 alone", func(t *testing.T) {
@@ -374,7 +400,7 @@ func TestReleaseUnderAct(t *testing.T) {
 		if res.code != 0 || res.jobResult != "success" || !strings.Contains(res.log, "::notice title=release::v1.2.2 is not the highest v1 tag (v1.2.4): v1 stays where it is") {
 			t.Fatalf("exit %d, job %s, want success saying v1 stays\n%s", res.code, res.jobResult, res.log)
 		}
-		checkRelease(t, s.fake, "v1.2.2", "v1.2.2", assets)
+		s.checkDigestsCommitted(t, "v1.2.2", sha, checkRelease(t, s.fake, "v1.2.2", "v1.2.2", assets))
 		if got := s.remoteTag(t, "v1"); got != sha4 {
 			t.Errorf("origin's v1 is %s, want %s (v1.2.4)", got, sha4)
 		}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,20 +12,23 @@ import (
 	"testing"
 )
 
-// testBuildShRelease runs action/build.sh of the scratch repository as the
-// composite action's build step runs it (action.yml: PERFGATE_ACTION_REF is
-// github.action_ref, GITHUB_SERVER_URL the web root it downloads from)
-// against the release version the fake published: it takes the release
-// binary; PERFGATE_BUILD_FROM_SOURCE=1 and a tampered asset build from
+// testBuildShRelease runs action/build.sh of the action's source at the
+// tag version (origin's, as the release workflow left it, with
+// action/SHA256SUMS) as the composite action's build step runs it
+// (action.yml: PERFGATE_ACTION_REF is github.action_ref, GITHUB_SERVER_URL
+// the web root it downloads from) against the release the fake published:
+// it takes the release binary; PERFGATE_BUILD_FROM_SOURCE=1, a tampered
+// asset, and a tampered asset with a SHA256SUMS to match, build from
 // source, saying why. cudaAsset is the release's CUDA binary.
 func testBuildShRelease(t *testing.T, s *releaseScratch, version, cudaAsset string) {
+	src := s.checkout(t, version)
 	_, err := exec.LookPath("nvidia-smi")
 	gpuHost := err == nil // build.sh's test: it wants the CUDA 12 binary on such a host
 	published := s.fake.Releases("perfgate", "perfgate")
-	var release []byte
+	var release, releaseSums []byte
 	for _, r := range published {
 		if r.GetTagName() == version && !r.GetDraft() {
-			release = r.Files["perfgate-linux-amd64"]
+			release, releaseSums = r.Files["perfgate-linux-amd64"], r.Files["SHA256SUMS"]
 		}
 	}
 	if release == nil {
@@ -33,10 +38,10 @@ func testBuildShRelease(t *testing.T, s *releaseScratch, version, cudaAsset stri
 		t.Helper()
 		dir := t.TempDir()
 		out := filepath.Join(dir, "github-output")
-		cmd := exec.Command("bash", filepath.Join(s.repo, "action", "build.sh"))
+		cmd := exec.Command("bash", filepath.Join(src, "action", "build.sh"))
 		cmd.Env = append(os.Environ(), "PATH="+filepath.Join(runtime.GOROOT(), "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"PERFGATE_CUDA="+cuda, "PERFGATE_CUDA_INCLUDE=", "PERFGATE_ACTION_REF="+version, "PERFGATE_ACTION_REPOSITORY="+releaseRepo,
-			"GITHUB_SERVER_URL="+s.fake.ServerURL, "GITHUB_ACTION_PATH="+s.repo, "RUNNER_TEMP="+dir, "GITHUB_OUTPUT="+out,
+			"GITHUB_SERVER_URL="+s.fake.ServerURL, "GITHUB_ACTION_PATH="+src, "RUNNER_TEMP="+dir, "GITHUB_OUTPUT="+out,
 			"PERFGATE_BUILD_FROM_SOURCE=")
 		cmd.Env = append(cmd.Env, extra...)
 		b, err := cmd.CombinedOutput()
@@ -96,10 +101,19 @@ func testBuildShRelease(t *testing.T, s *releaseScratch, version, cudaAsset stri
 			t.Fatal(err)
 		}
 		defer s.fake.CorruptAsset("perfgate", "perfgate", version, "perfgate-linux-amd64", release)
-		log, bin := run(t, "false")
-		if bytes.Equal(bin, fake) || bytes.Equal(bin, release) ||
-			!strings.Contains(log, "the release binary perfgate-linux-amd64 of "+version+" does not match its SHA256SUMS; building from source") {
-			t.Errorf("the tampered binary was used, or the fallback did not say why:\n%s", log)
+		for _, withSums := range []bool{false, true} {
+			if withSums { // the release's SHA256SUMS replaced to match (issue 28, item 3)
+				sums := fmt.Sprintf("%x  perfgate-linux-amd64\n", sha256.Sum256(fake))
+				if err := s.fake.CorruptAsset("perfgate", "perfgate", version, "SHA256SUMS", []byte(sums)); err != nil {
+					t.Fatal(err)
+				}
+				defer s.fake.CorruptAsset("perfgate", "perfgate", version, "SHA256SUMS", releaseSums)
+			}
+			log, bin := run(t, "false")
+			if bytes.Equal(bin, fake) || bytes.Equal(bin, release) ||
+				!strings.Contains(log, "the release binary perfgate-linux-amd64 of "+version+" does not match the digest in the action's source") {
+				t.Errorf("SHA256SUMS replaced too: %v; the tampered binary was used, or the fallback did not say why:\n%s", withSums, log)
+			}
 		}
 	})
 }
