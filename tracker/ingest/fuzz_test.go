@@ -41,7 +41,9 @@ func fuzzFormat(f *testing.F, format string, o Options) {
 }
 
 func FuzzParseGoTest(f *testing.F) {
-	addSeeds(f, "gotest/benchpkg_count5.txt", "gotest/benchpkg_cpu_v.txt")
+	f.Add([]byte("goos: linux\npkg: p\nBenchmarkA-2 \t 10\t 95 ns/op\t 5 MB/s\t 0 B/op\t 1 allocs/op\n" +
+		"BenchmarkA-2 \t 12\t 96 ns/op\t 4 MB/s\t 0 B/op\t 1 allocs/op\nBenchmarkB/n=1 \t 5\t 1.5 cpu-ns/op\t 7 ns/op\n"))
+	f.Add([]byte("pkg: p\nBenchmarkA\nlog\nBenchmarkA \t 3\t 9 ns/op\n--- FAIL: BenchmarkC\nPASS\nok p 0.1s\n"))
 	fuzzFormat(f, GoTest, Options{})
 }
 
@@ -59,7 +61,14 @@ func FuzzParsePytest(f *testing.F) {
 }
 
 func FuzzParseNVBench(f *testing.F) {
-	addSeeds(f, "nvbench/summary.json")
+	value := func(typ, v string) string { return `[{"name": "value", "type": "` + typ + `", "value": "` + v + `"}]` }
+	f.Add([]byte(`{"benchmarks": [{"name": "copy", "devices": [0], "states": [{"name": "s", "device": 0,` +
+		`"axis_values": [{"name": "T", "type": "string", "value": "F32"}, {"name": "N", "type": "int64", "value": "1024"}],` +
+		`"summaries": [{"tag": "nv/cold/time/gpu/mean", "hint": "duration", "data": ` + value("float64", "1.25e-05") + `},` +
+		`{"tag": "nv/cold/bw/global/bytes_per_second", "hint": "byte_rate", "data": ` + value("float64", "6.7e11") + `}]},` +
+		`{"name": "t", "device": 0, "is_skipped": true, "skip_reason": "too big"}]}]}`))
+	f.Add([]byte(`{"benchmarks": [{"name": "b", "states": [{"summaries": [{"tag": "nv/json/bin:nv/cold/sample_times",` +
+		`"data": [{"name": "filename", "type": "string", "value": "t.bin"}, {"name": "size", "type": "int64", "value": "2"}]}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		bin := func(string) ([]byte, error) { return data[:len(data)/4*4], nil }
 		bs, err := ParseNVBench("fuzz", data, bin, Options{})

@@ -99,8 +99,12 @@ func failedBenchmarks(data []byte) []string {
 	}
 	var failed []string
 	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), marker); ok {
-			failed = append(failed, "Benchmark"+strings.Fields(rest + " ")[0])
+		// "--- FAIL: BenchmarkX (0.00s)"; a benchmark may be named just
+		// Benchmark ("--- FAIL: Benchmark", which indexed an empty list).
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "--- FAIL: "); ok {
+			if f := strings.Fields(rest); len(f) > 0 && strings.HasPrefix(f[0], "Benchmark") {
+				failed = append(failed, f[0])
+			}
 		}
 	}
 	return failed
