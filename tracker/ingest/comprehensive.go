@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -60,7 +61,8 @@ func comprehensiveRecord(file, path string, r map[string]any, g *grouper) error 
 	}
 	params := map[string]string{}
 	metrics := map[string]float64{}
-	for k, v := range r {
+	for _, k := range slices.Sorted(maps.Keys(r)) { // in order: the first bad field is always the same one
+		v := r[k]
 		switch x := v.(type) {
 		case string:
 			if k != "operation" && k != "implementation" && k != "error" {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -59,7 +60,8 @@ func sdpaRecord(file, where string, r map[string]any, g *grouper) error {
 	metrics := map[string]float64{}
 	var raw []any
 	var rawKey string
-	for k, v := range r {
+	for _, k := range slices.Sorted(maps.Keys(r)) { // in order: the first bad field is always the same one
+		v := r[k]
 		if slices.Contains(sdpaParams, k) {
 			x, ok := v.(float64)
 			if !ok || x < 1 || x != math.Trunc(x) {

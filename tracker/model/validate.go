@@ -35,12 +35,14 @@ func checkObject(path string, v any, fields map[string]field) *InputError {
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
-		if _, known := fields[k]; !known {
-			return bad(path+"."+k, "unknown field")
-		}
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	for _, k := range keys { // in order: of two unknown fields, always the same is named
+		if _, known := fields[k]; !known {
+			return bad(path+"."+k, "unknown field")
+		}
+	}
 	names := make([]string, 0, len(fields))
 	for k := range fields {
 		names = append(names, k)
