@@ -327,6 +327,16 @@ func (s *scanner) boolean() (bool, bool) {
 	return false, false
 }
 
+// slabCap is the size of the next slab: slabSize, or no more than the
+// samples left in a document held whole (each takes two bytes at least),
+// so that loading a small document does not allocate 128 KiB.
+func (s *scanner) slabCap() int {
+	if s.r != nil {
+		return slabSize
+	}
+	return min(slabSize, (len(s.data)-s.pos)/2+1)
+}
+
 // samples reads an array of numbers into the slab and returns the part it
 // filled, capped so that appending to it never writes into a neighbour.
 func (s *scanner) samples() ([]float64, bool) {
@@ -338,7 +348,7 @@ func (s *scanner) samples() ([]float64, bool) {
 		}
 		if len(s.slab) == cap(s.slab) {
 			n := len(s.slab) - start // this array's samples so far move along
-			next := make([]float64, n, max(slabSize, 2*n))
+			next := make([]float64, n, max(s.slabCap(), 2*n))
 			copy(next, s.slab[start:])
 			s.slab, start = next, 0
 		}
