@@ -171,15 +171,17 @@ func criterionThroughput(b *model.Benchmark, raw json.RawMessage) error {
 		return fmt.Errorf("want {\"Bytes\": n} or {\"Elements\": n}: %v", err)
 	}
 	med := median(append([]float64(nil), b.Samples...))
-	for kind, n := range t {
-		if med <= 0 || !finite(n) {
+	// In a fixed order, not the map's: of two kinds given, the same one
+	// wins every time.
+	for _, kind := range []string{"Bytes", "BytesDecimal", "Elements"} {
+		n, ok := t[kind]
+		if !ok || med <= 0 || !finite(n) {
 			continue
 		}
-		switch kind {
-		case "Bytes", "BytesDecimal":
-			b.Metrics = map[string]float64{"bytes_per_second": n / med * 1e9}
-		case "Elements":
+		if kind == "Elements" {
 			b.Metrics = map[string]float64{"elements_per_second": n / med * 1e9}
+		} else {
+			b.Metrics = map[string]float64{"bytes_per_second": n / med * 1e9}
 		}
 	}
 	return nil

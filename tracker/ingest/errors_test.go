@@ -153,3 +153,19 @@ func TestErrorsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestCriterionThroughputDeterministic: a throughput naming two kinds gives
+// the same metric every time (it went by map order).
+func TestCriterionThroughputDeterministic(t *testing.T) {
+	bench := []byte(`{"full_id": "a/b", "throughput": {"Bytes": 64, "Elements": 8, "BytesDecimal": 32}}`)
+	sample := []byte(`{"sampling_mode": "Linear", "iters": [1, 2], "times": [10, 21]}`)
+	for range 50 {
+		b, err := CriterionBenchmark("f", bench, sample, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := b.Metrics["elements_per_second"]; !ok || len(b.Metrics) != 1 {
+			t.Fatalf("metrics %v, want elements_per_second alone every time", b.Metrics)
+		}
+	}
+}

@@ -48,7 +48,12 @@ func FuzzParseGoTest(f *testing.F) {
 }
 
 func FuzzParseGBench(f *testing.F) {
-	addSeeds(f, "gbench/single.json", "gbench/aggregates_only.json")
+	f.Add([]byte(`{"benchmarks": [{"name": "BM_Sum/1024", "run_name": "BM_Sum/1024", "run_type": "iteration", "repetitions": 2,` +
+		`"iterations": 32, "real_time": 672.2, "cpu_time": 420.3, "time_unit": "ns", "bytes_per_second": 9.7e9, "elems": 1024},` +
+		`{"name": "BM_Sum/1024", "run_name": "BM_Sum/1024", "run_type": "iteration", "real_time": 670, "cpu_time": 419, "time_unit": "ns"}]}`))
+	f.Add([]byte(`{"benchmarks": [{"name": "BM_Copy_median", "run_name": "BM_Copy", "run_type": "aggregate", "aggregate_name": "median",` +
+		`"aggregate_unit": "time", "real_time": 0.058, "cpu_time": 0.057, "time_unit": "us", "items_per_second": 1.7e7},` +
+		`{"name": "BM_Copy_cv", "run_name": "BM_Copy", "run_type": "aggregate", "aggregate_name": "cv", "aggregate_unit": "percentage", "real_time": 0.01, "time_unit": "us"}]}`))
 	fuzzFormat(f, GBench, Options{})
 }
 
