@@ -3,10 +3,8 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -61,7 +59,7 @@ func comprehensiveRecord(file, path string, r map[string]any, g *grouper) error 
 	}
 	params := map[string]string{}
 	metrics := map[string]float64{}
-	for _, k := range slices.Sorted(maps.Keys(r)) { // in order: the first bad field is always the same one
+	for _, k := range model.SortedKeys(r) { // in order: the first bad field is always the same one
 		v := r[k]
 		switch x := v.(type) {
 		case string:
@@ -124,15 +122,10 @@ func paramSuffix(params map[string]string, order []string) string {
 			done[k] = true
 		}
 	}
-	rest := make([]string, 0, len(params))
-	for k := range params {
+	for _, k := range model.SortedKeys(params) {
 		if !done[k] {
-			rest = append(rest, k)
+			fmt.Fprintf(&sb, "/%s=%s", k, params[k])
 		}
-	}
-	sort.Strings(rest)
-	for _, k := range rest {
-		fmt.Fprintf(&sb, "/%s=%s", k, params[k])
 	}
 	return sb.String()
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -60,7 +59,7 @@ func sdpaRecord(file, where string, r map[string]any, g *grouper) error {
 	metrics := map[string]float64{}
 	var raw []any
 	var rawKey string
-	for _, k := range slices.Sorted(maps.Keys(r)) { // in order: the first bad field is always the same one
+	for _, k := range model.SortedKeys(r) { // in order: the first bad field is always the same one
 		v := r[k]
 		if slices.Contains(sdpaParams, k) {
 			x, ok := v.(float64)

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -261,3 +263,19 @@ func TestEncodeStreams(t *testing.T) {
 type countWriter int
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
+
+// TestSortKeys: the rank sort of a few keys sorts as slices.Sort does.
+func TestSortKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 40 {
+		m := map[string]int{}
+		for len(m) < n {
+			m[fmt.Sprint(rng.IntN(1000))] = 1
+		}
+		got := SortedKeys(m)
+		want := slices.Sorted(maps.Keys(m))
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d keys: %v, want %v", n, got, want)
+		}
+	}
+}
