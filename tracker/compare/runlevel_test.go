@@ -141,13 +141,17 @@ func TestNoisyNeedsMargin(t *testing.T) {
 		e    Evidence
 		want Verdict
 	}{
-		{"clears the margin", Evidence{0.5, 0.2, 0.8, 1e-6, 1, 0.2, 0.15, 0.9}, Regression},
-		{"inside the spread", Evidence{0.3, 0.05, 0.6, 1e-6, 1, 0.2, 0.05, 0.6}, Noisy},
-		{"unchanged but undecidable", Evidence{0.01, -0.2, 0.25, 0.5, 0.5, 0.2, -0.15, 0.2}, Noisy},
-		{"quiet: detectable below threshold", Evidence{0.3, 0.25, 0.35, 1e-6, 1, 0.05, 0.26, 0.34}, Regression},
-		{"no run-level test", Evidence{0.3, 0.25, 0.35, 1e-6, 1, nan, nan, nan}, Regression},
-		{"improvement clears", Evidence{-0.5, -0.6, -0.4, 1, 1e-6, 0.2, -0.6, -0.3}, Improvement},
-		{"improvement inside", Evidence{-0.2, -0.3, 0.1, 1, 1e-6, 0.2, -0.3, 0.05}, Noisy},
+		{"clears the margin", Evidence{0.5, 0.2, 0.8, 1e-6, 1, 0.2, 0.15, 0.9, nan, nan, 0}, Regression},
+		{"inside the spread", Evidence{0.3, 0.05, 0.6, 1e-6, 1, 0.2, 0.05, 0.6, nan, nan, 0}, Noisy},
+		{"unchanged but undecidable", Evidence{0.01, -0.2, 0.25, 0.5, 0.5, 0.2, -0.15, 0.2, nan, nan, 0}, Noisy},
+		{"quiet: detectable below threshold", Evidence{0.3, 0.25, 0.35, 1e-6, 1, 0.05, 0.26, 0.34, nan, nan, 0}, Regression},
+		{"no run-level test", Evidence{0.3, 0.25, 0.35, 1e-6, 1, nan, nan, nan, nan, nan, 0}, Regression},
+		{"improvement clears", Evidence{-0.5, -0.6, -0.4, 1, 1e-6, 0.2, -0.6, -0.3, nan, nan, 0}, Improvement},
+		{"improvement inside", Evidence{-0.2, -0.3, 0.1, 1, 1e-6, 0.2, -0.3, 0.05, nan, nan, 0}, Noisy},
+		{"undecidable with 3 jobs of history", Evidence{0.01, -0.2, 0.25, 0.5, 0.5, 0.2, -0.15, 0.2, 0.5, 0.5, 3}, NotYet},
+		{"undecidable with 5 jobs of history", Evidence{0.01, -0.2, 0.25, 0.5, 0.5, 0.2, -0.15, 0.2, 0.5, 0.5, 5}, Noisy},
+		{"wide CI but no evidence, not noisy", Evidence{0.03, -0.02, 0.11, 0.3, 0.9, 0.09, -0.01, 0.08, 0.03, 0.97, 8}, Unchanged},
+		{"slower before the adjustment, CI past", Evidence{0.06, 0.01, 0.11, 0.3, 0.9, 0.09, 0.02, 0.10, 0.005, 0.99, 8}, Warn},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if v, _ := Decide(tt.e, 0.10, 0.01); v != tt.want {
