@@ -65,12 +65,16 @@ func Decide(e Evidence, threshold, alpha float64) (v Verdict, why string) {
 		}
 		return Unchanged, ""
 	case e.PWorse < alpha && lc > up:
-		if noisy && !(math.Log1p(e.RunLow) > up) {
+		// Where the run-level test could not detect a threshold-sized
+		// change even at alpha (its one-sided bound lies further from the
+		// estimate than the threshold from 0), the bound itself must clear
+		// the threshold.
+		if lc-math.Log1p(e.RunLow) >= up && !(math.Log1p(e.RunLow) > up) {
 			return undecided, ""
 		}
 		return Regression, ""
 	case e.PBetter < alpha && lc < down:
-		if noisy && !(math.Log1p(e.RunHigh) < down) {
+		if math.Log1p(e.RunHigh)-lc >= -down && !(math.Log1p(e.RunHigh) < down) {
 			return undecided, ""
 		}
 		return Improvement, ""
