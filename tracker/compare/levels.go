@@ -44,7 +44,7 @@ func levelsOf(jobs [][]float64) levels {
 	}
 	var cuts []changepoint.Change
 	if len(level) >= 3 {
-		cuts = changepoint.Detect(level, changepoint.DefaultOptions())
+		cuts = changepoint.Detect(level, changepoint.Options{MaxP: 0.001, MinChange: LevelMinChange})
 	}
 	// Segments numbered from the newest (0) back.
 	seg := len(cuts)
@@ -99,3 +99,10 @@ func mean(x []float64) float64 {
 	}
 	return s / float64(len(x))
 }
+
+// LevelMinChange is the smallest move of main's level that cuts its
+// history into levels (changepoint.Options.MinChange; the change must be
+// significant at p < 0.001 too). Smaller than Hunter's 5%, so that a drift
+// of 20% over 12 jobs is cut into levels of a few jobs each rather than
+// taken for a spread of ±3%.
+const LevelMinChange = 0.02

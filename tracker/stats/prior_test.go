@@ -73,11 +73,14 @@ func TestEstimateSegmented(t *testing.T) {
 	hist := [][]float64{{0.2, 0.2}, {0.21, 0.21}, {0.19, 0.19}, {0, 0}, {0.01, 0.01}, {-0.01, -0.01}}
 	flat := EstimateSpread(hist, nil)
 	seg := EstimateSegmented(hist, nil, []int{0, 0, 0, 1, 1, 1}, nil)
-	if !(flat.JobVar > 0.01) || !relNear(seg.JobVar, 0.0001, 1e-9) || seg.DFBetween != 4 {
-		t.Errorf("flat %+v; segmented %+v, want JobVar 1e-4 on 4 df", flat, seg)
+	// Successive differences 0.01, 0.02 within each level: (2 × 0.0005)/(2 × 4)
+	// on 2·4²/(3·4 − 1) = 32/11 effective degrees of freedom.
+	if !(flat.JobVar > 0.003) || !relNear(seg.JobVar, 0.000125, 1e-9) || !relNear(seg.DFBetween, 32.0/11, 1e-12) {
+		t.Errorf("flat %+v; segmented %+v, want JobVar 1.25e-4 on 32/11 df", flat, seg)
 	}
+	// The oldest job dropped: 3 differences are left.
 	drop := EstimateSegmented(hist, nil, []int{0, 0, 0, 1, 1, 1}, []bool{false, false, false, false, false, true})
-	if drop.DFBetween != 3 || !relNear(drop.JobVar, (2*0.0001+0.00005)/3, 1e-9) {
+	if !relNear(drop.DFBetween, 18.0/8, 1e-12) || !relNear(drop.JobVar, (0.0005+0.0001)/6, 1e-9) {
 		t.Errorf("dropped: %+v", drop)
 	}
 }

@@ -43,16 +43,21 @@ func EstimateSpread(history [][]float64, cand []float64) Spread {
 }
 
 // EstimateSegmented is EstimateSpread for a history cut into levels:
-// segment[j] names job j's segment (nil: one segment) and drop[j] leaves
-// job j's mean out (an isolated outlier job; nil: none). The job means'
-// variance is pooled within the segments, about each segment's own mean,
-// on (jobs − segments) degrees of freedom, so that a step or a bad job on
-// the baseline branch is not taken for noise. Every job's rounds, dropped
-// or not, add to the within-job estimate.
+// history is in time order (newest first), segment[j] names job j's
+// segment (nil: one segment) and drop[j] leaves job j's mean out (an
+// isolated outlier job; nil: none). The variance of the job means is
+// estimated within the segments from successive differences (von
+// Neumann's mean square successive difference: the sum of the squared
+// differences of neighbouring job means over twice their number), so that
+// neither a step or a bad job on the baseline branch, nor a drift too slow
+// for a change point, is taken for noise: a drift of d per job adds d²/2.
+// For a level that holds still it is unbiased, on 2D²/(3D − 1) effective
+// degrees of freedom for D differences (the χ² matching the variance of
+// the estimate; D for the sample variance). Every job's rounds, dropped or
+// not, add to the within-job estimate.
 //
-// Between comes from the pooled variance of the job means, the classical
-// one-way random-effects estimate: unbiased and, with normal effects,
-// giving an exact t test.
+// Between is the excess of the job means' variance over what the rounds
+// explain (the classical one-way random-effects estimate).
 func EstimateSegmented(history [][]float64, cand []float64, segment []int, drop []bool) Spread {
 	var s Spread
 	var ss, df float64
@@ -65,13 +70,9 @@ func EstimateSegmented(history [][]float64, cand []float64, segment []int, drop 
 	if df > 0 {
 		s.Within, s.DFWithin = ss/df, df
 	}
-	type acc struct {
-		sum, sq float64
-		n       int
-	}
-	segs := map[int]*acc{}
-	var inv float64
-	var n int
+	var sq, inv float64
+	var diffs, n int
+	prev, prevSeg := math.NaN(), 0
 	for j, job := range history {
 		if len(job) == 0 || (drop != nil && drop[j]) {
 			continue
@@ -80,26 +81,20 @@ func EstimateSegmented(history [][]float64, cand []float64, segment []int, drop 
 		if segment != nil {
 			id = segment[j]
 		}
-		a := segs[id]
-		if a == nil {
-			a = &acc{}
-			segs[id] = a
-		}
 		m := mean(job)
-		a.sum, a.sq, a.n = a.sum+m, a.sq+m*m, a.n+1
+		if !math.IsNaN(prev) && id == prevSeg {
+			sq += (m - prev) * (m - prev)
+			diffs++
+		}
+		prev, prevSeg = m, id
 		inv += 1 / float64(len(job))
 		n++
 	}
-	var pooled float64
-	for _, a := range segs {
-		if a.n > 1 {
-			pooled += max(0, a.sq-a.sum*a.sum/float64(a.n))
-		}
-	}
-	if dfB := n - len(segs); dfB > 0 {
+	if diffs > 0 {
+		d := float64(diffs)
 		s.InvRounds = inv / float64(n)
-		s.JobVar = pooled / float64(dfB)
-		s.DFBetween = float64(dfB)
+		s.JobVar = sq / (2 * d)
+		s.DFBetween = 2 * d * d / (3*d - 1)
 		s.Between = max(0, s.JobVar-s.Within*s.InvRounds)
 	}
 	return s
@@ -222,10 +217,13 @@ func satterthwaite(v float64, terms [][2]float64) float64 {
 	for _, t := range terms {
 		d += t[0] * t[0] / t[1]
 	}
-	if d == 0 {
-		return math.Inf(1)
+	// Beyond a million degrees of freedom t is the normal to 1e-6 (and
+	// gonum's t quantile fails): terms whose weight is 0 but for rounding
+	// (equal rounds everywhere) leave d at 1e-40 and no information.
+	if df := v * v / d; d > 0 && df < 1e6 {
+		return df
 	}
-	return v * v / d
+	return math.Inf(1)
 }
 
 func (t RunTest) tails() (greater, less float64) {

@@ -4,36 +4,47 @@
     /usr/bin/python3 tracker/stats/testdata/gen_runlevel.py
 
 Each case is the run-level test computed the textbook way: job means, their
-sample variance, a t statistic with (1 + 1/K) for the new job, and
-scipy.stats.t for the tails and quantiles.
+variance from successive differences (von Neumann: sum of squared
+differences of neighbouring job means / (2 D), on 2 D^2 / (3 D - 1) degrees
+of freedom for D differences), a t statistic with (1 + 1/K) for the new job,
+and scipy.stats.t for the tails and quantiles.
 """
 import numpy as np
 from scipy import special, stats
+
+
+def mssd(m):
+    d = np.diff(m)
+    D = len(d)
+    return (d ** 2).sum() / (2 * D), 2 * D * D / (3 * D - 1)
+
 
 # Case "one round a job": K = 4 baseline jobs = the whole history, a
 # candidate of one round: the prediction-interval t test, df = K - 1.
 y = np.log([100, 103, 98, 101])
 z = np.log(108.0)
 K = 4
-se = np.sqrt(np.var(y, ddof=1) * (1 + 1 / K))
+v, df = mssd(y)
+se = np.sqrt(v * (1 + 1 / K))
 t = (z - y.mean()) / se
-print("oneRound: delta=%.17g se=%.17g df=%d greater=%.17g less=%.17g q99=%.17g" % (
-    z - y.mean(), se, K - 1, stats.t.sf(t, K - 1), stats.t.cdf(t, K - 1), stats.t.ppf(0.99, K - 1)))
+print("oneRound: delta=%.17g se=%.17g df=%.17g greater=%.17g less=%.17g q99=%.17g" % (
+    z - y.mean(), se, df, stats.t.sf(t, df), stats.t.cdf(t, df), stats.t.ppf(0.99, df)))
 
 # Case "balanced rounds": 5 history jobs of 3 rounds (newest first), the
 # newest 3 jobs are the baseline, a candidate of 3 rounds. With equal rounds
-# the round terms cancel: se^2 = var(job means) * (1 + 1/K), df = J - 1.
+# the round terms cancel: se^2 = var(job means) * (1 + 1/K) on its df.
 H = np.log(np.array([[100, 101, 99.5], [102, 101.5, 102.5], [99, 98.5, 99.2],
                      [100.5, 100, 101], [101, 100.2, 100.8]]))
 c = np.log(np.array([106, 107, 105.5]))
 m = H.mean(axis=1)
 K = 3
-se = np.sqrt(np.var(m, ddof=1) * (1 + 1 / K))
+v, df = mssd(m)
+se = np.sqrt(v * (1 + 1 / K))
 t = (c.mean() - m[:K].mean()) / se
-print("balanced: delta=%.17g se=%.17g df=%d greater=%.17g" % (
-    c.mean() - m[:K].mean(), se, len(m) - 1, stats.t.sf(t, len(m) - 1)))
+print("balanced: delta=%.17g se=%.17g df=%.17g greater=%.17g" % (
+    c.mean() - m[:K].mean(), se, df, stats.t.sf(t, df)))
 w = (sum(((r - r.mean()) ** 2).sum() for r in H) + ((c - c.mean()) ** 2).sum()) / (len(H) * 2 + 2)
-print("balanced: within=%.17g jobvar=%.17g" % (w, np.var(m, ddof=1)))
+print("balanced: within=%.17g jobvar=%.17g" % (w, v))
 
 # Case "prior": one job a side, one round: a t test on PriorDF = 6 degrees
 # of freedom with the prior as the job spread: se = prior * sqrt(1 + 1/1).
