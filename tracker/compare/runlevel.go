@@ -207,7 +207,22 @@ func fitPriors(items []item) Priors {
 			wv, wd = append(wv, s.Within), append(wd, s.DFWithin)
 		}
 	}
-	return Priors{Jobs: stats.FitPrior(jv, jd), Rounds: stats.FitPrior(wv, wd)}
+	return Priors{Jobs: atLeast(stats.FitPrior(jv, jd)), Rounds: atLeast(stats.FitPrior(wv, wd))}
+}
+
+// MinPriorDF is the least weight, in degrees of freedom, a fitted prior
+// gets: one job's worth. Benchmarks whose spreads differ by orders of
+// magnitude fit a prior of almost no weight, and then a benchmark whose
+// few jobs agree to the last digit (timings quantised to the timer's
+// resolution) would have no spread at all and make any difference
+// significant.
+const MinPriorDF = 1
+
+func atLeast(p stats.Prior) stats.Prior {
+	if p.DF > 0 && p.DF < MinPriorDF {
+		p.DF = MinPriorDF
+	}
+	return p
 }
 
 func nonEmpty(jobs [][]float64) int {
@@ -224,8 +239,9 @@ func nonEmpty(jobs [][]float64) int {
 // the spread between runs was measured: the change is the ratio of the
 // candidate's mean log summary to the baseline jobs' (the baseline and
 // candidate columns become those geometric means, in the benchmark's unit),
-// the confidence interval is the test's, two-sided at 1 − Alpha, and the
-// p-values are its one-sided ones. reach is the smallest raw p-value the
+// the confidence interval is the test's, two-sided at 1 − Alpha, and each
+// one-sided p-value is the larger of its and the pooled samples'
+// Mann-Whitney test's, so that a verdict needs both to agree. reach is the smallest raw p-value the
 // multiple-comparison correction can let pass (Reach); Detectable is the
 // smallest change the test can call significant at it. Where the spread
 // was not measured (one job a side, no rounds), the samples' estimate
@@ -248,12 +264,28 @@ func (rl runLevel) apply(r *Result, alpha, prior, reach float64) {
 		r.RunSpread = math.Expm1(math.Sqrt(rl.spread.Within + prior*prior))
 		return
 	}
-	r.PValue, r.PBetter = pw, pb
+	// The samples must agree too: a candidate run on a busy host has a
+	// median the history's spread knows nothing of, and the pooled
+	// samples' test sees it. Where they are the less certain in the
+	// direction of the change, their interval widens the run-level one.
+	mw := r.PValue
+	if rl.worse < 0 {
+		mw, pw = r.PBetter, pb
+	}
+	samples := mw > pw
+	hlLo, hlHi := r.CILow, r.CIHigh
+	r.PValue, r.PBetter = max(r.PValue, t.Greater), max(r.PBetter, t.Less)
+	if r.Better == model.Higher {
+		r.PValue, r.PBetter = max(r.PValue, t.Less), max(r.PBetter, t.Greater)
+	}
 	r.RunSpread = math.Expm1(math.Sqrt(rl.spread.RunVar()))
 	r.Detectable = math.Expm1(t.Quantile(1-reach) * t.SE)
 	half := t.Quantile(1-alpha/2) * t.SE
 	r.Change = math.Expm1(rl.worse)
 	r.CILow, r.CIHigh = math.Expm1(rl.worse-half), math.Expm1(rl.worse+half)
+	if samples && !math.IsNaN(hlLo) {
+		r.CILow, r.CIHigh = min(r.CILow, hlLo), max(r.CIHigh, hlHi)
+	}
 	r.BaselineMedian, r.CandidateMedian = math.Exp(t.Base), math.Exp(t.Base+t.Delta)
 	r.RunLevel = true
 }

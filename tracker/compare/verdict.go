@@ -240,10 +240,10 @@ func (it *item) moreSamples(alpha float64, tested int) string {
 }
 
 // runsDominate reports whether the run-level test, not the samples within
-// runs, set the width of the confidence interval.
+// runs, set the worse-direction p-value.
 func (it *item) runsDominate() bool {
-	rl, r := it.rl, it.res
-	return r.SpreadKnown && rl.high-rl.low >= 0.5*(math.Log1p(r.CIHigh)-math.Log1p(r.CILow))
+	r := it.res
+	return r.SpreadKnown && r.PRun >= r.PValue
 }
 
 // minReachableP is the smallest one-sided p-value the exact Mann-Whitney
