@@ -54,7 +54,8 @@ func Decide(e Evidence, threshold, alpha float64) (v Verdict, why string) {
 	lc := math.Log1p(e.Change)
 	noisy := math.Log1p(e.Detectable) >= up-2*atThreshold // false for NaN
 	undecided := Noisy
-	if e.Jobs > 0 && e.Jobs < MinGateJobs {
+	short := e.Jobs > 0 && e.Jobs < MinGateJobs
+	if short {
 		undecided = NotYet
 	}
 	reaches := math.Log1p(e.CIHigh) > up || math.Log1p(e.CILow) < down
@@ -67,14 +68,15 @@ func Decide(e Evidence, threshold, alpha float64) (v Verdict, why string) {
 	case e.PWorse < alpha && lc > up:
 		// Where the run-level test could not detect a threshold-sized
 		// change even at alpha (its one-sided bound lies further from the
-		// estimate than the threshold from 0), the bound itself must clear
-		// the threshold.
-		if lc-math.Log1p(e.RunLow) >= up && !(math.Log1p(e.RunLow) > up) {
+		// estimate than the threshold from 0), or the history is short (a
+		// few jobs may agree by luck: all in one of a bimodal benchmark's
+		// modes), the bound itself must clear the threshold.
+		if (short || lc-math.Log1p(e.RunLow) >= up) && !(math.Log1p(e.RunLow) > up) {
 			return undecided, ""
 		}
 		return Regression, ""
 	case e.PBetter < alpha && lc < down:
-		if math.Log1p(e.RunHigh)-lc >= -down && !(math.Log1p(e.RunHigh) < down) {
+		if (short || math.Log1p(e.RunHigh)-lc >= -down) && !(math.Log1p(e.RunHigh) < down) {
 			return undecided, ""
 		}
 		return Improvement, ""
