@@ -27,7 +27,7 @@ type abFlags struct {
 }
 
 func runAB(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "ab", "--base REF [--rounds R] [--config FILE] [flags]")
+	fs := cli.NewFlagSet(e, "ab", "--base REF [--rounds R] [--config FILE] [flags]")
 	var f abFlags
 	fs.StringVar(&f.o.Base, "base", e.GetenvOr("PERFGATE_AB_BASE", ""), "git `ref` to compare against; its merge base with HEAD is checked out (env PERFGATE_AB_BASE)")
 	fs.IntVar(&f.rounds, "rounds", 5, "rounds; each runs every suite once per side")

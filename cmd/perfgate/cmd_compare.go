@@ -15,7 +15,7 @@ func init() {
 }
 
 func runCompare(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "compare", "--baseline FILE [--baseline FILE ...] --candidate FILE [--candidate FILE ...] [flags]")
+	fs := cli.NewFlagSet(e, "compare", "--baseline FILE [--baseline FILE ...] --candidate FILE [--candidate FILE ...] [flags]")
 	var baseFiles, candFiles cli.Files
 	fs.Var(&baseFiles, "baseline", "a baseline results `file`; repeat to pool several runs")
 	fs.Var(&candFiles, "candidate", "a candidate results `file`; repeat to pool several runs")

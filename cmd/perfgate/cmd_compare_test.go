@@ -101,7 +101,7 @@ func TestCompareExitCodes(t *testing.T) {
 		{"bad env min samples", map[string]string{"PERFGATE_MIN_SAMPLES": "5.5"}, []string{"--baseline", b1, "--candidate", c}, 2, "PERFGATE_MIN_SAMPLES", "", true},
 		{"a baseline run twice", nil, []string{"--baseline", b1, "--baseline", b1, "--candidate", c}, 2, b1 + ": $.run.id: run b1 is also in " + b1, "", true},
 		{"a candidate run twice", nil, []string{"--baseline", b1, "--candidate", c, "--candidate", c}, 2, "run c1 is also in", "", true},
-		{"help", nil, []string{"--help"}, 0, "--baseline FILE", "", true},
+		{"help", nil, []string{"--help"}, 0, "", "--baseline FILE", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

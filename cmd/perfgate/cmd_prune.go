@@ -23,7 +23,7 @@ type pruneOptions struct {
 }
 
 func runPrune(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "prune", "--older-than 365d|12w|6mo|1y [--dry-run] [--yes] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
+	fs := cli.NewFlagSet(e, "prune", "--older-than 365d|12w|6mo|1y [--dry-run] [--yes] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
 	olderThan := fs.String("older-than", "", "delete runs that started longer ago than this `age`: 90d, 12w, 6mo, 1y or 36h (m is refused: minutes or months?)")

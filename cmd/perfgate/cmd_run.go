@@ -44,7 +44,7 @@ func registerRunFlags(fs interface {
 func runRun(ctx context.Context, args []string, e *cli.Env) error {
 	s := runner.Settings{CacheDir: e.Getenv("PERFGATE_CACHE"), Worker: workerCommand()}
 	var meta runMetaFlags
-	fs := cli.NewFlagSet(e.Stderr, "run", "[--suite NAME[,NAME]] [--filter REGEX] [--op NAME[,NAME]] [--size ci|small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
+	fs := cli.NewFlagSet(e, "run", "[--suite NAME[,NAME]] [--filter REGEX] [--op NAME[,NAME]] [--size ci|small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
 	registerRunFlags(fs, e, &s)
 	meta.register(fs, e)
 	if err := cli.ParseFlags(fs, args); err != nil {

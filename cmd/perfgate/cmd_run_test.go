@@ -146,7 +146,7 @@ func TestRunDefaultSelection(t *testing.T) {
 			}
 			e := &cli.Env{Getenv: func(k string) string { return tt.env[k] }, Stdout: io.Discard, Stderr: io.Discard}
 			var s runner.Settings
-			fs := cli.NewFlagSet(e.Stderr, "run", "")
+			fs := cli.NewFlagSet(e, "run", "")
 			registerRunFlags(fs, e, &s)
 			if err := cli.ParseFlags(fs, tt.args); err != nil {
 				t.Fatal(err)

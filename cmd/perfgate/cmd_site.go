@@ -16,7 +16,7 @@ func init() {
 }
 
 func runSite(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "site", "--out DIR [--branch main] [--since 365d] [--repo owner/name] [--repo-url URL] [--store DIR | --db URL]")
+	fs := cli.NewFlagSet(e, "site", "--out DIR [--branch main] [--since 365d] [--repo owner/name] [--repo-url URL] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
 	out := fs.String("out", "", "write the dashboard into this `DIR` (created; its files are replaced)")

@@ -38,6 +38,7 @@ Exit codes:
 	0  no regression (or the command succeeded)
 	1  at least one regression (the check failed)
 	2  bad usage or bad input (the message names the flag, file or field)
-	3  infrastructure failure (database, GPU, GitHub API)
+	3  infrastructure failure (database, GPU, GitHub API), or an environment
+	   not fit to measure in (run --strict refuses, doctor --strict warns)
 */
 package main

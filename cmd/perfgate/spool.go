@@ -10,10 +10,14 @@ import (
 )
 
 // registerSpool adds --spool to fs (record, check, upload), defaulting from
-// PERFGATE_SPOOL.
+// PERFGATE_SPOOL, and says in the help of --db-timeout, when fs has it
+// already, that the runs of record and check --record are spooled past it.
 func (sf *storeFlags) registerSpool(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&sf.spool, "spool", e.GetenvOr("PERFGATE_SPOOL", spool.DefaultDir),
 		"`DIR` where runs wait as results files when the database cannot be reached; 'perfgate upload' sends them (env PERFGATE_SPOOL)")
+	if f := fs.Lookup("db-timeout"); f != nil {
+		f.Usage = timeoutUsage(" and the runs it was to record wait in --spool")
+	}
 }
 
 // spoolOnFailure passes err through, except when it is a passing database

@@ -37,10 +37,15 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *cli.Env) {
 }
 
 // registerTimeout adds --db-timeout to fs, defaulting from
-// PERFGATE_DB_TIMEOUT; parseDuration checks it after parsing.
+// PERFGATE_DB_TIMEOUT; parseDuration checks it after parsing. Its help
+// speaks of spooling only for the commands that spool (registerSpool).
 func (sf *storeFlags) registerTimeout(fs *flag.FlagSet, e *cli.Env) {
-	fs.StringVar(&sf.timeoutText, "db-timeout", e.GetenvOr("PERFGATE_DB_TIMEOUT", open.DefaultTimeout.String()),
-		"the longest one database operation may take, e.g. 90s or 5m; past it the command exits 3 and spools the run (env PERFGATE_DB_TIMEOUT)")
+	fs.StringVar(&sf.timeoutText, "db-timeout", e.GetenvOr("PERFGATE_DB_TIMEOUT", open.DefaultTimeout.String()), timeoutUsage(""))
+}
+
+// timeoutUsage is --db-timeout's help, with what else happens past it.
+func timeoutUsage(also string) string {
+	return "the longest one database operation may take, e.g. 90s or 5m; past it the command exits 3" + also + " (env PERFGATE_DB_TIMEOUT)"
 }
 
 // openStore opens the store the flags name (open.Store). The caller closes

@@ -4,20 +4,21 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cliflag"
 )
 
-// NewFlagSet makes a command's flag set. Usage text goes to stderr, and
-// parse errors come back as errors (never os.Exit).
-func NewFlagSet(stderr io.Writer, name, usageLine string) *flag.FlagSet {
+// NewFlagSet makes a command's flag set. The usage text, printed only when
+// asked for (--help), goes to standard output, so "perfgate run --help |
+// less" shows it; parse errors come back as errors (never os.Exit) that
+// Code prints on standard error.
+func NewFlagSet(e *Env, name, usageLine string) *flag.FlagSet {
 	fs := flag.NewFlagSet("perfgate "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(e.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: perfgate %s %s\n\nflags:\n", name, usageLine)
-		cliflag.PrintDefaults(stderr, fs)
+		fmt.Fprintf(e.Stdout, "usage: perfgate %s %s\n\nflags:\n", name, usageLine)
+		cliflag.PrintDefaults(e.Stdout, fs)
 	}
 	return fs
 }
