@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/kernels"
@@ -163,5 +164,26 @@ func TestRunListDefaultIsCI(t *testing.T) {
 	code, out, errs := runCmd(t, "run", "--list")
 	if code != 0 || !strings.Contains(out, "memcpy_dtod/bytes=128M/mode=cold") || strings.Contains(out, "n=64M") {
 		t.Errorf("exit %d (%s): perfgate run --list does not list the ci set:\n%s", code, errs, out)
+	}
+}
+
+// TestRunNoCommitYet: run in a checkout just made with git init says it
+// has no commit yet and how to name one; it said "not in a git checkout".
+func TestRunNoCommitYet(t *testing.T) {
+	dir := t.TempDir()
+	abGit(t, dir, "init", "-q")
+	t.Chdir(dir)
+	start := time.Now()
+	code, _, errs := runCmd(t, "run", "--suite", "cmdpath", "--fast")
+	for _, want := range []string{"--commit: the git checkout " + dir + " has no commit yet", "commit first (git commit), or pass --commit SHA"} {
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+		}
+	}
+	if strings.Contains(errs, "not in a git checkout") {
+		t.Errorf("stderr %q says it is not in a git checkout", errs)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the error came after %s: the run block is resolved before measuring", d)
 	}
 }
