@@ -80,6 +80,7 @@ func runChartTrend(ctx context.Context, args []string, e *cli.Env) error {
 	)
 	tf.register(fs, e)
 	sf.register(fs, e)
+	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	registerChartOutput(fs, &o)
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err

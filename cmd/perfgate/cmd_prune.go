@@ -26,6 +26,7 @@ func runPrune(ctx context.Context, args []string, e *cli.Env) error {
 	fs := cli.NewFlagSet(e, "prune", "--older-than 365d|12w|6mo|1y [--dry-run] [--yes] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
+	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	olderThan := fs.String("older-than", "", "delete runs that started longer ago than this `age`: 90d, 12w, 6mo, 1y or 36h (m is refused: minutes or months?)")
 	dryRun := fs.Bool("dry-run", false, "count what would be deleted, delete nothing")
 	branch := fs.String("baseline-branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"),

@@ -19,6 +19,7 @@ func runSite(ctx context.Context, args []string, e *cli.Env) error {
 	fs := cli.NewFlagSet(e, "site", "--out DIR [--branch main] [--since 365d] [--repo owner/name] [--repo-url URL] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
+	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	out := fs.String("out", "", "write the dashboard into this `DIR` (created; its files are replaced)")
 	branch := fs.String("branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"), "the baseline `BRANCH` whose runs are drawn (env PERFGATE_BASELINE_BRANCH)")
 	since := fs.String("since", "365d", "only runs that started within this `age` (0 = all)")

@@ -27,6 +27,7 @@ func runTrend(ctx context.Context, args []string, e *cli.Env) error {
 	fs.StringVar(&format, "format", "table", "output format: table, csv, json, markdown, latex (latex: the steps only)")
 	fs.BoolVar(&changes, "changes", false, "list only the steps (change points), newest first, instead of every run")
 	sf.register(fs, e)
+	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}

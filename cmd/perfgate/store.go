@@ -23,6 +23,9 @@ type storeFlags struct {
 	timeoutText string           // --db-timeout as given; openStore parses it into timeout
 	timeout     time.Duration    // each database operation's deadline (0: open.DefaultTimeout)
 	warn        func(msg string) // told of damage the embedded store skipped or repaired
+	// existing: the command only reads or deletes history, so a --store
+	// that holds no store is refused (open.Options.Existing).
+	existing bool
 }
 
 // register adds --store and --db to fs, defaulting from PERFGATE_STORE and
@@ -59,7 +62,7 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 			return nil, err
 		}
 	}
-	st, err := open.Store(ctx, open.Options{URL: sf.dbURL, Dir: sf.dir, Timeout: timeout, Warn: sf.warn})
+	st, err := open.Store(ctx, open.Options{URL: sf.dbURL, Dir: sf.dir, Timeout: timeout, Warn: sf.warn, Existing: sf.existing})
 	switch {
 	case model.IsInputError(err) && sf.dbURL != "":
 		return nil, cli.UsageErrorf("--db: %v", err)
