@@ -49,13 +49,11 @@ func writeChart(e *cli.Env, o chart.Output, p *plot.Plot, fit vg.Length) error {
 func runChart(ctx context.Context, args []string, e *cli.Env) error {
 	const usage = "usage: perfgate chart trend --benchmark PATTERN --out FILE.png|.svg [trend's flags]\n" +
 		"       perfgate chart compare --report REPORT.json --out FILE.png|.svg"
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-		// Both charts' flags: chart --help is where a user looks for them.
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") { // both charts' flags
 		fmt.Fprintf(e.Stdout, "%s\n\n", usage)
 		runChartTrend(ctx, []string{"-help"}, e)
 		fmt.Fprintln(e.Stdout)
-		runChartCompare([]string{"-help"}, e)
-		return cli.ErrHelp
+		return runChartCompare([]string{"-help"}, e)
 	}
 	if len(args) == 0 || (args[0] != "trend" && args[0] != "compare") {
 		fmt.Fprintln(e.Stderr, usage)

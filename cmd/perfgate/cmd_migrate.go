@@ -21,7 +21,7 @@ func runMigrate(ctx context.Context, args []string, e *cli.Env) error {
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
-	timeout, err := parseDuration("--db-timeout", sf.timeoutText)
+	timeout, err := cli.ParseDuration("--db-timeout", sf.timeoutText)
 	if err != nil {
 		return err
 	}

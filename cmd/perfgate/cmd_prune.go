@@ -73,7 +73,7 @@ func pruneQuery(olderThan, branch string, keep int, dryRun bool, now time.Time) 
 	case keep < 0:
 		return model.PruneQuery{}, cli.UsageErrorf("--keep: must not be negative, got %d", keep)
 	}
-	cutoff, err := ageCutoff("older-than", olderThan, now)
+	cutoff, err := cli.AgeCutoff("older-than", olderThan, now)
 	if err != nil {
 		return model.PruneQuery{}, err
 	}

@@ -37,7 +37,7 @@ func runSite(ctx context.Context, args []string, e *cli.Env) error {
 	case *maxPoints < 10 || *maxPoints > 100000:
 		return cli.UsageErrorf("--max-points: must be between 10 and 100000, got %d", *maxPoints)
 	}
-	cutoff, err := ageCutoff("since", *since, time.Now())
+	cutoff, err := cli.AgeCutoff("since", *since, time.Now())
 	if err != nil {
 		return err
 	}

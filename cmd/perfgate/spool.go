@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -10,13 +11,12 @@ import (
 )
 
 // registerSpool adds --spool to fs (record, check, upload), defaulting from
-// PERFGATE_SPOOL, and says in the help of --db-timeout, when fs has it
-// already, that the runs of record and check --record are spooled past it.
+// PERFGATE_SPOOL.
 func (sf *storeFlags) registerSpool(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&sf.spool, "spool", e.GetenvOr("PERFGATE_SPOOL", spool.DefaultDir),
 		"`DIR` where runs wait as results files when the database cannot be reached; 'perfgate upload' sends them (env PERFGATE_SPOOL)")
-	if f := fs.Lookup("db-timeout"); f != nil {
-		f.Usage = timeoutUsage(" and the runs it was to record wait in --spool")
+	if f := fs.Lookup("db-timeout"); f != nil { // record and check --record spool the runs past it
+		f.Usage = strings.Replace(f.Usage, "exits 3", "exits 3 and the runs it was to record wait in --spool", 1)
 	}
 }
 

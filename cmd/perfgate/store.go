@@ -10,7 +10,6 @@ import (
 	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
-	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // storeFlags choose the history store of a command that touches history:
@@ -23,9 +22,7 @@ type storeFlags struct {
 	timeoutText string           // --db-timeout as given; openStore parses it into timeout
 	timeout     time.Duration    // each database operation's deadline (0: open.DefaultTimeout)
 	warn        func(msg string) // told of damage the embedded store skipped or repaired
-	// existing: the command only reads or deletes history, so a --store
-	// that holds no store is refused (open.Options.Existing).
-	existing bool
+	existing    bool             // reads or deletes history only: refuse a --store that holds none
 }
 
 // register adds --store and --db to fs, defaulting from PERFGATE_STORE and
@@ -40,15 +37,10 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *cli.Env) {
 }
 
 // registerTimeout adds --db-timeout to fs, defaulting from
-// PERFGATE_DB_TIMEOUT; parseDuration checks it after parsing. Its help
-// speaks of spooling only for the commands that spool (registerSpool).
+// PERFGATE_DB_TIMEOUT; cli.ParseDuration checks it after parsing.
 func (sf *storeFlags) registerTimeout(fs *flag.FlagSet, e *cli.Env) {
-	fs.StringVar(&sf.timeoutText, "db-timeout", e.GetenvOr("PERFGATE_DB_TIMEOUT", open.DefaultTimeout.String()), timeoutUsage(""))
-}
-
-// timeoutUsage is --db-timeout's help, with what else happens past it.
-func timeoutUsage(also string) string {
-	return "the longest one database operation may take, e.g. 90s or 5m; past it the command exits 3" + also + " (env PERFGATE_DB_TIMEOUT)"
+	fs.StringVar(&sf.timeoutText, "db-timeout", e.GetenvOr("PERFGATE_DB_TIMEOUT", open.DefaultTimeout.String()),
+		"the longest one database operation may take, e.g. 90s or 5m; past it the command exits 3 (env PERFGATE_DB_TIMEOUT)")
 }
 
 // openStore opens the store the flags name (open.Store). The caller closes
@@ -58,7 +50,7 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 	timeout := sf.timeout
 	if sf.dbURL != "" && sf.timeoutText != "" {
 		var err error
-		if timeout, err = parseDuration("--db-timeout", sf.timeoutText); err != nil {
+		if timeout, err = cli.ParseDuration("--db-timeout", sf.timeoutText); err != nil {
 			return nil, err
 		}
 	}
@@ -72,14 +64,4 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 		return nil, err
 	}
 	return st, nil
-}
-
-// parseDuration reads a timeout flag or input (units.ParseTimeout); a bad
-// one is a usage error naming it.
-func parseDuration(name, s string) (time.Duration, error) {
-	d, err := units.ParseTimeout(s)
-	if err != nil {
-		return 0, cli.UsageErrorf("%s: %v", name, err)
-	}
-	return d, nil
 }
