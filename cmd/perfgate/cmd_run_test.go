@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -185,5 +186,50 @@ func TestRunNoCommitYet(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the error came after %s: the run block is resolved before measuring", d)
+	}
+}
+
+// TestRunListConfig: run --config FILE --list lists that config's suites
+// and their benchmarks, not the built-in suites (it ignored --config, even
+// a missing file, and listed all 792 built-in benchmarks); a missing file
+// is exit 2 naming it.
+func TestRunListConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".perfgate.yml")
+	yml := "version: 1\nsuites:\n" +
+		"  - name: mem\n    builtin: {suite: memory, size: small, filter: \"float4\"}\n" +
+		"  - name: gobench\n    command: {run: \"go test -bench .\", format: gotest}\n"
+	if err := os.WriteFile(cfg, []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, builtin, _ := runCmd(t, "run", "--list", "--suite", "memory", "--size", "small", "--filter", "float4")
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(builtin), "\n")[1:] {
+		want = append(want, l)
+	}
+	code, out, errs := runCmd(t, "run", "--config", cfg, "--list")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(want) == 0 || len(lines) != len(want)+2 ||
+		lines[0] != "mem: builtin suite memory at size small" ||
+		strings.Join(lines[1:len(want)+1], "\n") != strings.Join(want, "\n") ||
+		lines[len(lines)-1] != "gobench: command suite (gotest output; its benchmarks are what it prints): go test -bench ." {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant mem with the %d benchmarks of memory/float4 at size small, then gobench", code, errs, out, len(want))
+	}
+	code, out, _ = runCmd(t, "run", "--config", "../../examples/kernels/.perfgate.yml", "--list", "--suite", "saxpy")
+	if code != 0 || !strings.HasPrefix(out, "saxpy: kernel saxpy of saxpy.cu\n  saxpy/n=1048576/unroll=1/mode=cold\n") ||
+		strings.Count(out, "\n  saxpy/") != 12 || strings.Contains(out, "benchpkg") {
+		t.Errorf("--suite saxpy: exit %d, stdout:\n%s\nwant the 12 benchmarks of the saxpy sweep (6 points, 2 modes)", code, out)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--config", filepath.Join(dir, "missing.yml")}, filepath.Join(dir, "missing.yml") + ": cannot read the configuration"},
+		{[]string{"--config", cfg, "--suite", "memory"}, `--suite: "memory" is not a suite of ` + cfg},
+	} {
+		code, out, errs := runCmd(t, append([]string{"run", "--list"}, tt.args...)...)
+		if code != 2 || !strings.Contains(errs, tt.want) || out != "" {
+			t.Errorf("run --list %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(tt.args, " "), code, out, errs, tt.want)
+		}
 	}
 }
