@@ -2,7 +2,8 @@
 // of cli/cli's pkg/cmdutil: the outside world a command may touch (Env),
 // the table of commands and the dispatch to one of them, the exit codes
 // and the typed errors that choose them, the flag set a command parses
-// its arguments with (through cliflag), and the version the program
+// its arguments with (through cliflag), the flag values several commands
+// share (AgeCutoff, ParseDuration, OldNew), and the version the program
 // reports (Version).
 //
 // Only package main prints the errors this package maps; the libraries
