@@ -13,6 +13,12 @@ type BaselineSource interface {
 	Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error)
 }
 
+// A ResetSource lists the re-baseline points (perfgate baseline reset);
+// a store that keeps none need not be one.
+type ResetSource interface {
+	Resets(ctx context.Context) ([]model.Reset, error)
+}
+
 // A Query says which stored runs the candidates are judged against.
 type Query struct {
 	Branch  string // the baseline branch
@@ -54,6 +60,13 @@ func baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q
 	b, err := src.Baseline(ctx, bq)
 	if err != nil {
 		return nil, err
+	}
+	if rs, ok := src.(ResetSource); ok {
+		resets, err := rs.Resets(ctx)
+		if err != nil {
+			return nil, err
+		}
+		model.ApplyResets(b, resets)
 	}
 	if len(b.Incomparable) > q.Jobs {
 		b.Incomparable = b.Incomparable[:q.Jobs]
