@@ -47,6 +47,7 @@ func TestBaselineReset(t *testing.T) {
 			}
 			record(histRun("m1", 1, 100), histRun("m2", 2, 101), histRun("m3", 3, 100))
 			pr := writeRuns(t, dir, histRun("pr", 50, 130, asPR, later(50)))[0]
+			var reason string
 			check := func(wantCode int) (verdict string, nBase int) {
 				t.Helper()
 				out, errOut, code := invoke(t, vars, "check", "--candidate", pr, "--baseline-runs", "5", "--format", "json")
@@ -55,13 +56,14 @@ func TestBaselineReset(t *testing.T) {
 				}
 				var rep struct {
 					Benchmarks []struct {
-						Verdict   string
-						NBaseline int `json:"n_baseline"`
+						Verdict, Reason string
+						NBaseline       int `json:"n_baseline"`
 					} `json:"benchmarks"`
 				}
 				if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Benchmarks) != 1 {
 					t.Fatalf("check JSON: %v\n%s", err, out)
 				}
+				reason = rep.Benchmarks[0].Reason
 				return rep.Benchmarks[0].Verdict, rep.Benchmarks[0].NBaseline
 			}
 			if v, _ := check(cli.ExitRegression); v != "regression" {
@@ -71,8 +73,10 @@ func TestBaselineReset(t *testing.T) {
 			if code != 0 || !strings.Contains(out, `baseline reset "elementwise/add/*"`) || !strings.Contains(out, `by "octocat"`) {
 				t.Fatalf("baseline reset: exit %d, %q %q", code, out, errOut)
 			}
-			if v, n := check(cli.ExitOK); v != "insufficient" || n != 0 {
-				t.Errorf("right after the reset: %s against %d samples, want insufficient against none", v, n)
+			today := time.Now().UTC().Format(time.DateOnly)
+			wantWhy := "baseline reset " + today + " by octocat: no baseline run since (fp64 accumulation: correct, and slower)"
+			if v, n := check(cli.ExitOK); v != "insufficient" || n != 0 || reason != wantWhy {
+				t.Errorf("right after the reset: %s %q against %d samples, want insufficient %q against none", v, reason, n, wantWhy)
 			}
 			for i := range 3 {
 				record(histRun(fmt.Sprintf("n%d", i), 10+i, 130, later(10+i)))

@@ -51,6 +51,7 @@ func ApplyResets(b *Baseline, resets []Reset) {
 	if len(resets) == 0 {
 		return
 	}
+	b.Resets = append(b.Resets, resets...)
 	covered := func(run *Run, k Key) bool {
 		for _, r := range resets {
 			if r.Covers(run, k) {
