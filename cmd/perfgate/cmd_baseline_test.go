@@ -18,7 +18,7 @@ import (
 // reset (the slowdown was intended) and three pushes at the new level, a
 // pull request at that level is judged against the new level alone (90
 // samples of 3 jobs, not 150 of 5 with --baseline-runs 5) and is
-// unchanged; trend still shows the old runs (issue 27).
+// unchanged; trend still shows the old runs and marks the reset (issue 27).
 func TestBaselineReset(t *testing.T) {
 	stores := map[string]func(t *testing.T) map[string]string{
 		"filestore": func(t *testing.T) map[string]string {
@@ -87,6 +87,10 @@ func TestBaselineReset(t *testing.T) {
 			out, _, code = invoke(t, vars, "trend", "--benchmark", "*", "--format", "csv")
 			if code != 0 || strings.Count(out, "\n") < 7 {
 				t.Errorf("trend after the reset: exit %d, want all 6 runs kept:\n%s", code, out)
+			}
+			out, _, code = invoke(t, vars, "trend", "--benchmark", "*", "--since", "0")
+			if code != 0 || !strings.Contains(out, "by octocat (fp64 accumulation: correct, and slower): earlier runs feed no baseline") {
+				t.Errorf("trend's table does not mark the reset: exit %d\n%s", code, out)
 			}
 		})
 	}

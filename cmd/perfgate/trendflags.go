@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
@@ -15,7 +16,8 @@ import (
 // trend share them.
 type trendFlags struct {
 	pattern, suite, since, branch, testbed, repo string
-	threshold, maxP                              float64 // threshold in percent
+	threshold, maxP                              float64       // threshold in percent
+	resets                                       []model.Reset // the store's re-baseline points, once read
 }
 
 func (tf *trendFlags) register(fs *flag.FlagSet, e *cli.Env) {
@@ -58,6 +60,9 @@ func (tf *trendFlags) read(ctx context.Context, sf storeFlags) ([]model.TrendSer
 	}
 	defer st.Close()
 	series, err := trend.Read(ctx, st, q)
+	if rs, ok := st.(check.ResetSource); ok && err == nil {
+		tf.resets, err = rs.Resets(ctx)
+	}
 	if err == nil && len(series) == 0 {
 		return nil, opt, cli.UsageErrorf("--benchmark: nothing matches %q (try the name as trend --benchmark '*' lists it, or --since 0 for older runs)", tf.pattern)
 	}
