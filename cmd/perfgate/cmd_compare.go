@@ -72,5 +72,5 @@ func runCompare(ctx context.Context, args []string, e *cli.Env) error {
 	if err := report.Render(e.Stdout, c, nil, cf.format); err != nil {
 		return err
 	}
-	return gateErr(c)
+	return cli.GateErr(c.Gate())
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
@@ -59,10 +58,8 @@ func (tf *trendFlags) read(ctx context.Context, sf storeFlags) ([]model.TrendSer
 		return nil, opt, err
 	}
 	defer st.Close()
-	series, err := trend.Read(ctx, st, q)
-	if rs, ok := st.(check.ResetSource); ok && err == nil {
-		tf.resets, err = rs.Resets(ctx)
-	}
+	var series []model.TrendSeries
+	series, tf.resets, err = trend.ReadWithResets(ctx, st, q)
 	if err == nil && len(series) == 0 {
 		return nil, opt, cli.UsageErrorf("--benchmark: nothing matches %q (try the name as trend --benchmark '*' lists it, or --since 0 for older runs)", tf.pattern)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
@@ -20,19 +19,5 @@ func finishCheck(e *cli.Env, c *compare.Comparison, conf *confirm.Confirmation, 
 	if note := report.BaselineNote(c, branch, testbed); note != "" {
 		fmt.Fprintf(e.Stderr, "perfgate: %s\n", note)
 	}
-	return gateErr(c)
-}
-
-// gateErr is the exit of a comparison whose report is printed: nil when it
-// passes the gate (compare.Comparison.Gate), cli.ErrRegression on a
-// regression, exit 1 saying why when inconclusive results fail it
-// (--inconclusive fail).
-func gateErr(c *compare.Comparison) error {
-	switch outcome, fails := c.Gate(); {
-	case !fails:
-		return nil
-	case outcome == compare.OutcomeInconclusive:
-		return &cli.ExitError{Code: cli.ExitRegression, Err: errors.New("the results are inconclusive (the report says which) and --inconclusive is fail")}
-	}
-	return cli.ErrRegression
+	return cli.GateErr(c.Gate())
 }

@@ -1,6 +1,7 @@
 package trend
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,6 +29,29 @@ type Series struct {
 	// Resets are the re-baseline points that cover the benchmark
 	// (MarkResets): runs before one feed no baseline, shown all the same.
 	Resets []model.Reset `json:"resets,omitempty"`
+}
+
+// A ResetSource lists re-baseline points; both stores are one.
+type ResetSource interface {
+	Resets(ctx context.Context) ([]model.Reset, error)
+}
+
+// ReadResets returns src's re-baseline points, none when it keeps none.
+func ReadResets(ctx context.Context, src any) ([]model.Reset, error) {
+	if rs, ok := src.(ResetSource); ok {
+		return rs.Resets(ctx)
+	}
+	return nil, nil
+}
+
+// ReadWithResets is Read, and src's re-baseline points (ReadResets).
+func ReadWithResets(ctx context.Context, src Source, q model.TrendQuery) ([]model.TrendSeries, []model.Reset, error) {
+	series, err := Read(ctx, src, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	resets, err := ReadResets(ctx, src)
+	return series, resets, err
 }
 
 // MarkResets gives each series the resets (perfgate baseline reset) of
