@@ -274,11 +274,41 @@ if [ "${PERFGATE_CUDA:-auto}" != false ]; then
   fi
 fi
 bin="$out/perfgate"
-if ! (cd "$GITHUB_ACTION_PATH" && go build "${tags[@]}" -trimpath -o "$bin" ./cmd/perfgate); then
-  if [ -n "$cuda_h" ]; then
-    echo "::error title=perfgate::the CUDA build failed against cuda.h $cuda_h from $inc (the compiler's messages are above); set cuda-include to another CUDA 11.8 to 13.x include folder, or report it with this log"
+
+# A build is cached per runner, keyed by what goes into it: the action's
+# source (every Go, C, CUDA and module file; the action's checkout has no
+# .git to name its commit), the Go version, the machine, the tags and cgo
+# flags, and the cuda.h built against. A second job on the runner reuses it.
+cache_root="${PERFGATE_BUILD_CACHE:-${RUNNER_TOOL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}}/perfgate-build}"
+key=$(
+  cd "$GITHUB_ACTION_PATH" &&
+  {
+    find . -path ./.git -prune -o -path ./vendor -prune -o -type f \( -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.cu' \
+      -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs -r sha256sum
+    go version
+    uname -m
+    echo "${tags[*]}|${libcuda:-}" # the private include folder holds cuda.h alone: hashed below
+    if [ -n "$cuda_h" ]; then sha256sum "$inc/cuda.h"; fi
+  } | sha256sum | cut -c1-32
+)
+cached="$cache_root/$key/perfgate"
+if [ -x "$cached" ]; then
+  cp "$cached" "$bin"
+  echo "perfgate: reusing the build cached at $cached (same source, Go, cuda.h and flags)"
+else
+  if ! (cd "$GITHUB_ACTION_PATH" && go build "${tags[@]}" -trimpath -o "$bin" ./cmd/perfgate); then
+    if [ -n "$cuda_h" ]; then
+      echo "::error title=perfgate::the CUDA build failed against cuda.h $cuda_h from $inc (the compiler's messages are above); set cuda-include to another CUDA 11.8 to 13.x include folder, or report it with this log"
+    fi
+    exit 3
   fi
-  exit 3
+  # Written under a temporary name and renamed: a job running beside this
+  # one never sees half a binary. A cache that cannot be written costs only
+  # the next job a build.
+  if mkdir -p "$cache_root/$key" 2>/dev/null && cp "$bin" "$cached.tmp.$$" 2>/dev/null; then
+    mv -f "$cached.tmp.$$" "$cached"
+    echo "perfgate: cached the build at $cached"
+  fi
 fi
 echo "bin=$bin" >> "$GITHUB_OUTPUT"
 echo "libdir=$libdir" >> "$GITHUB_OUTPUT"

@@ -40,27 +40,7 @@ func TestActionBuildScript(t *testing.T) {
 	write(filepath.Join(none, "README"), "", 0o644)
 	write(filepath.Join(cmdonly, ".perfgate.yml"), "version: 1\nsuites:\n  - name: b\n    command:\n      run: go test -bench .\n", 0o644)
 	write(filepath.Join(kernel, "perf.yml"), "version: 1\nsuites:\n  - name: k\n    kernel:\n      source: k.cu\n", 0o644)
-	gpuBin, plainBin := filepath.Join(dir, "gpu-bin"), filepath.Join(dir, "plain-bin")
-	goStub := "#!/bin/sh\nprintf '%s|%s|%s|%s\\n' \"$CGO_ENABLED\" \"$CGO_CFLAGS\" \"$CGO_LDFLAGS\" \"$*\" > \"$STUB_OUT\"\n"
-	for _, b := range []string{gpuBin, plainBin} {
-		write(filepath.Join(b, "go"), goStub, 0o755)
-	}
-	write(filepath.Join(gpuBin, "nvidia-smi"), "#!/bin/sh\nexit 0\n", 0o755)
-	// The tools the script uses, and nothing else of the host's (which may
-	// have an nvidia-smi).
-	tools := filepath.Join(dir, "tools")
-	if err := os.MkdirAll(tools, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"sh", "bash", "sed", "head", "sort", "tr", "dirname", "mkdir", "ln", "awk", "grep", "paste", "cat"} {
-		p, err := exec.LookPath(name)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := os.Symlink(p, filepath.Join(tools, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gpuBin, plainBin, tools := buildScriptTools(t, dir, write)
 
 	tmp := filepath.Join(dir, "runner-temp")
 	priv := filepath.Join(tmp, "perfgate-action", "include")
@@ -108,7 +88,7 @@ func TestActionBuildScript(t *testing.T) {
 			cmd := exec.Command("bash", script)
 			cmd.Env = append([]string{"PATH=" + tt.bin + ":" + tools, "PERFGATE_CUDA=" + tt.cuda, "PERFGATE_CUDA_INCLUDE=" + tt.include,
 				"GITHUB_ACTION_PATH=" + dir, "RUNNER_TEMP=" + tmp, "GITHUB_OUTPUT=" + ghOut, "STUB_OUT=" + stubOut,
-				"PERFGATE_BUILD_SYSLIBS=", "HOME=" + dir}, tt.env...)
+				"PERFGATE_BUILD_SYSLIBS=", "HOME=" + dir, "PERFGATE_BUILD_CACHE=" + t.TempDir()}, tt.env...)
 			out, err := cmd.CombinedOutput()
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
@@ -143,6 +123,41 @@ func TestActionBuildScript(t *testing.T) {
 			}
 		})
 	}
+}
+
+// buildScriptTools writes the stub commands of the build.sh tests: a go
+// that records its cgo flags and arguments in $STUB_OUT and writes a fake
+// binary at -o, and an nvidia-smi; and links the tools the script uses, and
+// nothing else of the host's (which may have an nvidia-smi), into a folder.
+// It returns the folders to put first on PATH for a GPU host and a plain
+// one, and the tools' folder.
+func buildScriptTools(t *testing.T, dir string, write func(path, body string, mode os.FileMode)) (gpuBin, plainBin, tools string) {
+	t.Helper()
+	gpuBin, plainBin = filepath.Join(dir, "gpu-bin"), filepath.Join(dir, "plain-bin")
+	goStub := `#!/bin/sh
+if [ "$1" = version ]; then echo "go version go1.26.8 linux/amd64"; exit 0; fi
+printf '%s|%s|%s|%s\n' "$CGO_ENABLED" "$CGO_CFLAGS" "$CGO_LDFLAGS" "$*" > "$STUB_OUT"
+while [ $# -gt 0 ]; do if [ "$1" = -o ]; then echo "binary built $(cat "$STUB_OUT")" > "$2"; chmod +x "$2"; fi; shift; done
+`
+	for _, b := range []string{gpuBin, plainBin} {
+		write(filepath.Join(b, "go"), goStub, 0o755)
+	}
+	write(filepath.Join(gpuBin, "nvidia-smi"), "#!/bin/sh\nexit 0\n", 0o755)
+	tools = filepath.Join(dir, "tools")
+	if err := os.MkdirAll(tools, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sh", "bash", "sed", "head", "sort", "tr", "dirname", "mkdir", "ln", "awk", "grep", "paste", "cat",
+		"find", "xargs", "sha256sum", "cut", "cp", "mv", "uname", "chmod"} {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := os.Symlink(p, filepath.Join(tools, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return gpuBin, plainBin, tools
 }
 
 // buildScriptFixture is the set-up of the tests that run action/build.sh:

@@ -133,7 +133,7 @@ cp "$f" "$out"
 				"GITHUB_ACTION_PATH=" + filepath.Join(dir, "src", tt.ref), "RUNNER_TEMP=" + tmp, "GITHUB_OUTPUT=" + ghOut, "STUB_OUT=" + stubOut,
 				// No GPU suites: a GPU host without CUDA builds from source
 				// instead of failing (TestActionBuildScript tests that exit 3).
-				"PERFGATE_ACTION_RESULTS_FILE=results.json"}
+				"PERFGATE_ACTION_RESULTS_FILE=results.json", "PERFGATE_BUILD_CACHE=" + t.TempDir()}
 			out, err := cmd.CombinedOutput()
 			if tt.cuda == "true" || tt.ref == "main" {
 				if _, err := os.Stat(curlLog); err == nil {

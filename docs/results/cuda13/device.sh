@@ -3,8 +3,8 @@
 # driver 580) with nothing but its CUDA 13 toolkit: no Triton cuda.h, no
 # cuda-include, no CGO_CFLAGS. From the repository root, after pack.sh:
 #   bash docs/results/cuda13/device.sh
-# Optional: PG_RELEASE_BIN, a perfgate binary built elsewhere without a GPU
-# (CI's 11.8 headers), also run here. Logs land in $OUT (8 files at most).
+# Optional: PG_RELEASE_BIN (default .gpu/pg-release), a perfgate binary built
+# without a GPU against CI's CUDA 11.8 headers, also run here. Logs land in $OUT (8 files at most).
 set -uo pipefail
 OUT=${OUT:-/tmp/perfgate-out}
 mkdir -p "$OUT"
@@ -37,6 +37,9 @@ libdir=$(sed -n 's/^libdir=//p' "$GITHUB_OUTPUT")
 stage "ldd and the libraries loaded"
 {
   echo "--- ldd $bin"; ldd "$bin"
+  echo "--- driver API symbols the binary needs that libcuda.so.1 lacks (none expected)"
+  lc=$(ldconfig -p | awk '$1 == "libcuda.so.1" {print $NF; exit}')
+  comm -23 <(nm -D --undefined-only "$bin" | awk '$2 ~ /^cu/ {print $2}' | sort -u) <(nm -D --defined-only "$lc" | awk '{print $3}' | sort -u)
   echo "--- LD_DEBUG=libs: what perfgate doctor dlopens"
   LD_DEBUG=libs "$bin" doctor 2>&1 >/dev/null | grep -E 'calling init|find library=lib(nvrtc|cublas|nvidia-ml)' | sed 's/^ *[0-9]*: *//' | sort -u
 } > "$OUT/ldd.txt" 2>&1
@@ -57,7 +60,8 @@ PERFGATE_REQUIRE_GPU=1 timeout 200 go test -tags cuda -count=1 ./kernels/... > "
 echo "go test exit $?" | tee -a "$sum"
 grep -E '^(--- FAIL|ok|FAIL)' "$OUT/gotest.log" | tee -a "$sum"
 
-if [ -n "${PG_RELEASE_BIN:-}" ] && [ -x "$PG_RELEASE_BIN" ]; then
+PG_RELEASE_BIN=${PG_RELEASE_BIN:-.gpu/pg-release}
+if [ -x "$PG_RELEASE_BIN" ]; then
   stage "release-style binary $PG_RELEASE_BIN (built without a GPU)"
   {
     ldd "$PG_RELEASE_BIN"
