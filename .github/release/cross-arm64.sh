@@ -2,10 +2,10 @@
 # cross-arm64.sh: builds perfgate for linux/arm64 (GH200, GB200 hosts) on an
 # amd64 machine without a GPU, and runs what can run there:
 #
-#   1. dist/perfgate-linux-arm64: CGO_ENABLED=0, static; it runs its host-only
+#   1. perfgate-linux-arm64: CGO_ENABLED=0, static; it runs its host-only
 #      suite (cmdpath, mode=host) under qemu-user (qemu-aarch64) when that is
 #      installed (apt-get install qemu-user), and its results file is checked.
-#   2. dist/perfgate-linux-arm64-cuda: -tags cuda with aarch64-linux-gnu-gcc
+#   2. perfgate-linux-arm64-cuda: -tags cuda with aarch64-linux-gnu-gcc
 #      (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross), against
 #      the cuda.h in CUDA_INCLUDE (default /usr/include: headers are the same
 #      for every architecture) and a stub libcuda.so.1 made here from that
@@ -14,12 +14,15 @@
 #      no arm64 GPU host was available to run it: that is not tested.
 #
 # Skips (exit 0, saying so) what lacks its tool unless REQUIRE_ARM64=1.
-# Env: VERSION (default devel), CUDA_INCLUDE, REQUIRE_ARM64.
+# Env: VERSION (default devel), CUDA_INCLUDE, REQUIRE_ARM64, OUTDIR (where
+# the binaries go, e.g. dist for a release; default a temporary folder,
+# removed at the end: a CI check leaves nothing in the checkout).
 set -euo pipefail
 VERSION=${VERSION:-devel}
-mkdir -p dist
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+out=${OUTDIR:-$work/dist}
+mkdir -p "$out"
 need() {
   if command -v "$1" >/dev/null 2>&1; then
     return 0
@@ -32,7 +35,7 @@ need() {
   return 1
 }
 
-static=dist/perfgate-linux-arm64
+static=$out/perfgate-linux-arm64
 CGO_ENABLED=0 GOOS=linux GOARCH=arm64 go build -trimpath -ldflags "-X main.version=$VERSION" -o "$static" ./cmd/perfgate
 echo "cross-arm64: built $static ($(file -b "$static" 2>/dev/null | cut -d, -f1-2 || echo arm64))"
 if need qemu-aarch64 "apt-get install qemu-user"; then
@@ -59,7 +62,7 @@ if need aarch64-linux-gnu-gcc "apt-get install gcc-aarch64-linux-gnu libc6-dev-a
   mkdir -p "$work/lib" "$work/include"
   aarch64-linux-gnu-gcc -shared -fPIC -o "$work/lib/libcuda.so" -Wl,-soname,libcuda.so.1 "$work/stub.c"
   ln -s "$inc/cuda.h" "$work/include/cuda.h"
-  cuda=dist/perfgate-linux-arm64-cuda
+  cuda=$out/perfgate-linux-arm64-cuda
   CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc CGO_CFLAGS="-I$work/include" CGO_LDFLAGS="-L$work/lib" \
     go build -tags cuda -trimpath -ldflags "-X main.version=$VERSION" -o "$cuda" ./cmd/perfgate
   needed=$(aarch64-linux-gnu-readelf -d "$cuda" 2>/dev/null || readelf -d "$cuda")
