@@ -3,8 +3,8 @@
 # driver 580) with nothing but its CUDA 13 toolkit: no Triton cuda.h, no
 # cuda-include, no CGO_CFLAGS. From the repository root, after pack.sh:
 #   bash docs/results/cuda13/device.sh
-# Optional: PG_RELEASE_BIN (default .gpu/pg-release), a perfgate binary built
-# without a GPU against CI's CUDA 11.8 headers, also run here. Logs land in $OUT (8 files at most).
+# Optional: PG_RELEASE_BIN (default: .gpu/pg-release.xz unpacked), a perfgate
+# binary built without a GPU against CI's CUDA 11.8 headers, also run here. Logs land in $OUT (8 files at most).
 set -uo pipefail
 OUT=${OUT:-/tmp/perfgate-out}
 mkdir -p "$OUT"
@@ -60,8 +60,10 @@ PERFGATE_REQUIRE_GPU=1 timeout 200 go test -tags cuda -count=1 ./kernels/... > "
 echo "go test exit $?" | tee -a "$sum"
 grep -E '^(--- FAIL|ok|FAIL)' "$OUT/gotest.log" | tee -a "$sum"
 
-PG_RELEASE_BIN=${PG_RELEASE_BIN:-.gpu/pg-release}
-if [ -x "$PG_RELEASE_BIN" ]; then
+if [ -z "${PG_RELEASE_BIN:-}" ] && [ -f .gpu/pg-release.xz ]; then
+  xz -dc .gpu/pg-release.xz > /tmp/pg-release && chmod +x /tmp/pg-release && PG_RELEASE_BIN=/tmp/pg-release
+fi
+if [ -n "${PG_RELEASE_BIN:-}" ] && [ -x "$PG_RELEASE_BIN" ]; then
   stage "release-style binary $PG_RELEASE_BIN (built without a GPU)"
   {
     ldd "$PG_RELEASE_BIN"
