@@ -50,13 +50,13 @@ stage "perfgate doctor"
 echo "doctor exit $?" | tee -a "$sum"
 grep -E 'CUDA|nvrtc|cuda' "$OUT/doctor.txt" | tee -a "$sum"
 
-stage "perfgate run, default suites, 1 round (LD_LIBRARY_PATH=$libdir as the action sets)"
-LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout 200 "$bin" run --out "$OUT/run.json" > "$OUT/run.log" 2>&1
+stage "perfgate run --fast, default suites, 1 round (LD_LIBRARY_PATH=$libdir as the action sets)"
+LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout 150 "$bin" run --fast --out "$OUT/run.json" > "$OUT/run.log" 2>&1
 echo "run exit $?" | tee -a "$sum"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); b=d.get('benchmarks',[]); print(len(b),'benchmarks;', 'nvrtc', d['run'].get('env',{}).get('nvrtc'), d['run'].get('env',{}).get('nvrtc_lib'))" "$OUT/run.json" 2>&1 | tee -a "$sum"
 
 stage "PERFGATE_REQUIRE_GPU=1 go test -tags cuda -count=1 ./kernels/... (no CGO_CFLAGS)"
-PERFGATE_REQUIRE_GPU=1 timeout 200 go test -tags cuda -count=1 ./kernels/... > "$OUT/gotest.log" 2>&1
+PERFGATE_REQUIRE_GPU=1 timeout 180 go test -tags cuda -count=1 ./kernels/... > "$OUT/gotest.log" 2>&1
 echo "go test exit $?" | tee -a "$sum"
 grep -E '^(--- FAIL|ok|FAIL)' "$OUT/gotest.log" | tee -a "$sum"
 
