@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/kernels"
@@ -26,12 +23,6 @@ func runDoctor(ctx context.Context, args []string, e *cli.Env) error {
 	}
 	fmt.Fprintf(e.Stdout, "perfgate %s (%s)\n", buildVersion(), kernels.Build)
 	rep, err := newRunner(e).Doctor(ctx)
-	if errors.Is(err, kernels.ErrNoCUDA) {
-		// What this host offers a CUDA build, and what is missing.
-		for _, line := range kernels.ProbeHostCUDA(os.Getenv, os.ReadFile, filepath.Glob).Diagnosis() {
-			fmt.Fprintln(e.Stdout, "  "+line)
-		}
-	}
 	if err != nil {
 		return err
 	}
