@@ -54,7 +54,9 @@ func h100History(t *testing.T) []model.TrendSeries {
 	return out
 }
 
-func itoa3(i int) string { return string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)}) }
+func itoa3(i int) string {
+	return string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)})
+}
 
 // TestDashboardScreenshot opens the elementwise suite of h100History from
 // disk, filtered to fp16, as docs/img/dashboard.png shows it: the page
