@@ -20,6 +20,20 @@ func userCase(k UserKernel, uc UserCase) benchCase {
 	return c
 }
 
+// UserBenchmarkNames returns the names of the benchmarks k measures, in
+// the order it measures them (every case in cold and batch mode), without
+// a GPU: what perfgate run --config --list prints.
+func UserBenchmarkNames(k UserKernel) []string {
+	var out []string
+	for _, uc := range k.Cases {
+		c := userCase(k, uc)
+		for _, m := range modes {
+			out = append(out, c.name(m))
+		}
+	}
+	return out
+}
+
 // validateUserCase checks what the harness relies on before touching the GPU.
 func validateUserCase(k UserKernel, i int, uc UserCase) error {
 	where := fmt.Sprintf("%s: kernel %s, case %d", k.File, k.Name, i)

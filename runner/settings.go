@@ -82,6 +82,12 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 		return o, &model.InputError{Msg: err.Error(), Err: err}
 	}
 	switch {
+	case s.List && s.Config != "": // list the config's suites, not the built-in ones
+		cfg, err := config.Load(s.Config)
+		if err != nil {
+			return o, err
+		}
+		o.Config = cfg
 	case s.List:
 	case s.Config != "":
 		if s.Filter != "" || s.Ops != "" || s.DTypes != "" || s.MaxTime != 0 {
@@ -108,8 +114,12 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 }
 
 // List writes the built-in suites o.Suites names (all when none) with the
-// benchmarks o.Kernel selects.
+// benchmarks o.Kernel selects, or, with o.Config, the config's suites
+// (listConfig).
 func List(w io.Writer, o Options) error {
+	if o.Config != nil {
+		return listConfig(w, o.Config, o.Suites)
+	}
 	if len(o.Suites) > 0 {
 		if err := CheckSuites(o.Suites); err != nil {
 			return err

@@ -27,10 +27,10 @@ type abFlags struct {
 }
 
 func runAB(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "ab", "--base REF [--rounds R] [--config FILE] [flags]")
+	fs := cli.NewFlagSet(e, "ab", "--base REF [--rounds R] [--config FILE] [flags]")
 	var f abFlags
 	fs.StringVar(&f.o.Base, "base", e.GetenvOr("PERFGATE_AB_BASE", ""), "git `ref` to compare against; its merge base with HEAD is checked out (env PERFGATE_AB_BASE)")
-	fs.IntVar(&f.rounds, "rounds", 5, "rounds; each runs every suite once per side")
+	fs.IntVar(&f.rounds, "rounds", 5, "rounds; each runs every suite once per side, each in its own process. Default 5, more than the action's 3: ab reads no stored history (the action reads up to 20 baseline jobs), so the spread between processes comes from these rounds alone; 5 cost 10 runs of each suite (docs/rounds.md)")
 	fs.StringVar(&f.o.ConfigPath, "config", e.GetenvOr("PERFGATE_CONFIG", ""), "the `file` declaring the suites (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root)")
 	fs.StringVar(&f.o.Dir, "repo", ".", "a `directory` inside the git repository")
 	fs.StringVar(&f.o.Order, "order", ab.OrderABBA, "round order: abba (base,head then head,base: cancels linear drift) or abab")

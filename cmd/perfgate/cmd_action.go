@@ -29,7 +29,7 @@ var actionDefaults = action.Defaults{
 }
 
 func runAction(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "action", "(no flags: configured by the GitHub Action's inputs, see docs/action.md)")
+	fs := cli.NewFlagSet(e, "action", "(no flags: configured by the GitHub Action's inputs, see docs/action.md)")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}

@@ -47,12 +47,17 @@ func writeChart(e *cli.Env, o chart.Output, p *plot.Plot, fit vg.Length) error {
 }
 
 func runChart(ctx context.Context, args []string, e *cli.Env) error {
+	const usage = "usage: perfgate chart trend --benchmark PATTERN --out FILE.png|.svg [trend's flags]\n" +
+		"       perfgate chart compare --report REPORT.json --out FILE.png|.svg"
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") { // both charts' flags
+		fmt.Fprintf(e.Stdout, "%s\n\n", usage)
+		runChartTrend(ctx, []string{"-help"}, e)
+		fmt.Fprintln(e.Stdout)
+		return runChartCompare([]string{"-help"}, e)
+	}
 	if len(args) == 0 || (args[0] != "trend" && args[0] != "compare") {
-		fmt.Fprintln(e.Stderr, "usage: perfgate chart trend --benchmark PATTERN --out FILE.png|.svg [trend's flags]\n"+
-			"       perfgate chart compare --report REPORT.json --out FILE.png|.svg")
+		fmt.Fprintln(e.Stderr, usage)
 		switch {
-		case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help"):
-			return cli.ErrHelp
 		case len(args) > 0 && strings.HasPrefix(args[0], "-"):
 			return cli.UsageErrorf("chart: flag %s before what to draw: name trend or compare first", args[0])
 		}
@@ -65,7 +70,7 @@ func runChart(ctx context.Context, args []string, e *cli.Env) error {
 }
 
 func runChartTrend(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "chart trend", "--benchmark PATTERN --out FILE.png|.svg [--suite S] [--since 90d] [--branch main] [--testbed T] [--store DIR | --db URL]")
+	fs := cli.NewFlagSet(e, "chart trend", "--benchmark PATTERN --out FILE.png|.svg [--suite S] [--since 90d] [--branch main] [--testbed T] [--store DIR | --db URL]")
 	var (
 		tf trendFlags
 		sf storeFlags
@@ -73,6 +78,7 @@ func runChartTrend(ctx context.Context, args []string, e *cli.Env) error {
 	)
 	tf.register(fs, e)
 	sf.register(fs, e)
+	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	registerChartOutput(fs, &o)
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
@@ -99,7 +105,7 @@ func runChartTrend(ctx context.Context, args []string, e *cli.Env) error {
 }
 
 func runChartCompare(args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "chart compare", "--report REPORT.json --out FILE.png|.svg")
+	fs := cli.NewFlagSet(e, "chart compare", "--report REPORT.json --out FILE.png|.svg")
 	var (
 		o      chart.Output
 		report string

@@ -65,7 +65,7 @@ func (cf *checkFlags) validate() error {
 }
 
 func runCheck(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
+	fs := cli.NewFlagSet(e, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
 	var (
 		cf checkFlags
 		vf compareFlags
@@ -73,6 +73,7 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 	)
 	cf.register(fs, e)
 	vf.register(fs, e)
+	vf.registerHistory(fs)
 	sf.register(fs, e)
 	sf.registerSpool(fs, e)
 	files, err := cli.ParseFlagsAndFiles(fs, args)

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/internal/memlimit"
 	"github.com/perfgate/perfgate/tracker/compare"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/ingest"
 	"github.com/perfgate/perfgate/tracker/report"
 )
 
@@ -14,33 +16,52 @@ func init() {
 	commands.Register(&cli.Command{Name: "compare", Run: runCompare})
 }
 
+// compareUsage is compare's usage: benchstat's OLD NEW, or sides of several files.
+const compareUsage = `OLD NEW [flags]
+       perfgate compare --baseline FILE [--baseline FILE ...] --candidate FILE [--candidate FILE ...] [flags]
+
+Each file is one run: a results file, or another tool's output (go test -bench text, any format of
+ingest) told by its content unless --input-format names it.`
+
 func runCompare(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "compare", "--baseline FILE [--baseline FILE ...] --candidate FILE [--candidate FILE ...] [flags]")
+	fs := cli.NewFlagSet(e, "compare", compareUsage)
 	var baseFiles, candFiles cli.Files
-	fs.Var(&baseFiles, "baseline", "a baseline results `file`; repeat to pool several runs")
-	fs.Var(&candFiles, "candidate", "a candidate results `file`; repeat to pool several runs")
+	fs.Var(&baseFiles, "baseline", "a baseline `file`; repeat to pool several runs")
+	fs.Var(&candFiles, "candidate", "a candidate `file`; repeat to pool several runs")
+	var in ingest.Options
+	inFormat := fs.String("input-format", "", "the `format` of every input file: "+strings.Join(ingest.Formats, ", ")+" (default: told by each file's content)")
+	fs.StringVar(&in.Metric, "metric", "", "go test output: the `unit` whose values are the samples (default ns/op), e.g. B/op or a b.ReportMetric unit")
+	fs.StringVar(&in.Unit, "unit", "", "json-samples input that names no unit: its `unit`, e.g. ms")
 	var cf compareFlags
 	cf.register(fs, e)
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
-	switch {
-	case fs.NArg() > 0:
-		return cli.UsageErrorf("unexpected argument %q (results files go after --baseline or --candidate)", fs.Arg(0))
-	case len(baseFiles) == 0:
-		return cli.UsageErrorf("--baseline: at least one baseline results file is required")
-	case len(candFiles) == 0:
-		return cli.UsageErrorf("--candidate: at least one candidate results file is required")
+	baseFiles, candFiles, err := cli.OldNew(fs.Args(), baseFiles, candFiles)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(ingest.Formats, cf.format) {
+		return cli.UsageErrorf("--format: %s is an input format; write --input-format %s (--format is the report's: %s)", cf.format, cf.format, strings.Join(report.Formats, ", "))
+	} else if *inFormat != "" {
+		if err := cli.CheckChoice("--input-format", *inFormat, ingest.Formats); err != nil {
+			return err
+		}
 	}
 	opt, err := cf.options()
 	if err != nil {
 		return err
 	}
 	opt.SortInPlace = true // the loaded runs are ours and read no more
+	baseIn, candIn, err := ingest.NewSides(baseFiles, candFiles, *inFormat)
+	if err != nil {
+		return err
+	}
+	// Sized for results files only: from the size of go test text it kept the collector running.
 	heap := memlimit.New(e.Getenv)
-	heap.Set(memlimit.FileBytes(append(append([]string(nil), baseFiles...), candFiles...)))
+	heap.Set(memlimit.FileBytes(append(baseIn.Results(), candIn.Results()...)))
 	defer heap.Restore()
-	base, cand, err := loadSides(baseFiles, candFiles)
+	base, cand, err := ingest.LoadSides(baseIn, candIn, in)
 	if err != nil {
 		return err
 	}
@@ -55,35 +76,4 @@ func runCompare(ctx context.Context, args []string, e *cli.Env) error {
 		return cli.ErrRegression
 	}
 	return nil
-}
-
-// loadSides loads both sides at once: each is one file to parse (12% of
-// the CPU of a 10,000-benchmark compare), and both are needed. A baseline
-// error is reported before a candidate error, as if loaded in turn.
-func loadSides(baseFiles, candFiles []string) (base, cand []*model.Results, err error) {
-	var candErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		cand, candErr = loadSide(candFiles)
-	}()
-	base, err = loadSide(baseFiles)
-	<-done
-	if err != nil {
-		return nil, nil, err
-	}
-	if candErr != nil {
-		return nil, nil, candErr
-	}
-	return base, cand, nil
-}
-
-// loadSide loads the results files of one side (model.LoadAll), each run
-// once (model.DistinctRuns).
-func loadSide(files []string) ([]*model.Results, error) {
-	runs, err := model.LoadAll(files)
-	if err != nil {
-		return nil, err
-	}
-	return runs, model.DistinctRuns(files, runs)
 }

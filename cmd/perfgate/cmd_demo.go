@@ -19,7 +19,7 @@ func init() {
 }
 
 func runDemo(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "demo", "[--format markdown|text|json] [--examples DIR]")
+	fs := cli.NewFlagSet(e, "demo", "[--format markdown|text|json] [--examples DIR]")
 	format := fs.String("format", report.FormatMarkdown, "output format: "+strings.Join(report.Formats, ", "))
 	dir := fs.String("examples", "examples", "the example data `DIR`: history/*.json and pr.json")
 	if err := cli.ParseFlags(fs, args); err != nil {

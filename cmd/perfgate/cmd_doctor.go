@@ -13,8 +13,8 @@ func init() {
 }
 
 func runDoctor(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "doctor", "[--strict]")
-	strict := fs.Bool("strict", false, "exit 1 when there are warnings")
+	fs := cli.NewFlagSet(e, "doctor", "[--strict]")
+	strict := fs.Bool("strict", false, "exit 3 (the environment is not fit to measure in, as run --strict refuses) when there are warnings")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -28,7 +28,7 @@ func runDoctor(ctx context.Context, args []string, e *cli.Env) error {
 	}
 	rep.Write(e.Stdout)
 	if *strict && len(rep.Warnings) > 0 {
-		return cli.ErrRegression // --strict: warnings exit 1
+		return &cli.ExitError{Code: cli.ExitInfra} // the machine's fault, not a regression (1)
 	}
 	return nil
 }

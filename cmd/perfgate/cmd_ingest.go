@@ -25,7 +25,7 @@ type ingestOptions struct {
 }
 
 func runIngest(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "ingest", "--format FORMAT [--out results.json] FILE... (FILE - reads standard input)")
+	fs := cli.NewFlagSet(e, "ingest", "--format FORMAT [--out results.json] FILE... (FILE - reads standard input)")
 	var o ingestOptions
 	fs.StringVar(&o.format, "format", e.GetenvOr("PERFGATE_INGEST_FORMAT", ""), "input `format`: "+strings.Join(ingest.Formats, ", ")+" (env PERFGATE_INGEST_FORMAT)")
 	fs.StringVar(&o.suite, "suite", "", "suite name of the benchmarks (default: the format's name)")

@@ -14,14 +14,14 @@ func init() {
 }
 
 func runMigrate(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "migrate", "--db URL")
+	fs := cli.NewFlagSet(e, "migrate", "--db URL")
 	url := fs.String("db", e.Getenv("PERFGATE_DATABASE_URL"), "Postgres history database `URL` (env PERFGATE_DATABASE_URL)")
 	var sf storeFlags
 	sf.registerTimeout(fs, e)
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
-	timeout, err := parseDuration("--db-timeout", sf.timeoutText)
+	timeout, err := cli.ParseDuration("--db-timeout", sf.timeoutText)
 	if err != nil {
 		return err
 	}

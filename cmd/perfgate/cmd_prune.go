@@ -23,9 +23,10 @@ type pruneOptions struct {
 }
 
 func runPrune(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "prune", "--older-than 365d|12w|6mo|1y [--dry-run] [--yes] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
+	fs := cli.NewFlagSet(e, "prune", "--older-than 365d|12w|6mo|1y [--dry-run] [--yes] [--baseline-branch main] [--keep 3] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
+	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	olderThan := fs.String("older-than", "", "delete runs that started longer ago than this `age`: 90d, 12w, 6mo, 1y or 36h (m is refused: minutes or months?)")
 	dryRun := fs.Bool("dry-run", false, "count what would be deleted, delete nothing")
 	branch := fs.String("baseline-branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"),
@@ -72,7 +73,7 @@ func pruneQuery(olderThan, branch string, keep int, dryRun bool, now time.Time) 
 	case keep < 0:
 		return model.PruneQuery{}, cli.UsageErrorf("--keep: must not be negative, got %d", keep)
 	}
-	cutoff, err := ageCutoff("older-than", olderThan, now)
+	cutoff, err := cli.AgeCutoff("older-than", olderThan, now)
 	if err != nil {
 		return model.PruneQuery{}, err
 	}

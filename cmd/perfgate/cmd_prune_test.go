@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,5 +41,45 @@ func TestPruneGuards(t *testing.T) {
 				t.Errorf("prune %s: exit %d, stdout %q, stderr %q; want %d, %q, %q", strings.Join(s.args, " "), code, out, errOut, s.code, s.stdout, s.stderr)
 			}
 		})
+	}
+}
+
+// TestNotAStore: prune, site, trend and chart trend only read or delete
+// history, so a --store that holds no store (a typo, an empty directory,
+// the default .perfgate where nothing was recorded) is refused with exit
+// 2 naming it, and nothing is created: prune made the store and said
+// "deleted 0 run(s)", and site wrote an empty dashboard.
+func TestNotAStore(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "store")
+	if _, errOut, code := invoke(t, nil, "record", "--store", store, "../../examples/history/main-1.json"); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	typo, empty := filepath.Join(dir, "stroe"), t.TempDir()
+	out := filepath.Join(dir, "site")
+	for _, bad := range []string{typo, empty} {
+		for _, args := range [][]string{
+			{"prune", "--older-than", "1y"},
+			{"site", "--out", out},
+			{"trend", "--benchmark", "*"},
+			{"chart", "trend", "--benchmark", "*", "--out", filepath.Join(dir, "c.svg")},
+		} {
+			stdout, stderr, code := invoke(t, nil, append(args, "--store", bad)...)
+			if want := "--store: " + bad + ": no perfgate store here (perfgate record creates one): check the path"; code != 2 || !strings.Contains(stderr, want) || stdout != "" {
+				t.Errorf("%s --store %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(args, " "), bad, code, stdout, stderr, want)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(bad, "runs")); err == nil {
+			t.Errorf("%s: a store was created in it", bad)
+		}
+	}
+	for _, p := range []string{typo, out, filepath.Join(dir, "c.svg")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was created", p)
+		}
+	}
+	// The store that exists is read as before.
+	if stdout, stderr, code := invoke(t, nil, "prune", "--store", store, "--older-than", "1y"); code != 0 || !strings.Contains(stdout, "deleted 0 run(s)") {
+		t.Errorf("prune of the store: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -14,7 +14,7 @@ func init() {
 }
 
 func runRecord(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "record", "[--store DIR | --db URL [--spool DIR]] FILE...")
+	fs := cli.NewFlagSet(e, "record", "[--store DIR | --db URL [--spool DIR]] FILE...")
 	var sf storeFlags
 	sf.register(fs, e)
 	sf.registerSpool(fs, e)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/kernels"
@@ -146,7 +148,7 @@ func TestRunDefaultSelection(t *testing.T) {
 			}
 			e := &cli.Env{Getenv: func(k string) string { return tt.env[k] }, Stdout: io.Discard, Stderr: io.Discard}
 			var s runner.Settings
-			fs := cli.NewFlagSet(e.Stderr, "run", "")
+			fs := cli.NewFlagSet(e, "run", "")
 			registerRunFlags(fs, e, &s)
 			if err := cli.ParseFlags(fs, tt.args); err != nil {
 				t.Fatal(err)
@@ -163,5 +165,71 @@ func TestRunListDefaultIsCI(t *testing.T) {
 	code, out, errs := runCmd(t, "run", "--list")
 	if code != 0 || !strings.Contains(out, "memcpy_dtod/bytes=128M/mode=cold") || strings.Contains(out, "n=64M") {
 		t.Errorf("exit %d (%s): perfgate run --list does not list the ci set:\n%s", code, errs, out)
+	}
+}
+
+// TestRunNoCommitYet: run in a checkout just made with git init says it
+// has no commit yet and how to name one; it said "not in a git checkout".
+func TestRunNoCommitYet(t *testing.T) {
+	dir := t.TempDir()
+	abGit(t, dir, "init", "-q")
+	t.Chdir(dir)
+	start := time.Now()
+	code, _, errs := runCmd(t, "run", "--suite", "cmdpath", "--fast")
+	for _, want := range []string{"--commit: the git checkout " + dir + " has no commit yet", "commit first (git commit), or pass --commit SHA"} {
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+		}
+	}
+	if strings.Contains(errs, "not in a git checkout") {
+		t.Errorf("stderr %q says it is not in a git checkout", errs)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the error came after %s: the run block is resolved before measuring", d)
+	}
+}
+
+// TestRunListConfig: run --config FILE --list lists that config's suites
+// and their benchmarks, not the built-in suites (it ignored --config, even
+// a missing file, and listed all 792 built-in benchmarks); a missing file
+// is exit 2 naming it.
+func TestRunListConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".perfgate.yml")
+	yml := "version: 1\nsuites:\n" +
+		"  - name: mem\n    builtin: {suite: memory, size: small, filter: \"float4\"}\n" +
+		"  - name: gobench\n    command: {run: \"go test -bench .\", format: gotest}\n"
+	if err := os.WriteFile(cfg, []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, builtin, _ := runCmd(t, "run", "--list", "--suite", "memory", "--size", "small", "--filter", "float4")
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(builtin), "\n")[1:] {
+		want = append(want, l)
+	}
+	code, out, errs := runCmd(t, "run", "--config", cfg, "--list")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(want) == 0 || len(lines) != len(want)+2 ||
+		lines[0] != "mem: builtin suite memory at size small" ||
+		strings.Join(lines[1:len(want)+1], "\n") != strings.Join(want, "\n") ||
+		lines[len(lines)-1] != "gobench: command suite (gotest output; its benchmarks are what it prints): go test -bench ." {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant mem with the %d benchmarks of memory/float4 at size small, then gobench", code, errs, out, len(want))
+	}
+	code, out, _ = runCmd(t, "run", "--config", "../../examples/kernels/.perfgate.yml", "--list", "--suite", "saxpy")
+	if code != 0 || !strings.HasPrefix(out, "saxpy: kernel saxpy of saxpy.cu\n  saxpy/n=1048576/unroll=1/mode=cold\n") ||
+		strings.Count(out, "\n  saxpy/") != 12 || strings.Contains(out, "benchpkg") {
+		t.Errorf("--suite saxpy: exit %d, stdout:\n%s\nwant the 12 benchmarks of the saxpy sweep (6 points, 2 modes)", code, out)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--config", filepath.Join(dir, "missing.yml")}, filepath.Join(dir, "missing.yml") + ": cannot read the configuration"},
+		{[]string{"--config", cfg, "--suite", "memory"}, `--suite: "memory" is not a suite of ` + cfg},
+	} {
+		code, out, errs := runCmd(t, append([]string{"run", "--list"}, tt.args...)...)
+		if code != 2 || !strings.Contains(errs, tt.want) || out != "" {
+			t.Errorf("run --list %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(tt.args, " "), code, out, errs, tt.want)
+		}
 	}
 }

@@ -16,9 +16,10 @@ func init() {
 }
 
 func runSite(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "site", "--out DIR [--branch main] [--since 365d] [--repo owner/name] [--repo-url URL] [--store DIR | --db URL]")
+	fs := cli.NewFlagSet(e, "site", "--out DIR [--branch main] [--since 365d] [--repo owner/name] [--repo-url URL] [--store DIR | --db URL]")
 	var sf storeFlags
 	sf.register(fs, e)
+	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	out := fs.String("out", "", "write the dashboard into this `DIR` (created; its files are replaced)")
 	branch := fs.String("branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"), "the baseline `BRANCH` whose runs are drawn (env PERFGATE_BASELINE_BRANCH)")
 	since := fs.String("since", "365d", "only runs that started within this `age` (0 = all)")
@@ -36,7 +37,7 @@ func runSite(ctx context.Context, args []string, e *cli.Env) error {
 	case *maxPoints < 10 || *maxPoints > 100000:
 		return cli.UsageErrorf("--max-points: must be between 10 and 100000, got %d", *maxPoints)
 	}
-	cutoff, err := ageCutoff("since", *since, time.Now())
+	cutoff, err := cli.AgeCutoff("since", *since, time.Now())
 	if err != nil {
 		return err
 	}

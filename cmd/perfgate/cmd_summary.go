@@ -15,7 +15,7 @@ func init() {
 }
 
 func runSummary(_ context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "summary", "[--out SUMMARY.md] RESULTS.json...")
+	fs := cli.NewFlagSet(e, "summary", "[--out SUMMARY.md] RESULTS.json...")
 	out := fs.String("out", "", "write to this `FILE` instead of stdout")
 	files, err := cli.ParseFlagsAndFiles(fs, args)
 	if err != nil {

@@ -16,7 +16,7 @@ func init() {
 }
 
 func runTrend(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "trend", "--benchmark PATTERN [--suite S] [--since 90d|12w|6mo] [--branch main] [--testbed T] [--format table|csv|json|markdown|latex] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
+	fs := cli.NewFlagSet(e, "trend", "--benchmark PATTERN [--suite S] [--since 90d|12w|6mo] [--branch main] [--testbed T] [--format table|csv|json|markdown|latex] [--changes] [--step-threshold 5] [--step-p 0.001] [--store DIR | --db URL]")
 	var (
 		tf      trendFlags
 		sf      storeFlags
@@ -27,6 +27,7 @@ func runTrend(ctx context.Context, args []string, e *cli.Env) error {
 	fs.StringVar(&format, "format", "table", "output format: table, csv, json, markdown, latex (latex: the steps only)")
 	fs.BoolVar(&changes, "changes", false, "list only the steps (change points), newest first, instead of every run")
 	sf.register(fs, e)
+	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}

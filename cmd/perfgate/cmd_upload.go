@@ -13,7 +13,7 @@ func init() {
 }
 
 func runUpload(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "upload", "--db URL [--spool DIR]")
+	fs := cli.NewFlagSet(e, "upload", "--db URL [--spool DIR]")
 	var sf storeFlags // --db and --spool only: upload has nothing to do with the embedded store
 	fs.StringVar(&sf.dbURL, "db", e.Getenv("PERFGATE_DATABASE_URL"), "Postgres history database `URL` to send the runs to (env PERFGATE_DATABASE_URL)")
 	sf.registerSpool(fs, e)

@@ -13,7 +13,7 @@ func init() {
 }
 
 func runVersion(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e.Stderr, "version", "")
+	fs := cli.NewFlagSet(e, "version", "")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func init() {
 // waits for a line on stdin, runs, and writes its result as one JSON line.
 func runWorker(ctx context.Context, args []string, e *cli.Env) error {
 	var w kernels.SharingWork
-	fs := cli.NewFlagSet(e.Stderr, "worker", "--blocks N --threads N --iters N --launches N")
+	fs := cli.NewFlagSet(e, "worker", "--blocks N --threads N --iters N --launches N")
 	fs.IntVar(&w.Blocks, "blocks", 0, "blocks per launch")
 	fs.IntVar(&w.Threads, "threads", 0, "threads per block")
 	fs.IntVar(&w.Iters, "iters", 0, "dependent FMAs per thread")

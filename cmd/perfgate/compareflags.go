@@ -19,6 +19,8 @@ type compareFlags struct {
 	// envSet: the flag's default came from its PERFGATE_* variable.
 	envSet  map[string]bool
 	envErrs map[string]error // flag name -> its PERFGATE_* default did not parse
+	// defHistory is --history's default, for registerHistory.
+	defHistory int
 }
 
 // register adds the verdict flags and --format to fs, with defaults from
@@ -38,11 +40,17 @@ func (f *compareFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&f.s.Correction, "correction", def.Correction,
 		"multiple-testing correction: "+strings.Join(compare.Corrections, ", ")+" (env PERFGATE_CORRECTION)")
 	fs.IntVar(&f.s.MinSamples, "min-samples", def.MinSamples, "fewest samples per side to judge a benchmark (env PERFGATE_MIN_SAMPLES)")
-	fs.IntVar(&f.s.History, "history", def.History,
-		"check and action: how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline (env PERFGATE_HISTORY)")
+	f.s.History, f.defHistory = compare.DefaultSettings().History, def.History // --history is check's (registerHistory)
 	fs.Float64Var(&f.s.RunSpread, "run-spread", def.RunSpread,
 		"the run-to-run spread, in `percent`, assumed where no replicated runs measure it (one job a side) (env PERFGATE_RUN_SPREAD)")
 	fs.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.Formats, ", "))
+}
+
+// registerHistory adds --history, which only check reads: compare and ab
+// are given both sides' runs and read no history.
+func (f *compareFlags) registerHistory(fs *flag.FlagSet) {
+	fs.IntVar(&f.s.History, "history", f.defHistory,
+		"how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline (env PERFGATE_HISTORY)")
 }
 
 // options checks the flags (compare.Settings.Options) and --format. Errors
@@ -51,7 +59,7 @@ func (f *compareFlags) register(fs *flag.FlagSet, e *cli.Env) {
 func (f *compareFlags) options() (compare.Options, error) {
 	set := cli.FlagsGiven(f.fs)
 	for name, err := range f.envErrs {
-		if !set[name] {
+		if !set[name] && f.fs.Lookup(name) != nil { // a variable of a flag this command has not is not read
 			return compare.Options{}, err
 		}
 	}

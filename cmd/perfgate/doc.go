@@ -12,7 +12,7 @@ Commands:
 
 	run      run built-in GPU suites, or a .perfgate.yml (--config); --list without a GPU
 	doctor   report the GPU, driver, CUDA and NVRTC state and what would make timings unreliable
-	compare  compare results files: --baseline FILE... --candidate FILE...
+	compare  compare OLD NEW (results files, or go test -bench text and the other ingest formats)
 	record   store runs in the history (embedded store, or Postgres with --db)
 	check    judge a candidate against the baseline branch's stored history
 	trend    one benchmark's history over time, with step changes (--changes: only those)
@@ -38,6 +38,7 @@ Exit codes:
 	0  no regression (or the command succeeded)
 	1  at least one regression (the check failed)
 	2  bad usage or bad input (the message names the flag, file or field)
-	3  infrastructure failure (database, GPU, GitHub API)
+	3  infrastructure failure (database, GPU, GitHub API), or an environment
+	   not fit to measure in (run --strict refuses, doctor --strict warns)
 */
 package main

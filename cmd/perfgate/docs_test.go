@@ -269,7 +269,7 @@ func checkDocFlags(t *testing.T, name string, args []string) {
 	if args[0] == "chart" && len(args) > 1 {
 		cmd = args[:2]
 	}
-	_, usage, code := invoke(t, nil, append(slices.Clone(cmd), "--help")...)
+	usage, _, code := invoke(t, nil, append(slices.Clone(cmd), "--help")...)
 	if code != 0 {
 		t.Errorf("%s: %s --help: exit %d", name, strings.Join(cmd, " "), code)
 		return

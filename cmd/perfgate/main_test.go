@@ -1,32 +1,46 @@
 package main
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
 )
 
 // TestEveryCommandHelp checks every registered command: --help and -h print
-// its usage and exit 0; an unknown flag is a usage error (exit 2).
+// its usage and flags on standard output ("perfgate run --help | less"
+// shows them) and exit 0; an unknown flag is a usage error on standard
+// error (exit 2).
 func TestEveryCommandHelp(t *testing.T) {
 	if len(commands) < 10 {
 		t.Fatalf("only %d commands registered", len(commands))
 	}
 	for name := range commands {
 		t.Run(name, func(t *testing.T) {
-			for _, h := range []string{"--help", "-h"} {
-				_, stderr, code := invoke(t, nil, name, h)
-				if code != 0 || !strings.Contains(stderr, "usage: perfgate "+name) {
-					t.Errorf("%s %s: exit %d, stderr %q; want 0 and its usage", name, h, code, stderr)
+			for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {
+				stdout, stderr, code := invoke(t, nil, args...)
+				if code != 0 || !strings.Contains(stdout, "usage: perfgate "+name) || stderr != "" {
+					t.Errorf("perfgate %s: exit %d, stdout %q, stderr %q; want 0, its usage on stdout and nothing on stderr", strings.Join(args, " "), code, stdout, stderr)
+				}
+				if name != "action" && name != "version" && name != "worker" && !strings.Contains(stdout, "flags:\n  --") {
+					t.Errorf("perfgate %s lists no flags:\n%s", strings.Join(args, " "), stdout)
 				}
 			}
-			if _, stderr, code := invoke(t, nil, name, "--no-such-flag"); code != 2 || !strings.Contains(stderr, "-no-such-flag") {
-				t.Errorf("%s --no-such-flag: exit %d, stderr %q; want 2 naming the flag", name, code, stderr)
-			}
-			if _, _, code := invoke(t, nil, "help", name); code != 0 {
-				t.Errorf("help %s: exit %d, want 0", name, code)
+			if stdout, stderr, code := invoke(t, nil, name, "--no-such-flag"); code != 2 || !strings.Contains(stderr, "-no-such-flag") || stdout != "" {
+				t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q; want 2 naming the flag on stderr", name, code, stdout, stderr)
 			}
 		})
+	}
+}
+
+// TestChartHelp: chart --help lists the flags of both charts (it printed
+// only its two usage lines).
+func TestChartHelp(t *testing.T) {
+	stdout, _, code := invoke(t, nil, "chart", "--help")
+	for _, want := range []string{"usage: perfgate chart trend", "usage: perfgate chart compare", "  --benchmark PATTERN", "  --report FILE", "  --out FILE", "  --store DIR"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("chart --help: exit %d, stdout lacks %q:\n%s", code, want, stdout)
+		}
 	}
 }
 
@@ -40,9 +54,11 @@ func TestTopLevel(t *testing.T) {
 		stdout, stderr string
 	}{
 		{"no arguments", nil, 2, "", "\tperfgate <command> [flags]"},
-		{"help", []string{"help"}, 0, "", `"perfgate <command> --help" lists a command's flags`},
-		{"--help", []string{"--help"}, 0, "", "Commands:"},
+		{"help", []string{"help"}, 0, "Perfgate is a GPU performance gate", ""},
+		{"--help", []string{"--help"}, 0, "Perfgate is a GPU performance gate", ""},
+		{"-h", []string{"-h"}, 0, "Perfgate is a GPU performance gate", ""},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{"help of an unknown command", []string{"help", "comapre"}, 2, "", `unknown command "comapre" (did you mean "compare"?)`},
 		{"version", []string{"version"}, 0, "perfgate ", ""},
 		{"--version", []string{"--version"}, 0, "perfgate ", ""},
 		{"version with an argument", []string{"version", "extra"}, 2, "", `unexpected argument "extra"`},
@@ -56,10 +72,10 @@ func TestTopLevel(t *testing.T) {
 			}
 		})
 	}
-	stderr := func() string { _, s, _ := invoke(t, nil, "help"); return s }()
+	usage := func() string { s, _, _ := invoke(t, nil, "help"); return s }()
 	// The usage is doc.go's comment: its command list must be the
 	// registered commands, no more, no fewer.
-	_, list, _ := strings.Cut(stderr, "Commands:\n\n")
+	_, list, _ := strings.Cut(usage, "Commands:\n\n")
 	list, _, _ = strings.Cut(list, "\n\n")
 	var listed []string
 	for _, l := range strings.Split(list, "\n") {
@@ -72,5 +88,55 @@ func TestTopLevel(t *testing.T) {
 	}
 	if len(listed) != len(commands) {
 		t.Errorf("doc.go lists %d commands %q; %d are registered", len(listed), listed, len(commands))
+	}
+}
+
+// TestHelpSaysWhatTheCommandDoes: a command's --help lists only flags it
+// reads, and says only what it does: --history is check's (compare listed
+// it), and only record and check spool runs past --db-timeout (trend, site
+// and prune spoke of spooling).
+func TestHelpSaysWhatTheCommandDoes(t *testing.T) {
+	help := func(cmd string) string { s, _, _ := invoke(t, nil, cmd, "--help"); return s }
+	for _, cmd := range []string{"compare", "ab"} {
+		if h := help(cmd); strings.Contains(h, "--history") {
+			t.Errorf("%s --help lists check's --history:\n%s", cmd, h)
+		}
+	}
+	if h := help("check"); !strings.Contains(h, "  --history int") {
+		t.Errorf("check --help lacks --history:\n%s", h)
+	}
+	for _, cmd := range []string{"trend", "site", "prune", "chart", "migrate", "upload", "record", "check"} {
+		_, usage, found := strings.Cut(help(cmd), "  --db-timeout string\n")
+		usage, _, _ = strings.Cut(usage, "\n")
+		if !found || !strings.Contains(usage, "exits 3") {
+			t.Errorf("%s --help: no --db-timeout saying it exits 3: %q", cmd, usage)
+		}
+		if spools := strings.Contains(usage, "spool"); spools != (cmd == "record" || cmd == "check") {
+			t.Errorf("%s --help: --db-timeout %q: mentions spooling %v, want %v", cmd, usage, spools, !spools)
+		}
+	}
+}
+
+// TestRoundsDefaultsExplained: the three defaults of rounds (run 1, the
+// action 3, ab 5) differ, and each help text says why.
+func TestRoundsDefaultsExplained(t *testing.T) {
+	flagHelp := func(cmd, flag string) string {
+		h, _, _ := invoke(t, nil, cmd, "--help")
+		_, usage, _ := strings.Cut(h, "  --"+flag+" int\n")
+		usage, _, _ = strings.Cut(usage, "\n")
+		return usage
+	}
+	if h := flagHelp("run", "rounds"); !strings.Contains(h, "Default 1: the quickest look while you work") || !strings.Contains(h, "the action runs 3: a 15% slowdown") {
+		t.Errorf("run --help, --rounds: %q; want why 1, and why the action runs 3", h)
+	}
+	if h := flagHelp("ab", "rounds"); !strings.Contains(h, "Default 5, more than the action's 3: ab reads no stored history") || !strings.Contains(h, "(default 5)") {
+		t.Errorf("ab --help, --rounds: %q; want why 5", h)
+	}
+	yml, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(yml), "Empty means 3, for a gate: a +15% slowdown at a 3% run-to-run spread is caught 98% of the time with 3 rounds against 47% with 1") {
+		t.Error("action.yml's rounds input does not say why it defaults to 3")
 	}
 }

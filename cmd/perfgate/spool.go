@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -14,6 +15,9 @@ import (
 func (sf *storeFlags) registerSpool(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&sf.spool, "spool", e.GetenvOr("PERFGATE_SPOOL", spool.DefaultDir),
 		"`DIR` where runs wait as results files when the database cannot be reached; 'perfgate upload' sends them (env PERFGATE_SPOOL)")
+	if f := fs.Lookup("db-timeout"); f != nil { // record and check --record spool the runs past it
+		f.Usage = strings.Replace(f.Usage, "exits 3", "exits 3 and the runs it was to record wait in --spool", 1)
+	}
 }
 
 // spoolOnFailure passes err through, except when it is a passing database

@@ -10,7 +10,6 @@ import (
 	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
-	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // storeFlags choose the history store of a command that touches history:
@@ -23,6 +22,7 @@ type storeFlags struct {
 	timeoutText string           // --db-timeout as given; openStore parses it into timeout
 	timeout     time.Duration    // each database operation's deadline (0: open.DefaultTimeout)
 	warn        func(msg string) // told of damage the embedded store skipped or repaired
+	existing    bool             // reads or deletes history only: refuse a --store that holds none
 }
 
 // register adds --store and --db to fs, defaulting from PERFGATE_STORE and
@@ -37,10 +37,10 @@ func (sf *storeFlags) register(fs *flag.FlagSet, e *cli.Env) {
 }
 
 // registerTimeout adds --db-timeout to fs, defaulting from
-// PERFGATE_DB_TIMEOUT; parseDuration checks it after parsing.
+// PERFGATE_DB_TIMEOUT; cli.ParseDuration checks it after parsing.
 func (sf *storeFlags) registerTimeout(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&sf.timeoutText, "db-timeout", e.GetenvOr("PERFGATE_DB_TIMEOUT", open.DefaultTimeout.String()),
-		"the longest one database operation may take, e.g. 90s or 5m; past it the command exits 3 and spools the run (env PERFGATE_DB_TIMEOUT)")
+		"the longest one database operation may take, e.g. 90s or 5m; past it the command exits 3 (env PERFGATE_DB_TIMEOUT)")
 }
 
 // openStore opens the store the flags name (open.Store). The caller closes
@@ -50,11 +50,11 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 	timeout := sf.timeout
 	if sf.dbURL != "" && sf.timeoutText != "" {
 		var err error
-		if timeout, err = parseDuration("--db-timeout", sf.timeoutText); err != nil {
+		if timeout, err = cli.ParseDuration("--db-timeout", sf.timeoutText); err != nil {
 			return nil, err
 		}
 	}
-	st, err := open.Store(ctx, open.Options{URL: sf.dbURL, Dir: sf.dir, Timeout: timeout, Warn: sf.warn})
+	st, err := open.Store(ctx, open.Options{URL: sf.dbURL, Dir: sf.dir, Timeout: timeout, Warn: sf.warn, Existing: sf.existing})
 	switch {
 	case model.IsInputError(err) && sf.dbURL != "":
 		return nil, cli.UsageErrorf("--db: %v", err)
@@ -64,14 +64,4 @@ func openStore(ctx context.Context, sf storeFlags) (history.Store, error) {
 		return nil, err
 	}
 	return st, nil
-}
-
-// parseDuration reads a timeout flag or input (units.ParseTimeout); a bad
-// one is a usage error naming it.
-func parseDuration(name, s string) (time.Duration, error) {
-	d, err := units.ParseTimeout(s)
-	if err != nil {
-		return 0, cli.UsageErrorf("%s: %v", name, err)
-	}
-	return d, nil
 }

@@ -39,7 +39,7 @@ func (tf *trendFlags) query(now time.Time) (model.TrendQuery, trend.Options, err
 	if errors.As(err, &se) {
 		return q, opt, cli.UsageErrorf("--%s: %s", se.Setting, se.Msg)
 	}
-	if q.Since, err = ageCutoff("since", tf.since, now); err != nil {
+	if q.Since, err = cli.AgeCutoff("since", tf.since, now); err != nil {
 		return model.TrendQuery{}, opt, err
 	}
 	return q, opt, nil

@@ -92,6 +92,15 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	return &Store{dir: dir, warn: o.Warn}, nil
 }
 
+// IsStore reports whether dir holds a store: a run was recorded into it
+// (its runs directory exists, pruned empty or not). Commands that only
+// read or delete history use it to refuse a mistyped directory, which
+// would read as empty history.
+func IsStore(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "runs"))
+	return err == nil && fi.IsDir()
+}
+
 // Dir returns the store's directory.
 func (s *Store) Dir() string { return s.dir }
 

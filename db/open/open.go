@@ -30,6 +30,11 @@ type Options struct {
 	// Warn is told of damage the embedded store skipped or repaired
 	// (filestore.Options.Warn); nil drops the warnings.
 	Warn func(msg string)
+	// Existing: the command reads or deletes history only (trend, site,
+	// prune), so an embedded store directory that holds no store is an
+	// input error, not empty history: a mistyped --store read as no runs,
+	// and prune reported "deleted 0 run(s)" into a store it created.
+	Existing bool
 }
 
 // Store opens the store o names. The caller closes it. A malformed URL or
@@ -39,6 +44,9 @@ func Store(ctx context.Context, o Options) (history.Store, error) {
 	if o.URL == "" {
 		if o.Dir == "" {
 			return nil, &model.InputError{Msg: "empty store directory name"}
+		}
+		if o.Existing && !filestore.IsStore(o.Dir) {
+			return nil, &model.InputError{File: o.Dir, Msg: "no perfgate store here (perfgate record creates one): check the path"}
 		}
 		return filestore.OpenWith(o.Dir, filestore.Options{Warn: o.Warn})
 	}

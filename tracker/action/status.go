@@ -24,6 +24,7 @@ const (
 // A Tally counts the per-benchmark verdicts of a comparison.
 type Tally struct {
 	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
+	NotYet                                                                                    int     // not yet gateable: too little history
 	Skipped                                                                                   int     // not measured: kernel unchanged since the baseline
 	Threshold                                                                                 float64 // fraction, for the description
 }
@@ -43,7 +44,7 @@ func (t Tally) Verdict() Verdict {
 
 // Changed reports whether any benchmark is not unchanged.
 func (t Tally) Changed() bool {
-	return t.Regressions+t.Improvements+t.Warnings+t.Insufficient+t.Errors+t.Incomparable+t.Noisy > 0
+	return t.Regressions+t.Improvements+t.Warnings+t.Insufficient+t.Errors+t.Incomparable+t.Noisy+t.NotYet > 0
 }
 
 // StatusFor is the commit status for a tally: failure on a regression when
@@ -60,7 +61,7 @@ func StatusFor(t Tally, failOnRegression bool, targetURL string) Status {
 		what string
 	}{
 		{t.Regressions, "regression"}, {t.Improvements, "improvement"}, {t.Warnings, "warning"},
-		{t.Unchanged, "unchanged"}, {t.Noisy, "too noisy"}, {t.Insufficient, "insufficient data"}, {t.Incomparable, "incomparable"},
+		{t.Unchanged, "unchanged"}, {t.Noisy, "too noisy"}, {t.NotYet, "not yet gateable"}, {t.Insufficient, "insufficient data"}, {t.Incomparable, "incomparable"},
 		{t.Errors, "error"}, {t.Skipped, "skipped (kernel unchanged)"},
 	} {
 		if c.n > 0 {

@@ -21,10 +21,14 @@ type Rerunner interface {
 // baseline b) through rr and re-judges them on the first rounds and the
 // re-runs together against the same baseline (tracker/confirm decides). It
 // returns the final comparison, what the re-run showed, and the re-run
-// rounds (to record). The options are first's. A re-run that fails leaves every regression
-// standing; the confirmation says why.
+// rounds (to record). The options are first's, and so are the priors the
+// spreads are moderated with (compare.Options.Priors). A re-run that fails
+// leaves every regression standing; the confirmation says why.
 func Confirm(ctx context.Context, rr Rerunner, rounds int, b *model.Baseline, cands []*model.Results, first *compare.Comparison) (*compare.Comparison, *confirm.Confirmation, []*model.Results) {
 	opt := first.Options // as Judge used them
+	// The re-run holds only the regressed benchmarks: too few to fit the
+	// priors their spreads are moderated with, so the first check's stand.
+	opt.Priors = &first.Priors
 	targets := confirm.Targets(first)
 	rs, skipped, err := rr.Rerun(ctx, targets, cands[0].Run)
 	if err != nil {

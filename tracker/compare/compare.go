@@ -29,6 +29,10 @@ const (
 	// threshold's size cannot be told from noise, and the change did not
 	// clear the threshold by the margin the spread demands.
 	Noisy Verdict = "noisy"
+	// NotYet: what Noisy says, with a history shorter than MinGateJobs
+	// jobs: the spread between runs is not yet measured well enough to
+	// gate the benchmark. Not a failure.
+	NotYet Verdict = "not yet gateable"
 	// Skipped: not measured on purpose (model.InfoSkipped), e.g. its
 	// kernels' PTX is the baseline's; Reason says why. Neither a pass nor
 	// insufficient data.
@@ -72,9 +76,20 @@ type Result struct {
 	RunSpread   float64
 	SpreadKnown bool
 	// Detectable is the smallest change the run-level test could call
-	// significant at Alpha (before adjustment), as a fraction.
+	// significant at the level the multiple-comparison correction can
+	// reach (Reach), as a fraction.
 	Detectable float64
 	PRun       float64 // the run-level one-sided worse p, unadjusted
+	// RunLevel marks a change, CI and p-values that are the run-level
+	// test's, and baseline and candidate medians that are the geometric
+	// means it compares (of the baseline jobs' mean run median and of the
+	// candidate's run medians); otherwise they are the pooled samples'
+	// (Hodges-Lehmann, Mann-Whitney, medians).
+	RunLevel bool
+	// MovedAt is the commit of the newest baseline job when it is a level
+	// of its own (main moved there): the candidate was judged against both
+	// levels.
+	MovedAt string
 
 	// Warnings are caveats that do not change the verdict, such as a
 	// *NoiseWarning.
@@ -87,6 +102,7 @@ func (r *Result) Key() model.Key { return model.Key{Suite: r.Suite, Name: r.Name
 // A Summary counts the verdicts of a comparison.
 type Summary struct {
 	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
+	NotYet                                                                                    int // not yet gateable: a history too short
 	Skipped                                                                                   int // not measured on purpose
 	// BelowThreshold counts the Unchanged benchmarks with a significant
 	// change smaller than the threshold.
@@ -115,6 +131,10 @@ type Comparison struct {
 	BaselineEnv, CandidateEnv map[string]string
 	// References are the candidate's in-run comparisons (references.go).
 	References []Reference
+	// Priors are the priors each benchmark's run-to-run spread was
+	// moderated with: fitted across this comparison's benchmarks, or
+	// Options.Priors.
+	Priors Priors
 }
 
 // Failed reports whether any benchmark regressed.
@@ -149,15 +169,19 @@ func Compare(baseline, candidate []*model.Results, opt Options) (*Comparison, er
 	items := make([]item, len(ps))
 	c.Results = make([]Result, len(ps))
 	forEach(len(ps), func(i int) { items[i] = assess(ps[i], opt, noBaseline, &c.Results[i]) })
-	peer := peerVariance(items)
-	forEach(len(items), func(i int) { items[i].testRuns(opt, peer) })
-	adjust(items, opt.Correction)
+	c.Priors = fitPriors(items)
+	if opt.Priors != nil {
+		c.Priors = *opt.Priors
+	}
 	tested := 0
 	for i := range items {
 		if items[i].tested {
 			tested++
 		}
 	}
+	reach := Reach(opt.Correction, opt.Alpha, tested)
+	forEach(len(items), func(i int) { items[i].testRuns(opt, c.Priors, reach) })
+	adjust(items, opt.Correction)
 	for i := range items {
 		items[i].decide(opt.Alpha, tested)
 	}
@@ -296,6 +320,8 @@ func summarize(rs []Result) Summary {
 			}
 		case Noisy:
 			s.Noisy++
+		case NotYet:
+			s.NotYet++
 		case Error:
 			s.Errors++
 		case Incomparable:

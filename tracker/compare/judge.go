@@ -17,6 +17,7 @@ type item struct {
 	pool      *pool
 	decidedBy string       // a note that the verdict must carry (Reason prefix)
 	spread    stats.Spread // the run-to-run spread, once tested
+	levels    levels       // the baseline history's levels, once tested
 	rl        runLevel     // the test across runs, once tested
 	// shift is distributionShift's reason, taken while the pooled samples
 	// are at hand (decide reads it for an unchanged verdict).
@@ -129,13 +130,14 @@ func (it *item) test(opt Options) {
 }
 
 // testRuns runs the test across runs once every benchmark's spread is known
-// (peer is their typical variance) and folds it into the result.
-func (it *item) testRuns(opt Options, peer float64) {
+// (pr are the priors fitted to them) and folds it into the result; reach is
+// the smallest raw p-value the correction can let pass (Reach).
+func (it *item) testRuns(opt Options, pr Priors, reach float64) {
 	if !it.tested {
 		return
 	}
-	it.rl = it.runLevelTest(opt, peer)
-	it.rl.apply(it.res, opt.Alpha, opt.jobPrior())
+	it.rl = it.runLevelTest(opt, pr)
+	it.rl.apply(it.res, opt.Alpha, opt.jobPrior(), reach)
 }
 
 // changeOf turns a candidate/baseline ratio into a change where positive

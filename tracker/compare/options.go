@@ -47,6 +47,10 @@ type Options struct {
 	// Results on both sides (perfgate compare; not check, which records
 	// the candidate).
 	SortInPlace bool
+	// Priors, when set, are the priors to moderate the spreads with
+	// instead of fitting them to the comparison's benchmarks: a
+	// confirmation re-judges a few benchmarks with the first check's.
+	Priors *Priors
 }
 
 // DefaultHistory is the default HistoryJobs: 20 jobs give the spread

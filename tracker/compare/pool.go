@@ -36,9 +36,13 @@ type segRef struct{ run, idx int32 }
 // run with samples) and every baseline run's job rank.
 type runSet struct {
 	summarized []*model.Results
-	ranks      []int // each baseline run's job rank
-	baseJobs   int   // Options.BaselineJobs
+	ranks      []int  // each baseline run's job rank
+	baseJobs   int    // Options.BaselineJobs
+	newest     string // the commit of the newest baseline job
 }
+
+// newestCommit returns the commit of the newest baseline job.
+func (rs *runSet) newestCommit() string { return rs.newest }
 
 // pooled reports whether the samples of baseline run j are pooled: whether
 // its job is a baseline job, not a history-only one.
@@ -130,6 +134,9 @@ func pools(baseline, candidate []*model.Results, opt Options) []*pool {
 	rs := &runSet{summarized: make([]*model.Results, len(baseline)), ranks: jobRanks(baseline), baseJobs: opt.BaselineJobs}
 	nsum := 0 // runs of summaries; the others have samples
 	for j, r := range baseline {
+		if rs.ranks[j] == 0 && rs.newest == "" {
+			rs.newest = r.Run.Commit
+		}
 		if len(r.Summaries) > 0 {
 			rs.summarized[j] = r
 			nsum++

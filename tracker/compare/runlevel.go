@@ -2,7 +2,6 @@ package compare
 
 import (
 	"math"
-	"slices"
 
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/stats"
@@ -116,7 +115,7 @@ func (seg segment) cv() float64 {
 // A runLevel is the test of one benchmark across runs.
 type runLevel struct {
 	test   stats.RunTest
-	spread stats.Spread
+	spread stats.Spread // moderated
 	// worse is the run-level change in the worse direction (log scale):
 	// test.Delta, or −Delta for higher-is-better.
 	worse float64
@@ -124,12 +123,19 @@ type runLevel struct {
 	// change is above low, and below high, at that confidence.
 	low, high         float64
 	base, hist, cands int // baseline jobs tested, jobs in the spread, candidate rounds
+	// prev is the test against the level before, when main moved at its
+	// newest job (levels.moved); nil otherwise.
+	prev *runLevel
 }
 
-// estimateSpread estimates the benchmark's run-to-run spread from every job
-// the baseline side holds (history included) and the candidate's rounds.
+// estimateSpread segments the benchmark's baseline history into levels and
+// estimates its run-to-run spread within them (stats.EstimateSegmented)
+// from every job the baseline side holds (history included) and the
+// candidate's rounds.
 func (it *item) estimateSpread() {
-	it.spread = stats.EstimateSpread(it.pool.base.jobs.all(), it.candRounds())
+	all := it.pool.base.jobs.all()
+	it.levels = levelsOf(all)
+	it.spread = stats.EstimateSegmented(all, it.candRounds(), it.levels.segment, it.levels.drop)
 }
 
 func (it *item) candRounds() []float64 {
@@ -140,20 +146,26 @@ func (it *item) candRounds() []float64 {
 }
 
 // runLevelTest tests the benchmark across runs: the candidate's rounds
-// against the baseline jobs, under its spread floored by peer (see
-// stats.FloorSpread).
-func (it *item) runLevelTest(opt Options, peer float64) runLevel {
-	p := it.pool
-	all := p.base.jobs.all()
-	base := all
-	if opt.BaselineJobs > 0 {
-		base = all[:min(opt.BaselineJobs, len(all))]
+// against the newest Options.BaselineJobs jobs of the newest level of the
+// baseline history, under its spread moderated by the comparison's priors
+// (stats.Spread.Moderate). When main moved at its newest job, the level
+// before is tested too (prev).
+func (it *item) runLevelTest(opt Options, pr Priors) runLevel {
+	all := it.pool.base.jobs.all()
+	sp := it.spread.Moderate(pr.Jobs, pr.Rounds)
+	rl := it.testAgainst(opt, pick(all, it.levels.last, opt.BaselineJobs), sp)
+	rl.hist = nonEmpty(all)
+	if it.levels.moved() {
+		prev := it.testAgainst(opt, pick(all, it.levels.prev, opt.BaselineJobs), sp)
+		rl.prev = &prev
 	}
+	return rl
+}
+
+func (it *item) testAgainst(opt Options, base [][]float64, sp stats.Spread) runLevel {
 	cand := it.candRounds()
-	sp := stats.FloorSpread(it.spread, peer)
 	t := stats.RunLevelTest(base, cand, sp, opt.jobPrior())
-	rl := runLevel{test: t, spread: sp, worse: t.Delta,
-		base: nonEmpty(base), hist: nonEmpty(all), cands: len(cand)}
+	rl := runLevel{test: t, spread: sp, worse: t.Delta, base: nonEmpty(base), cands: len(cand)}
 	if it.res.Better == model.Higher {
 		rl.worse = -t.Delta
 	}
@@ -172,20 +184,45 @@ func (o Options) jobPrior() float64 {
 	return o.RunSpreadPrior
 }
 
-// peerVariance is the typical job-mean variance of the tested benchmarks
-// whose spread was measured: the median of their JobVar (0 when none).
-func peerVariance(items []item) float64 {
-	var v []float64
+// Priors are the priors that a comparison moderates each benchmark's
+// run-to-run spread with (stats.Spread.Moderate): of the job means'
+// variance and of the rounds', each fitted across the comparison's tested
+// benchmarks (stats.FitPrior). A zero Prior moderates nothing.
+type Priors struct {
+	Jobs, Rounds stats.Prior
+}
+
+// fitPriors fits the priors to the spreads of the tested items.
+func fitPriors(items []item) Priors {
+	var jv, jd, wv, wd []float64
 	for i := range items {
-		if items[i].tested && items[i].spread.DFBetween > 0 {
-			v = append(v, items[i].spread.JobVar)
+		s := items[i].spread
+		if !items[i].tested {
+			continue
+		}
+		if s.DFBetween > 0 {
+			jv, jd = append(jv, s.JobVar), append(jd, s.DFBetween)
+		}
+		if s.DFWithin > 0 {
+			wv, wd = append(wv, s.Within), append(wd, s.DFWithin)
 		}
 	}
-	if len(v) == 0 {
-		return 0
+	return Priors{Jobs: atLeast(stats.FitPrior(jv, jd)), Rounds: atLeast(stats.FitPrior(wv, wd))}
+}
+
+// MinPriorDF is the least weight, in degrees of freedom, a fitted prior
+// gets: one job's worth. Benchmarks whose spreads differ by orders of
+// magnitude fit a prior of almost no weight, and then a benchmark whose
+// few jobs agree to the last digit (timings quantised to the timer's
+// resolution) would have no spread at all and make any difference
+// significant.
+const MinPriorDF = 1
+
+func atLeast(p stats.Prior) stats.Prior {
+	if p.DF > 0 && p.DF < MinPriorDF {
+		p.DF = MinPriorDF
 	}
-	slices.Sort(v)
-	return stats.Quantile(v, 0.5)
+	return p
 }
 
 func nonEmpty(jobs [][]float64) int {
@@ -198,15 +235,19 @@ func nonEmpty(jobs [][]float64) int {
 	return n
 }
 
-// apply folds the run-level test into the result: each one-sided p-value
-// becomes the larger of the within-run (Mann-Whitney) and the run-level one,
-// so a verdict needs both the samples and the runs to agree. Where the
-// spread between jobs was measured, the confidence interval also becomes
-// the hull of both, and the spread and the smallest detectable change are
-// recorded. Where it was not (one job a side), the assumed prior guards the
-// p-values only: an assumed spread widens no interval and makes nothing
-// noisy.
-func (rl runLevel) apply(r *Result, alpha, prior float64) {
+// apply makes the run-level test the benchmark's estimate and test where
+// the spread between runs was measured: the change is the ratio of the
+// candidate's mean log summary to the baseline jobs' (the baseline and
+// candidate columns become those geometric means, in the benchmark's unit),
+// the confidence interval is the test's, two-sided at 1 − Alpha, and each
+// one-sided p-value is the larger of its and the pooled samples'
+// Mann-Whitney test's, so that a verdict needs both to agree. reach is the smallest raw p-value the
+// multiple-comparison correction can let pass (Reach); Detectable is the
+// smallest change the test can call significant at it. Where the spread
+// was not measured (one job a side, no rounds), the samples' estimate
+// stands and the assumed prior guards its p-values only: each one-sided
+// p-value becomes the larger of the two tests'.
+func (rl runLevel) apply(r *Result, alpha, prior, reach float64) {
 	t := rl.test
 	r.Rounds, r.BaselineJobs, r.HistoryJobs = rl.cands, rl.base, rl.hist
 	if math.IsNaN(t.Delta) {
@@ -217,19 +258,44 @@ func (rl runLevel) apply(r *Result, alpha, prior float64) {
 		pw, pb = pb, pw
 	}
 	r.PRun = pw
-	r.PValue, r.PBetter = max(r.PValue, pw), max(r.PBetter, pb)
 	r.SpreadKnown = rl.spread.DFBetween > 0
 	if !r.SpreadKnown {
+		r.PValue, r.PBetter = max(r.PValue, pw), max(r.PBetter, pb)
 		r.RunSpread = math.Expm1(math.Sqrt(rl.spread.Within + prior*prior))
 		return
 	}
-	r.RunSpread = math.Expm1(math.Sqrt(rl.spread.RunVar()))
-	r.Detectable = math.Expm1(t.Quantile(1-alpha) * t.SE)
-	half := t.Quantile(1-alpha/2) * t.SE
-	lo, hi := math.Expm1(rl.worse-half), math.Expm1(rl.worse+half)
-	if math.IsNaN(r.CILow) {
-		r.CILow, r.CIHigh = lo, hi
-	} else {
-		r.CILow, r.CIHigh = min(r.CILow, lo), max(r.CIHigh, hi)
+	// The samples must agree too: a candidate run on a busy host has a
+	// median the history's spread knows nothing of, and the pooled
+	// samples' test sees it. Where they are the less certain in the
+	// direction of the change, their interval widens the run-level one.
+	mw := r.PValue
+	if rl.worse < 0 {
+		mw, pw = r.PBetter, pb
 	}
+	samples := mw > pw
+	hlLo, hlHi := r.CILow, r.CIHigh
+	r.PValue, r.PBetter = max(r.PValue, t.Greater), max(r.PBetter, t.Less)
+	if r.Better == model.Higher {
+		r.PValue, r.PBetter = max(r.PValue, t.Less), max(r.PBetter, t.Greater)
+	}
+	r.RunSpread = math.Expm1(math.Sqrt(rl.spread.RunVar()))
+	r.Detectable = math.Expm1(t.Quantile(1-reach) * t.SE)
+	half := t.Quantile(1-alpha/2) * t.SE
+	r.Change = math.Expm1(rl.worse)
+	r.CILow, r.CIHigh = math.Expm1(rl.worse-half), math.Expm1(rl.worse+half)
+	if samples && !math.IsNaN(hlLo) {
+		r.CILow, r.CIHigh = min(r.CILow, hlLo), max(r.CIHigh, hlHi)
+	}
+	r.BaselineMedian, r.CandidateMedian = math.Exp(t.Base), math.Exp(t.Base+t.Delta)
+	r.RunLevel = true
+}
+
+// Reach is the smallest raw p-value that the correction can let pass
+// among tested benchmarks when one benchmark alone changed: alpha/tested
+// for Benjamini-Hochberg and Holm alike, alpha without a correction.
+func Reach(correction string, alpha float64, tested int) float64 {
+	if correction == CorrectionNone || tested <= 1 {
+		return alpha
+	}
+	return alpha / float64(tested)
 }

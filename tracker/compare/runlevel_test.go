@@ -141,13 +141,20 @@ func TestNoisyNeedsMargin(t *testing.T) {
 		e    Evidence
 		want Verdict
 	}{
-		{"clears the margin", Evidence{0.5, 0.2, 0.8, 1e-6, 1, 0.2, 0.15, 0.9}, Regression},
-		{"inside the spread", Evidence{0.3, 0.05, 0.6, 1e-6, 1, 0.2, 0.05, 0.6}, Noisy},
-		{"unchanged but undecidable", Evidence{0.01, -0.2, 0.25, 0.5, 0.5, 0.2, -0.15, 0.2}, Noisy},
-		{"quiet: detectable below threshold", Evidence{0.3, 0.25, 0.35, 1e-6, 1, 0.05, 0.26, 0.34}, Regression},
-		{"no run-level test", Evidence{0.3, 0.25, 0.35, 1e-6, 1, nan, nan, nan}, Regression},
-		{"improvement clears", Evidence{-0.5, -0.6, -0.4, 1, 1e-6, 0.2, -0.6, -0.3}, Improvement},
-		{"improvement inside", Evidence{-0.2, -0.3, 0.1, 1, 1e-6, 0.2, -0.3, 0.05}, Noisy},
+		{"clears the margin", Evidence{0.5, 0.2, 0.8, 1e-6, 1, 0.2, 0.15, 0.9, nan, nan, 0}, Regression},
+		{"inside the spread", Evidence{0.3, 0.05, 0.6, 1e-6, 1, 0.2, 0.05, 0.6, nan, nan, 0}, Noisy},
+		{"unchanged but undecidable", Evidence{0.01, -0.2, 0.25, 0.5, 0.5, 0.2, -0.15, 0.2, nan, nan, 0}, Noisy},
+		{"quiet: detectable below threshold", Evidence{0.3, 0.25, 0.35, 1e-6, 1, 0.05, 0.26, 0.34, nan, nan, 0}, Regression},
+		{"no run-level test", Evidence{0.3, 0.25, 0.35, 1e-6, 1, nan, nan, nan, nan, nan, 0}, Regression},
+		{"improvement clears", Evidence{-0.5, -0.6, -0.4, 1, 1e-6, 0.2, -0.6, -0.3, nan, nan, 0}, Improvement},
+		{"improvement inside", Evidence{-0.2, -0.3, 0.1, 1, 1e-6, 0.2, -0.3, 0.05, nan, nan, 0}, Noisy},
+		{"undecidable with 3 jobs of history", Evidence{0.01, -0.2, 0.25, 0.5, 0.5, 0.2, -0.15, 0.2, 0.5, 0.5, 3}, NotYet},
+		{"3 jobs: significant, but the bound short of the threshold", Evidence{0.11, 0.04, 0.18, 1e-4, 1, 0.3, 0.05, 0.17, 1e-4, 1, 3}, NotYet},
+		{"3 jobs: the bound clears the threshold", Evidence{0.16, 0.13, 0.19, 1e-6, 1, 0.05, 0.135, 0.185, 1e-6, 1, 3}, Regression},
+		{"6 jobs: significant, the bound short, but not noisy at alpha", Evidence{0.11, 0.04, 0.18, 1e-4, 1, 0.3, 0.05, 0.17, 1e-4, 1, 6}, Regression},
+		{"undecidable with 5 jobs of history", Evidence{0.01, -0.2, 0.25, 0.5, 0.5, 0.2, -0.15, 0.2, 0.5, 0.5, 5}, Noisy},
+		{"wide CI but no evidence, not noisy", Evidence{0.03, -0.02, 0.11, 0.3, 0.9, 0.09, -0.01, 0.08, 0.03, 0.97, 8}, Unchanged},
+		{"slower before the adjustment, CI past", Evidence{0.06, 0.01, 0.11, 0.3, 0.9, 0.09, 0.02, 0.10, 0.005, 0.99, 8}, Warn},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if v, _ := Decide(tt.e, 0.10, 0.01); v != tt.want {
@@ -292,5 +299,28 @@ func TestInterleavedRoundsNeedNoPrior(t *testing.T) {
 	}
 	if r := byName(t, sep, "x"); r.Verdict == Regression {
 		t.Errorf("separate jobs with one baseline job: %s, want the ±3%% prior to hold it back", r.Verdict)
+	}
+}
+
+// TestCleanDoubleReadsPlus100: a benchmark whose work doubled reads about
+// +100%, and the change is the ratio of the baseline and candidate figures
+// shown (it read "245.8 → 482.5 µs … +66.8%" on a noisy host: the pooled
+// Hodges-Lehmann shift).
+func TestCleanDoubleReadsPlus100(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 5))
+	var base []*model.Results
+	for i := range 4 { // newest first
+		base = append(base, jobRuns(t, rng, fmt.Sprintf("b%d", i), 20-i, 245.8, 246.5, 245.1)...)
+	}
+	cand := jobRuns(t, rng, "c", 21, 491.6, 493, 490.2)
+	c, err := Compare(base, cand, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := byName(t, c, "x")
+	if r.Verdict != Regression || math.Abs(r.Change-1) > 0.01 || !r.RunLevel ||
+		math.Abs(r.CandidateMedian/r.BaselineMedian-1-r.Change) > 1e-12 || !(r.CILow < r.Change && r.Change < r.CIHigh) {
+		t.Errorf("%s %+.2f%% (CI %+.2f%% … %+.2f%%), figures %.4g → %.4g: want a regression of +100%%, the ratio shown",
+			r.Verdict, 100*r.Change, 100*r.CILow, 100*r.CIHigh, r.BaselineMedian, r.CandidateMedian)
 	}
 }

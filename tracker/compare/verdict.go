@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/stats"
 )
 
@@ -13,10 +14,22 @@ type Evidence struct {
 	Change, CILow, CIHigh float64 // fractions, positive means worse; CI may be NaN
 	PWorse, PBetter       float64 // adjusted one-sided p-values
 	// Detectable is the smallest change the test across runs could call
-	// significant, and RunLow/RunHigh that test's one-sided bounds of the
-	// change (fractions; NaN where runs were not tested).
+	// significant at the level the correction can reach, and RunLow/RunHigh
+	// that test's one-sided bounds of the change (fractions; NaN where
+	// runs were not tested).
 	Detectable, RunLow, RunHigh float64
+	// RawWorse and RawBetter are the one-sided p-values before the
+	// adjustment (NaN: not known, as good as not significant).
+	RawWorse, RawBetter float64
+	// Jobs is how many baseline jobs measured the spread between runs (0:
+	// not measured); below MinGateJobs what cannot be decided is NotYet.
+	Jobs int
 }
+
+// MinGateJobs is how many jobs of history a benchmark needs before the
+// gate calls it Noisy: with fewer, a spread too wide to judge may be the
+// short history's, and the verdict is NotYet.
+const MinGateJobs = 5
 
 // atThreshold is how far past the threshold, on the log scale, a change
 // must lie to count as beyond it: a change of exactly the threshold is
@@ -28,11 +41,24 @@ const atThreshold = 1e-9
 // log(1+change) against log(1+threshold), and log(1−threshold) for
 // improvements. why explains a Warn ("not significant", "CI reaches past
 // +10%", …) and is empty otherwise.
+//
+// Warn is kept for evidence that points past the threshold: an estimate
+// beyond it that is not significant, or a change significant before the
+// adjustment whose confidence interval reaches past it. A benchmark whose
+// interval reaches past the threshold with no such evidence is Noisy when
+// the spread between runs hides a change of the threshold's size (NotYet
+// with fewer than MinGateJobs jobs of history) and Unchanged otherwise.
 func Decide(e Evidence, threshold, alpha float64) (v Verdict, why string) {
 	t := threshold
 	up, down := math.Log1p(t)+atThreshold, math.Log1p(-t)-atThreshold
 	lc := math.Log1p(e.Change)
 	noisy := math.Log1p(e.Detectable) >= up-2*atThreshold // false for NaN
+	undecided := Noisy
+	short := e.Jobs > 0 && e.Jobs < MinGateJobs
+	if short {
+		undecided = NotYet
+	}
+	reaches := math.Log1p(e.CIHigh) > up || math.Log1p(e.CILow) < down
 	switch {
 	case math.IsNaN(e.Change):
 		if e.PWorse < alpha || e.PBetter < alpha {
@@ -40,23 +66,28 @@ func Decide(e Evidence, threshold, alpha float64) (v Verdict, why string) {
 		}
 		return Unchanged, ""
 	case e.PWorse < alpha && lc > up:
-		if noisy && !(math.Log1p(e.RunLow) > up) {
-			return Noisy, ""
+		// Where the run-level test could not detect a threshold-sized
+		// change even at alpha (its one-sided bound lies further from the
+		// estimate than the threshold from 0), or the history is short (a
+		// few jobs may agree by luck: all in one of a bimodal benchmark's
+		// modes), the bound itself must clear the threshold.
+		if (short || lc-math.Log1p(e.RunLow) >= up) && !(math.Log1p(e.RunLow) > up) {
+			return undecided, ""
 		}
 		return Regression, ""
 	case e.PBetter < alpha && lc < down:
-		if noisy && !(math.Log1p(e.RunHigh) < down) {
-			return Noisy, ""
+		if (short || math.Log1p(e.RunHigh)-lc >= -down) && !(math.Log1p(e.RunHigh) < down) {
+			return undecided, ""
 		}
 		return Improvement, ""
-	case noisy:
-		return Noisy, ""
+	case reaches && noisy:
+		return undecided, ""
 	case lc > up || lc < down:
 		return Warn, fmt.Sprintf("%s beyond the threshold but not significant", pct(e.Change))
-	case math.Log1p(e.CIHigh) > up:
-		return Warn, "CI reaches past " + pct(t)
-	case math.Log1p(e.CILow) < down:
-		return Warn, "CI reaches past " + pct(-t)
+	case math.Log1p(e.CIHigh) > up && e.RawWorse < alpha:
+		return Warn, "slower before the adjustment, and the CI reaches past " + pct(t)
+	case math.Log1p(e.CILow) < down && e.RawBetter < alpha:
+		return Warn, "faster before the adjustment, and the CI reaches past " + pct(-t)
 	}
 	return Unchanged, ""
 }
@@ -69,17 +100,28 @@ func (it *item) decide(alpha float64, tested int) {
 	}
 	r := it.res
 	nan := math.NaN()
-	e := Evidence{r.Change, r.CILow, r.CIHigh, r.PAdjusted, r.PBetterAdjusted, r.Detectable, nan, nan}
+	e := Evidence{r.Change, r.CILow, r.CIHigh, r.PAdjusted, r.PBetterAdjusted, r.Detectable, nan, nan, r.PValue, r.PBetter, 0}
 	if r.SpreadKnown {
 		e.RunLow, e.RunHigh = math.Expm1(it.rl.low), math.Expm1(it.rl.high)
+		e.Jobs = r.HistoryJobs
 	}
 	v, why := Decide(e, r.Threshold, alpha)
 	r.Verdict, r.Reason = v, it.decidedBy
+	moved := false
+	if it.rl.prev != nil {
+		v0 := v
+		v, why = it.bothLevels(v, why, alpha)
+		r.Verdict, moved = v, v != v0
+	}
 	switch v {
 	case Noisy:
 		r.Reason = join(r.Reason, it.noisyReason())
+	case NotYet:
+		r.Reason = join(r.Reason, it.notYetReason())
 	case Warn:
-		why += "; " + it.moreSamples(alpha, tested)
+		if !moved {
+			why += "; " + it.moreSamples(alpha, tested)
+		}
 		r.Reason = join(r.Reason, why)
 	case Unchanged:
 		if it.shift != "" {
@@ -88,6 +130,43 @@ func (it *item) decide(alpha float64, tested int) {
 		}
 		r.BelowThreshold = r.PAdjusted < alpha || r.PBetterAdjusted < alpha
 	}
+}
+
+// bothLevels applies the rule for a baseline whose newest job is a level
+// of its own (main moved there): the candidate was judged against that job
+// (v), and is a regression or an improvement only if it is one against
+// the level before too; otherwise it is a Warn that says so. Either way the
+// reason names the commit where main moved.
+func (it *item) bothLevels(v Verdict, why string, alpha float64) (Verdict, string) {
+	r, prev := it.res, it.rl.prev
+	r.MovedAt = it.pool.runs.newestCommit()
+	pw, pb := prev.test.Greater, prev.test.Less
+	if r.Better == model.Higher {
+		pw, pb = pb, pw
+	}
+	scale := 1.0 // this benchmark's adjustment, applied to the other level's p
+	if r.PValue > 0 && r.PAdjusted > r.PValue {
+		scale = r.PAdjusted / r.PValue
+	}
+	t := math.Log1p(r.Threshold) + atThreshold
+	other := pct(math.Expm1(prev.worse))
+	note := fmt.Sprintf("main moved at %s: %s against its newest job, %s against the %d jobs before", shortSHA(r.MovedAt), pct(r.Change), other, prev.base)
+	switch {
+	case v == Regression && !(min(1, pw*scale) < alpha && prev.worse > t):
+		return Warn, note + ": a regression against the newest job only"
+	case v == Improvement && !(min(1, pb*scale) < alpha && prev.worse < -t):
+		return Warn, note + ": an improvement against the newest job only"
+	}
+	r.Reason = join(r.Reason, note)
+	return v, why
+}
+
+// shortSHA shortens a commit hash for a reason ("" stays "").
+func shortSHA(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
 }
 
 func join(a, b string) string {
@@ -100,8 +179,16 @@ func join(a, b string) string {
 // noisyReason says how far the runs move and what the test could detect.
 func (it *item) noisyReason() string {
 	r := it.res
-	return fmt.Sprintf("runs move ±%s between processes (over %d jobs): only changes beyond %s are detectable; add rounds (--rounds) or history to judge it",
+	return fmt.Sprintf("runs move ±%s between processes (over %d jobs): only changes beyond %s are detectable",
 		pctAbs(r.RunSpread), r.HistoryJobs, pct(r.Detectable))
+}
+
+// notYetReason says why a benchmark with a short history cannot be gated
+// yet.
+func (it *item) notYetReason() string {
+	r := it.res
+	return fmt.Sprintf("not yet gateable: %d jobs of history, runs move ±%s between processes and only changes beyond %s are detectable; from %d jobs the spread is measured well enough to judge it",
+		r.HistoryJobs, pctAbs(r.RunSpread), pct(r.Detectable), MinGateJobs)
 }
 
 // pctAbs formats a non-negative fraction as a percentage without a sign.
@@ -155,10 +242,10 @@ func (it *item) moreSamples(alpha float64, tested int) string {
 }
 
 // runsDominate reports whether the run-level test, not the samples within
-// runs, set the width of the confidence interval.
+// runs, set the worse-direction p-value.
 func (it *item) runsDominate() bool {
-	rl, r := it.rl, it.res
-	return r.SpreadKnown && rl.high-rl.low >= 0.5*(math.Log1p(r.CIHigh)-math.Log1p(r.CILow))
+	r := it.res
+	return r.SpreadKnown && r.PRun >= r.PValue
 }
 
 // minReachableP is the smallest one-sided p-value the exact Mann-Whitney

@@ -11,7 +11,7 @@ import (
 // ev is Evidence without a test across runs.
 func ev(change, lo, hi, pw, pb float64) Evidence {
 	nan := math.NaN()
-	return Evidence{change, lo, hi, pw, pb, nan, nan, nan}
+	return Evidence{change, lo, hi, pw, pb, nan, nan, nan, pw, pb, 0}
 }
 
 // TestDecide pins each boundary of the verdict rules at the defaults
@@ -40,7 +40,8 @@ func TestDecide(t *testing.T) {
 		{"improvement judged on better p, not worse p", ev(-0.12, -0.13, -0.11, sig, notSig), Warn, "-12% beyond", false},
 		{"regression judged on worse p, not better p", ev(0.12, 0.11, 0.13, notSig, sig), Warn, "+12% beyond", false},
 		{"improvement at -threshold is not beyond it", ev(-0.10, -0.10, -0.09, 1, sig), Unchanged, "", true},
-		{"CI reaches past -10%", ev(-0.05, -0.11, 0.01, 1, notSig), Warn, "CI reaches past -10%", false},
+		{"CI reaches past -10%, faster before the adjustment", ev(-0.05, -0.11, -0.001, 1, 0.005), Warn, "CI reaches past -10%", false},
+		{"CI reaches past -10% with no evidence: unchanged", ev(-0.05, -0.11, 0.01, 1, notSig), Unchanged, "", true},
 		{"no ratio, significant", ev(nan, nan, nan, sig, 1), Warn, "no ratio", false},
 		{"no ratio, not significant", ev(nan, nan, nan, notSig, notSig), Unchanged, "", true},
 		{"no CI, small change", ev(0.02, nan, nan, notSig, notSig), Unchanged, "", true},

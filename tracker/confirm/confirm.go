@@ -67,10 +67,12 @@ func Targets(c *compare.Comparison) []model.Key {
 // Apply re-judges the regressions of first. rerun compares the re-run
 // rounds alone with the baseline, combined the first rounds and the re-run
 // rounds together with the same baseline. A regression holds when its
-// combined verdict is still a regression, or when it was not re-run
-// (skipped names those, with the reason). Every regression takes its
-// combined result (the most evidence there is); a regression that does not
-// hold says so in its reason. Every other benchmark keeps its first
+// combined verdict is still a regression, when the re-run alone is one (it
+// reproduced the regression: pooling the rounds may only strengthen that),
+// or when it was not re-run (skipped names those, with the reason). A
+// regression takes its combined result (the most evidence there is) unless
+// only the re-run alone held it, when it keeps its first; a regression
+// that does not hold says so in its reason. Every other benchmark keeps its first
 // result. rounds is how many re-run rounds ran.
 func Apply(first, rerun, combined *compare.Comparison, rounds int, skipped map[model.Key]string) (*compare.Comparison, *Confirmation) {
 	final := *first
@@ -100,9 +102,18 @@ func Apply(first, rerun, combined *compare.Comparison, rounds int, skipped map[m
 			}
 		default:
 			o.Rerun, o.Combined = rr, c
-			o.Held = c.Verdict == compare.Regression
-			*r = c
-			if !o.Held {
+			switch {
+			case c.Verdict == compare.Regression:
+				o.Held = true
+				*r = c
+			case rr.Verdict == compare.Regression:
+				// The re-run reproduced it on its own: more evidence cannot
+				// undo that, whatever the pooled rounds say.
+				o.Held = true
+				r.Reason = join(fmt.Sprintf("held: %s in the first rounds, %s in %d re-run rounds, each a regression on its own", pct(o.First.Change), pct(rr.Change), rounds), r.Reason)
+			default:
+				o.Held = false
+				*r = c
 				r.Reason = join(fmt.Sprintf("not confirmed: %s in the first rounds, %s in %d re-run rounds", pct(o.First.Change), pct(rr.Change), rounds), c.Reason)
 			}
 		}

@@ -7,8 +7,11 @@
 // Samples are only ever what the tool measured: a tool that kept only
 // summaries yields one summary per run, flagged SummaryOnly, never invented
 // samples. Malformed input is a *model.InputError naming the file and the
-// line or JSON path. The package imports tracker/model and the standard
-// library only, and does no I/O except in ParseFiles.
+// line or JSON path. Detect tells a file's format by its content, and a
+// Side loads a comparison's files in whatever formats they are
+// (perfgate compare OLD NEW). The package imports tracker/model and the
+// standard library only, and does no I/O except in ParseFiles, Detect and
+// Side.Load.
 package ingest
 
 import (

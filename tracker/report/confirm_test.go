@@ -57,7 +57,7 @@ func TestConfirmationGolden(t *testing.T) {
 	md := Markdown(c, Options{Title: "perfgate", Confirmation: conf})
 	golden(t, "confirmed.md", md)
 	golden(t, "confirmed.txt", Text(c)+ConfirmText(conf))
-	for _, want := range []string{"#### 🔁 Confirmation (2 held, 1 not confirmed)", "<code>k/flaky\\|pipe</code>", "✅ not confirmed, now noisy",
+	for _, want := range []string{"#### 🔁 Confirmation (2 held, 1 not confirmed)", "<code>k/flaky\\|pipe</code>", "✅ not confirmed, now not yet gateable",
 		"❌ stands, not re-run: the re-run did not produce it"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Markdown lacks %q", want)

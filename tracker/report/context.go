@@ -142,17 +142,18 @@ func method(c *compare.Comparison) string {
 	if len(o.Overrides) > 0 {
 		t += " (or the benchmark's override)"
 	}
-	return fmt.Sprintf("each benchmark is tested within runs — two one-sided Mann-Whitney U tests on the pooled samples (exact for small samples) — "+
-		"and across runs — a t test of the candidate's run medians (log scale) against the baseline jobs', the run-to-run spread "+
-		"estimated from the baseline history (job means and rounds; without replicates a spread of ±%s is assumed); "+
-		"a benchmark's p is the larger of the two, %s; "+
+	return fmt.Sprintf("each benchmark is judged across runs, every round its own process: the log of each run's median, the candidate's mean "+
+		"against the mean of main's newest jobs at its current level (the history is cut where main's level moved, isolated outlier jobs left out), "+
+		"in a t test whose run-to-run spread is measured within those levels (successive job means and the rounds) and moderated towards the other "+
+		"benchmarks' spreads; without replicates a spread of ±%s is assumed and the pooled samples' Mann-Whitney test must agree; p %s; "+
+		"baseline and candidate = the geometric means of the run medians that test compares (the baseline's over its jobs), "+
+		"change = candidate/baseline − 1 (baseline/candidate − 1 where higher is better, so positive always means worse) with its %s confidence interval; "+
 		"regression when the adjusted worse-direction p < %v and the change > +%s on the log scale, improvement the mirror image; "+
-		"too noisy to judge when the spread hides a change of the threshold's size at that level, unless the change clears it by the margin the spread demands; "+
-		"change = Hodges-Lehmann estimate of candidate/baseline − 1 (baseline/candidate − 1 where higher is better, "+
-		"so positive always means worse) with a %s confidence interval covering both tests; warn when not significant but beyond ±%s, "+
-		"when the CI reaches past it, or when the median or slow tail moved past it; at least %d samples per side; p = adjusted one-sided p in the direction of the change; "+
-		"summary-only benchmarks get a ratio of medians and at most a warning.",
-		pctAbs(o.RunSpreadPrior), corr, o.Alpha, t, level(o.CILevel()), threshold(o.Threshold), o.MinSamples)
+		"too noisy to judge when the interval reaches past the threshold and the spread hides a change of its size at the level the adjustment "+
+		"reaches (not yet gateable with fewer than %d jobs of history); warn when not significant but beyond ±%s, when significant before the "+
+		"adjustment with an interval past it, or when the median or slow tail moved past it; at least %d samples per side; "+
+		"p = adjusted one-sided p in the direction of the change; summary-only benchmarks get a ratio of medians and at most a warning.",
+		pctAbs(o.RunSpreadPrior), corr, level(o.CILevel()), o.Alpha, t, compare.MinGateJobs, threshold(o.Threshold), o.MinSamples)
 }
 
 // envWarnings returns the keys of envDiffs worth a warning: the well-known

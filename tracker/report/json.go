@@ -89,6 +89,7 @@ type jsonSummary struct {
 	Errors       int `json:"errors"`
 	Incomparable int `json:"incomparable"`
 	Noisy        int `json:"noisy"`
+	NotYet       int `json:"not_yet_gateable"`
 	// BelowThreshold counts unchanged benchmarks with a significant change
 	// smaller than the threshold.
 	BelowThreshold int `json:"below_threshold"`
@@ -112,7 +113,7 @@ func JSON(w io.Writer, c *compare.Comparison) error {
 			Regressions: c.Summary.Regressions, Improvements: c.Summary.Improvements,
 			Warnings: c.Summary.Warnings, Insufficient: c.Summary.Insufficient,
 			Unchanged: c.Summary.Unchanged, Errors: c.Summary.Errors,
-			Incomparable: c.Summary.Incomparable, Noisy: c.Summary.Noisy, BelowThreshold: c.Summary.BelowThreshold,
+			Incomparable: c.Summary.Incomparable, Noisy: c.Summary.Noisy, NotYet: c.Summary.NotYet, BelowThreshold: c.Summary.BelowThreshold,
 			GeomeanChange: num(c.Summary.GeomeanChange),
 		},
 	}

@@ -171,6 +171,7 @@ var sections = []section{
 	{"⚠️ Inconclusive", compare.Warn, true},
 	{"🟢 Improvements", compare.Improvement, false},
 	{"〰️ Too noisy to judge", compare.Noisy, true},
+	{"⏳ Not yet gateable: too little history", compare.NotYet, true},
 }
 
 // changed returns the rows of the changed sections, in section order.
@@ -238,11 +239,13 @@ func writeChanged(b *strings.Builder, c *compare.Comparison, limit int, notes bo
 	}
 }
 
-// columnNotes says what the changed tables' columns are: the change is not
-// the ratio of the medians beside it (+0.0% next to 49.47 → 49.89 µs read
-// as a bug).
-const columnNotes = "<sub>¹ change: Hodges–Lehmann estimate of the shift candidate/baseline − 1 from the run-level model " +
-	"(positive is worse), not the ratio of the medians shown. ² p: adjusted one-sided p-value in the direction of the change. " +
+// columnNotes says what the changed tables' columns are: the baseline and
+// candidate figures are what the run-level test compares, and the change
+// is their ratio (a change that was not the ratio of the medians beside it
+// read as a bug).
+const columnNotes = "<sub>¹ change: candidate/baseline − 1 of the figures shown (positive is worse): the geometric means of the runs' medians " +
+	"that the test across runs compares, the baseline's over its jobs; with one run a side and no rounds, the Hodges–Lehmann shift of the " +
+	"pooled samples beside their medians. ² p: adjusted one-sided p-value in the direction of the change. " +
 	"³ n: samples, baseline/candidate.</sub>"
 
 func countVerdict(c *compare.Comparison, v compare.Verdict) int {

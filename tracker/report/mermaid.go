@@ -7,11 +7,14 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // A History is the baseline branch's recent record of one benchmark, for
 // the charts of a report: the medians of its latest runs, oldest first.
-// The caller reads it from the store; this package does no I/O.
+// The caller reads it from the store; this package does no I/O. The charts
+// show one point per job: the rounds of one commit in a row are one point,
+// the geometric mean of their medians, as the verdict's test takes them.
 type History struct {
 	Unit   string
 	Points []HistoryPoint
@@ -54,7 +57,7 @@ func historyMarkdown(c *compare.Comparison, h Histories) string {
 			charts.WriteString(mermaidChart(r, hist))
 			nc++
 		case ns < MaxSparklines:
-			fmt.Fprintf(&sparks, "- %s %s → %s %s\n", mdCode(r.Suite+"/"+r.Name), sparkline(values(hist, r)), md(pct(r.Change)), md(string(r.Verdict)))
+			fmt.Fprintf(&sparks, "- %s %s → %s %s\n", mdCode(r.Suite+"/"+r.Name), sparkline(values(byJob(hist), r)), md(pct(r.Change)), md(string(r.Verdict)))
 			ns++
 		}
 	}
@@ -71,11 +74,36 @@ func historyMarkdown(c *compare.Comparison, h Histories) string {
 	return b.String()
 }
 
-// mermaidChart is one fenced xychart-beta block. Everything in it comes
-// from mermaidText or numbers, so no name can close the fence or the
-// quotes.
+// byJob merges the points of h that are rounds of one job (the same
+// commit, one after another) into one point: the geometric mean of their
+// medians.
+func byJob(h History) History {
+	out := History{Unit: h.Unit}
+	var logs float64
+	n := 0
+	for i, p := range h.Points {
+		logs += math.Log(p.Median)
+		n++
+		if i+1 < len(h.Points) && h.Points[i+1].Commit == p.Commit {
+			continue
+		}
+		out.Points = append(out.Points, HistoryPoint{Commit: p.Commit, Median: math.Exp(logs / float64(n))})
+		logs, n = 0, 0
+	}
+	return out
+}
+
+// mermaidChart is one fenced xychart-beta block, one point per job, in the
+// unit the tables show the candidate in (µs rather than ns). Everything in
+// it comes from mermaidText or numbers, so no name can close the fence or
+// the quotes.
 func mermaidChart(r *compare.Result, h History) string {
+	h = byJob(h)
 	vals := values(h, r)
+	f, unit := units.Scale(r.CandidateMedian, r.Unit)
+	for i := range vals {
+		vals[i] *= f
+	}
 	lo, hi := vals[0], vals[0]
 	for _, v := range vals {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -99,7 +127,7 @@ func mermaidChart(r *compare.Result, h History) string {
 	fmt.Fprintf(&b, "```mermaid\n%%%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"%s\"}}}}%%%%\nxychart-beta\n", lineColor(r.Verdict))
 	fmt.Fprintf(&b, "    title \"%s: %s\"\n", mermaidText(r.Suite+"/"+r.Name), mermaidText(pct(r.Change)+" "+string(r.Verdict)))
 	fmt.Fprintf(&b, "    x-axis [%s]\n", strings.Join(labels, ", "))
-	fmt.Fprintf(&b, "    y-axis \"median (%s)\" %s --> %s\n", mermaidText(r.Unit),
+	fmt.Fprintf(&b, "    y-axis \"median (%s)\" %s --> %s\n", mermaidText(unit),
 		strconv.FormatFloat(math.Max(0, lo-pad), 'g', 4, 64), strconv.FormatFloat(hi+pad, 'g', 4, 64))
 	fmt.Fprintf(&b, "    line [%s]\n```\n\n", strings.Join(nums, ", "))
 	return b.String()
@@ -147,14 +175,14 @@ func sparkline(vals []float64) string {
 	return b.String()
 }
 
-// mermaidText keeps letters, digits and a few harmless punctuation marks of
-// user text, and replaces everything else with "?": inside a Mermaid
+// mermaidText keeps letters, digits, the micro sign and a few harmless
+// punctuation marks of user text, and replaces everything else with "?": inside a Mermaid
 // string a quote, a backtick, a bracket or a line break could end it.
 func mermaidText(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune(" /=.,:+-_%()", r):
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune(" /=.,:+-_%()µ", r):
 			b.WriteRune(r)
 		default:
 			b.WriteByte('?')

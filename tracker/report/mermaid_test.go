@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/compare"
 )
 
 // historyOf makes a history of n flat medians around level for every
@@ -78,5 +80,31 @@ func TestMermaidHostile(t *testing.T) {
 	}
 	if got := sparkline([]float64{5, 5}); got != "▁▁" {
 		t.Errorf("flat sparkline = %q", got)
+	}
+}
+
+// TestHistoryOnePointPerJob: the rounds of one job are one point of the
+// chart (their geometric mean), and the y-axis is in the unit the tables
+// show (µs for 1045 ns), with the values scaled to it.
+func TestHistoryOnePointPerJob(t *testing.T) {
+	c := mixed(t)
+	var r *compare.Result
+	for i := range c.Results {
+		if c.Results[i].Suite+"/"+c.Results[i].Name == "elementwise/mul/fp32/n=16777216" {
+			r = &c.Results[i]
+		}
+	}
+	var pts []HistoryPoint
+	for j := range 4 { // 4 jobs of 3 rounds
+		for k := range 3 {
+			pts = append(pts, HistoryPoint{Commit: fmt.Sprintf("%07x%033d", 0xabc0000+j, 0), Median: 1000 * (1 + 0.01*float64(j)) * (1 + 0.001*float64(k-1))})
+		}
+	}
+	got := mermaidChart(r, History{Unit: r.Unit, Points: pts})
+	if n := strings.Count(got, "\"abc000"); n != 4 {
+		t.Errorf("%d commit labels, want one per job (4):\n%s", n, got)
+	}
+	if !strings.Contains(got, `y-axis "median (µs)"`) || !strings.Contains(got, "line [1, 1.01, 1.02, 1.03, ") {
+		t.Errorf("want the y-axis in µs and one value per job:\n%s", got)
 	}
 }

@@ -66,6 +66,7 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 	add(s.Improvements, "improvement")
 	add(s.BelowThreshold, "smaller than the threshold")
 	add(s.Noisy, "too noisy to judge")
+	add(s.NotYet, "not yet gateable")
 	add(s.Insufficient, "with too few samples")
 	add(s.Skipped, "skipped")
 	if s.Regressions > 0 || withUnchanged {
@@ -83,7 +84,7 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 // count formats "1 warning", "2 warnings", "3 unchanged", "2 with too few samples".
 func count(n int, what string) string {
 	switch what {
-	case "unchanged", "with too few samples", "too noisy to judge", "smaller than the threshold", "skipped":
+	case "unchanged", "with too few samples", "too noisy to judge", "not yet gateable", "smaller than the threshold", "skipped":
 		return fmt.Sprintf("%d %s", n, what)
 	}
 	if n == 1 {
@@ -102,5 +103,5 @@ func firstReason(c *compare.Comparison) string {
 // order ranks verdicts for reports: what needs attention first.
 var order = map[compare.Verdict]int{
 	compare.Regression: 0, compare.Error: 1, compare.Warn: 2, compare.Improvement: 3,
-	compare.Noisy: 4, compare.Insufficient: 5, compare.Incomparable: 6, compare.Unchanged: 7, compare.Skipped: 8,
+	compare.Noisy: 4, compare.NotYet: 5, compare.Insufficient: 6, compare.Incomparable: 7, compare.Unchanged: 8, compare.Skipped: 9,
 }

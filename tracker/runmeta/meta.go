@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,15 +83,30 @@ func Resolve(ctx context.Context, g Given, getenv func(string) string, now time.
 		Group:     g.Group,
 		StartedAt: g.StartedAt.UTC(),
 	}
+	if r.Commit == "" {
+		return r, src, &model.InputError{Msg: "--commit: " + noCommit(ctx)}
+	}
 	return r, src, check(&r, getenv)
+}
+
+// noCommit says why no commit was found, and what to do: in a checkout
+// without a commit (just after git init) "not in a git checkout" was
+// wrong, and sent users looking for a checkout they were in.
+func noCommit(ctx context.Context) string {
+	const give = "pass --commit SHA (the full 40-digit SHA of the commit measured)"
+	if root := RepoRoot(ctx, ""); root != "" {
+		return fmt.Sprintf("the git checkout %s has no commit yet (git init without a commit): commit first (git commit), or %s", root, give)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return "not set, $GITHUB_SHA is unset and git is not installed: " + give
+	}
+	return "not set, $GITHUB_SHA is unset and this directory is not in a git checkout: run in the checkout of the code measured, or " + give
 }
 
 // check refuses values no results document may hold and fills the pull
 // request number from $GITHUB_REF.
 func check(r *model.Run, getenv func(string) string) error {
 	switch {
-	case r.Commit == "":
-		return &model.InputError{Msg: "--commit: not set and not in a git checkout (and $GITHUB_SHA is unset)"}
 	case !slices.Contains(model.Events, r.Event):
 		return &model.InputError{Msg: fmt.Sprintf("--event: %q is not one of %s", r.Event, strings.Join(model.Events, ", "))}
 	case r.PR < 0:

@@ -135,3 +135,43 @@ func TestNewID(t *testing.T) {
 		t.Errorf("newID() = %q, %q; want two distinct version 4 UUIDs", a, b)
 	}
 }
+
+// TestResolveNoCommit: without --commit or $GITHUB_SHA, the error says
+// why there is no commit and how to give one. Just after git init it said
+// "not in a git checkout", in a checkout.
+func TestResolveNoCommit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git:", err)
+	}
+	fresh := t.TempDir()
+	if out, err := exec.Command("git", "-C", fresh, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	outside := t.TempDir() // under the system's temporary directory, in no checkout
+	for _, tt := range []struct {
+		name, dir string
+		want      []string
+	}{
+		{"git init, no commit", fresh, []string{"--commit: the git checkout ", " has no commit yet (git init without a commit): commit first (git commit), or pass --commit SHA"}},
+		{"no checkout", outside, []string{"--commit: not set, $GITHUB_SHA is unset and this directory is not in a git checkout", "pass --commit SHA"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.dir == outside && RepoRoot(context.Background(), outside) != "" {
+				t.Skip("the temporary directory is inside a git checkout")
+			}
+			t.Chdir(tt.dir)
+			_, _, err := Resolve(context.Background(), Given{}, env(nil), time.Now())
+			if !model.IsInputError(err) {
+				t.Fatalf("err = %v, want an input error", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("err = %q, want it to say %q", err, w)
+				}
+			}
+			if _, _, err := Resolve(context.Background(), Given{Commit: strings.Repeat("a", 40)}, env(nil), time.Now()); err != nil {
+				t.Errorf("with --commit: %v", err)
+			}
+		})
+	}
+}

@@ -37,12 +37,28 @@ func (s Spread) RunVar() float64 { return s.Between + s.Within }
 // EstimateSpread estimates the run-to-run spread from the history of jobs
 // (each job the summaries of its rounds; jobs with no rounds are skipped)
 // and the candidate's rounds, which add to the within-job estimate only.
-//
-// Between comes from the sample variance of the job means, the classical
-// one-way random-effects estimate: unbiased and, with normal effects, giving
-// an exact t test; a level shift inside the history inflates it, which makes
-// verdicts more cautious, never less.
+// It is EstimateSegmented with every job in one segment and none dropped.
 func EstimateSpread(history [][]float64, cand []float64) Spread {
+	return EstimateSegmented(history, cand, nil, nil)
+}
+
+// EstimateSegmented is EstimateSpread for a history cut into levels:
+// history is in time order (newest first), segment[j] names job j's
+// segment (nil: one segment) and drop[j] leaves job j's mean out (an
+// isolated outlier job; nil: none). The variance of the job means is
+// estimated within the segments from successive differences (von
+// Neumann's mean square successive difference: the sum of the squared
+// differences of neighbouring job means over twice their number), so that
+// neither a step or a bad job on the baseline branch, nor a drift too slow
+// for a change point, is taken for noise: a drift of d per job adds d²/2.
+// For a level that holds still it is unbiased, on 2D²/(3D − 1) effective
+// degrees of freedom for D differences (the χ² matching the variance of
+// the estimate; D for the sample variance). Every job's rounds, dropped or
+// not, add to the within-job estimate.
+//
+// Between is the excess of the job means' variance over what the rounds
+// explain (the classical one-way random-effects estimate).
+func EstimateSegmented(history [][]float64, cand []float64, segment []int, drop []bool) Spread {
 	var s Spread
 	var ss, df float64
 	for _, job := range append(history, cand) {
@@ -54,29 +70,67 @@ func EstimateSpread(history [][]float64, cand []float64) Spread {
 	if df > 0 {
 		s.Within, s.DFWithin = ss/df, df
 	}
-	var means []float64
-	var inv float64
-	for _, job := range history {
-		if len(job) > 0 {
-			means = append(means, mean(job))
-			inv += 1 / float64(len(job))
+	var sq, inv float64
+	var diffs, n int
+	prev, prevSeg := math.NaN(), 0
+	for j, job := range history {
+		if len(job) == 0 || (drop != nil && drop[j]) {
+			continue
 		}
+		id := 0
+		if segment != nil {
+			id = segment[j]
+		}
+		m := mean(job)
+		if !math.IsNaN(prev) && id == prevSeg {
+			sq += (m - prev) * (m - prev)
+			diffs++
+		}
+		prev, prevSeg = m, id
+		inv += 1 / float64(len(job))
+		n++
 	}
-	if len(means) < 2 {
-		return s
+	if diffs > 0 {
+		d := float64(diffs)
+		s.InvRounds = inv / float64(n)
+		s.JobVar = sq / (2 * d)
+		s.DFBetween = 2 * d * d / (3*d - 1)
+		s.Between = max(0, s.JobVar-s.Within*s.InvRounds)
 	}
-	s.InvRounds = inv / float64(len(means))
-	s.JobVar = sumSq(means, mean(means)) / float64(len(means)-1)
-	s.DFBetween = float64(len(means) - 1)
+	return s
+}
+
+// Moderate returns s with its two variances moderated towards the priors
+// of the comparison's benchmarks (Prior.Moderate): the job means' variance
+// towards jobs, the rounds' towards rounds, each gaining its prior's
+// degrees of freedom. A prior can raise a lucky-low estimate or lower an
+// unlucky-high one; either way the test gains the degrees of freedom the
+// other benchmarks lend it.
+func (s Spread) Moderate(jobs, rounds Prior) Spread {
+	if s.DFWithin > 0 {
+		s.Within, s.DFWithin = rounds.Moderate(s.Within, s.DFWithin)
+	}
+	if s.DFBetween > 0 {
+		s.JobVar, s.DFBetween = jobs.Moderate(s.JobVar, s.DFBetween)
+	}
 	s.Between = max(0, s.JobVar-s.Within*s.InvRounds)
 	return s
 }
+
+// PriorDF is the weight, in degrees of freedom, of the assumed run-to-run
+// spread (the prior of RunLevelTest) where the runs cannot measure it: as
+// much as seven jobs would give. With infinite weight, a benchmark whose
+// jobs move 5% (where ±3% is assumed) is a false regression in about 8% of
+// one-run-a-side A/A checks at α = 1%; with 6 degrees of freedom, 3%; a 20%
+// slowdown then still reaches p ≈ 0.003.
+const PriorDF = 6
 
 // A RunTest is the run-level test of a change: the candidate's mean summary
 // against the mean of the baseline jobs' mean summaries, with a standard
 // error built from a Spread.
 type RunTest struct {
 	Delta float64 // candidate − baseline, in the summary's scale (log)
+	Base  float64 // the baseline's mean of job means, in that scale
 	SE    float64 // the standard error of Delta
 	DF    float64 // degrees of freedom of the t reference; +Inf: normal
 	// Greater and Less are the one-sided p-values for "the candidate's
@@ -96,7 +150,8 @@ func (t RunTest) Quantile(q float64) float64 {
 // RunLevelTest compares the candidate's rounds with the baseline jobs
 // (each the summaries of its rounds) under the spread s. When s is not
 // Known, prior is taken as the run-to-run standard deviation of a single
-// run, known exactly (a normal reference). The result has NaN p-values when
+// run, as if estimated on PriorDF degrees of freedom: a guess, not a
+// measurement, so its t reference has heavy tails. The result has NaN p-values when
 // either side is empty.
 //
 // The variance of Delta is Between·(1 + 1/K) + Within·(1/R + Σ1/(K²·Rⱼ))
@@ -105,7 +160,7 @@ func (t RunTest) Quantile(q float64) float64 {
 // estimated components.
 func RunLevelTest(base [][]float64, cand []float64, s Spread, prior float64) RunTest {
 	nan := math.NaN()
-	t := RunTest{Delta: nan, SE: nan, DF: nan, Greater: nan, Less: nan}
+	t := RunTest{Delta: nan, Base: nan, SE: nan, DF: nan, Greater: nan, Less: nan}
 	var jobMeans []float64
 	var invSum float64
 	for _, job := range base {
@@ -118,20 +173,21 @@ func RunLevelTest(base [][]float64, cand []float64, s Spread, prior float64) Run
 		return t
 	}
 	k, r := float64(len(jobMeans)), float64(len(cand))
-	t.Delta = mean(cand) - mean(jobMeans)
+	t.Base = mean(jobMeans)
+	t.Delta = mean(cand) - t.Base
 	cB := 1 + 1/k            // weight of the job effect
 	cW := 1/r + invSum/(k*k) // weight of the round effect
 	var v float64
 	switch {
 	case !s.Known():
 		// One run a side: nothing says how runs move; take the prior as the
-		// spread of a job, known exactly.
-		v, t.DF = prior*prior*cB, math.Inf(1)
+		// spread of a job, as if measured on PriorDF degrees of freedom.
+		v, t.DF = prior*prior*cB, PriorDF
 	case s.DFBetween == 0:
 		// Rounds, but one job: the job effect is not estimable, so the
-		// prior stands in for it (a term with infinite degrees of freedom).
-		w := s.Within * cW
-		v, t.DF = w+prior*prior*cB, satterthwaite(w+prior*prior*cB, [][2]float64{{w, s.DFWithin}})
+		// prior stands in for it (a term on PriorDF degrees of freedom).
+		w, p := s.Within*cW, prior*prior*cB
+		v, t.DF = w+p, satterthwaite(w+p, [][2]float64{{w, s.DFWithin}, {p, PriorDF}})
 	case s.DFWithin == 0:
 		// Every job one round: the job means' variance is all there is, and
 		// it is exact for a candidate of one round too.
@@ -144,7 +200,12 @@ func RunLevelTest(base [][]float64, cand []float64, s Spread, prior float64) Run
 		// give, even where the job means vary less than their rounds.
 		a, b := cB*s.JobVar, s.Within*(cW-cB*s.InvRounds)
 		v = a + b
-		t.DF = satterthwaite(v, [][2]float64{{a, s.DFBetween}, {b, s.DFWithin}})
+		// With more candidate rounds than the baseline jobs have, b is
+		// negative and a and b can nearly cancel, which sends the
+		// Welch–Satterthwaite degrees of freedom towards 0 (a CI of
+		// −84% … +547% around a run spread of ±0.0%): they are held at
+		// no fewer than the job means' own.
+		t.DF = max(satterthwaite(v, [][2]float64{{a, s.DFBetween}, {b, s.DFWithin}}), min(s.DFBetween, s.DFWithin))
 		if floor := s.Within * cW; v < floor {
 			v, t.DF = floor, s.DFWithin
 		}
@@ -161,10 +222,13 @@ func satterthwaite(v float64, terms [][2]float64) float64 {
 	for _, t := range terms {
 		d += t[0] * t[0] / t[1]
 	}
-	if d == 0 {
-		return math.Inf(1)
+	// Beyond a million degrees of freedom t is the normal to 1e-6 (and
+	// gonum's t quantile fails): terms whose weight is 0 but for rounding
+	// (equal rounds everywhere) leave d at 1e-40 and no information.
+	if df := v * v / d; d > 0 && df < 1e6 {
+		return df
 	}
-	return v * v / d
+	return math.Inf(1)
 }
 
 func (t RunTest) tails() (greater, less float64) {
@@ -198,30 +262,5 @@ func sumSq(x []float64, m float64) float64 {
 	for _, v := range x {
 		s += (v - m) * (v - m)
 	}
-	return s
-}
-
-// PeerWeight is the weight, in degrees of freedom, of the peer variance in
-// FloorSpread: one job's worth.
-const PeerWeight = 1
-
-// FloorSpread guards a spread estimate against luck: a few jobs whose
-// medians happen to agree (timings quantised to the timer's resolution
-// agree exactly) would make any difference significant. The job means'
-// variance is raised to at least (PeerWeight·peer + df·JobVar)/(PeerWeight
-// + df), a one-sided version of the empirical-Bayes moderation of Smyth
-// (2004) towards peer, the typical variance of the other benchmarks of the
-// comparison; the degrees of freedom are not raised, and an estimate above
-// peer is left alone, so the floor can only make a verdict more cautious.
-func FloorSpread(s Spread, peer float64) Spread {
-	if s.DFBetween == 0 || !(peer > 0) {
-		return s
-	}
-	floor := (PeerWeight*peer + s.DFBetween*s.JobVar) / (PeerWeight + s.DFBetween)
-	if s.JobVar >= floor {
-		return s
-	}
-	s.JobVar = floor
-	s.Between = max(0, s.JobVar-s.Within*s.InvRounds)
 	return s
 }

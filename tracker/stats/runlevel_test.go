@@ -22,8 +22,8 @@ func relNear(got, want, tol float64) bool {
 // quoted next to each number).
 func TestRunLevelTestReference(t *testing.T) {
 	t.Run("one round a job", func(t *testing.T) {
-		// oneRound: delta=0.072134434691831117 se=0.023163339730479491 df=3
-		// greater=0.026355159093955291 less=0.97364484090604464 q99=4.5407028586984186
+		// oneRound: delta=0.072134434691830229 se=0.029787918183085061 df=2.25
+		// greater=0.06124249356587614 less=0.93875750643412392 q99=6.0035973390511197
 		var hist [][]float64
 		for _, v := range []float64{100, 103, 98, 101} {
 			hist = append(hist, logs(v))
@@ -35,18 +35,18 @@ func TestRunLevelTestReference(t *testing.T) {
 			name      string
 			got, want float64
 		}{
-			{"delta", r.Delta, 0.072134434691831117}, {"se", r.SE, 0.023163339730479491},
-			{"df", r.DF, 3}, {"greater", r.Greater, 0.026355159093955291},
-			{"less", r.Less, 0.97364484090604464}, {"q99", r.Quantile(0.99), 4.5407028586984186},
+			{"delta", r.Delta, 0.072134434691830229}, {"se", r.SE, 0.029787918183085061},
+			{"df", r.DF, 2.25}, {"greater", r.Greater, 0.06124249356587614},
+			{"less", r.Less, 0.93875750643412392}, {"q99", r.Quantile(0.99), 6.0035973390511197},
 		} {
-			if !relNear(c.got, c.want, 1e-9) {
+			if !relNear(c.got, c.want, 2e-9) { // gonum's t quantile at fractional df: 9e-10
 				t.Errorf("%s = %.17g, want %.17g", c.name, c.got, c.want)
 			}
 		}
 	})
 	t.Run("balanced rounds", func(t *testing.T) {
-		// balanced: delta=0.056364386058705307 se=0.012768517691798065 df=4 greater=0.0057808543090743436
-		// balanced: within=3.1478326245261017e-05 jobvar=0.00012227628303432015
+		// balanced: delta=0.056364386058705307 se=0.016030699843283515 df=2.9090909090909092 greater=0.020485070676951347
+		// balanced: within=3.1478326245260041e-05 jobvar=0.00019273750309908763
 		hist := [][]float64{logs(100, 101, 99.5), logs(102, 101.5, 102.5), logs(99, 98.5, 99.2),
 			logs(100.5, 100, 101), logs(101, 100.2, 100.8)}
 		cand := logs(106, 107, 105.5)
@@ -56,9 +56,9 @@ func TestRunLevelTestReference(t *testing.T) {
 			name      string
 			got, want float64
 		}{
-			{"delta", r.Delta, 0.056364386058705307}, {"se", r.SE, 0.012768517691798065},
-			{"df", r.DF, 4}, {"greater", r.Greater, 0.0057808543090743436},
-			{"within", s.Within, 3.1478326245261017e-05}, {"jobvar", s.JobVar, 0.00012227628303432015},
+			{"delta", r.Delta, 0.056364386058705307}, {"se", r.SE, 0.016030699843283515},
+			{"df", r.DF, 2.9090909090909092}, {"greater", r.Greater, 0.020485070676951347},
+			{"within", s.Within, 3.1478326245260041e-05}, {"jobvar", s.JobVar, 0.00019273750309908763},
 		} {
 			if !relNear(c.got, c.want, 1e-9) {
 				t.Errorf("%s = %.17g, want %.17g", c.name, c.got, c.want)
@@ -66,9 +66,9 @@ func TestRunLevelTestReference(t *testing.T) {
 		}
 	})
 	t.Run("prior", func(t *testing.T) {
-		// prior: se=0.042426406871192854 greater=0.0037792244044786171
+		// prior: se=0.042426406871192854 greater=0.018484104626433392
 		r := RunLevelTest([][]float64{logs(100)}, logs(112), EstimateSpread([][]float64{logs(100)}, logs(112)), 0.03)
-		if !relNear(r.SE, 0.042426406871192854, 1e-12) || !relNear(r.Greater, 0.0037792244044786171, 1e-9) || !math.IsInf(r.DF, 1) {
+		if !relNear(r.SE, 0.042426406871192854, 1e-12) || !relNear(r.Greater, 0.018484104626433392, 1e-9) || r.DF != PriorDF {
 			t.Errorf("se %.17g greater %.17g df %v", r.SE, r.Greater, r.DF)
 		}
 	})
@@ -116,19 +116,18 @@ func TestRunLevelDegenerate(t *testing.T) {
 	}
 }
 
-// TestFloorSpread: the floor raises a lucky-low estimate towards the peers,
-// never lowers one, and never adds degrees of freedom.
-func TestFloorSpread(t *testing.T) {
-	zero := EstimateSpread([][]float64{{1}, {1}, {1}}, []float64{1})
-	f := FloorSpread(zero, 0.0009)
-	if want := 0.0009 / 3; math.Abs(f.JobVar-want) > 1e-15 || f.DFBetween != 2 {
-		t.Errorf("floored %+v, want JobVar %v with 2 df", f, want)
-	}
-	wide := EstimateSpread([][]float64{{0}, {0.2}, {0.1}}, nil)
-	if g := FloorSpread(wide, 0.0009); g != wide {
-		t.Errorf("a wide estimate changed: %+v → %+v", wide, g)
-	}
-	if g := FloorSpread(Spread{}, 0.0009); g != (Spread{}) {
-		t.Errorf("an unknown spread changed: %+v", g)
+// TestRunLevelDFFloor: with more candidate rounds than the baseline jobs
+// have, the two variance terms nearly cancel; the degrees of freedom stay
+// at no fewer than the job means' own instead of going to 0.
+func TestRunLevelDFFloor(t *testing.T) {
+	// Two one-round jobs, a candidate of three rounds, the job means'
+	// variance just above what the rounds explain: Welch–Satterthwaite
+	// alone gives 0.29 degrees of freedom.
+	hist := [][]float64{{3.9096}, {3.9100}}
+	cand := []float64{3.9095, 3.9101, 3.9098}
+	s := Spread{JobVar: 1.0001e-4, DFBetween: 1, Within: 1e-4, DFWithin: 4, InvRounds: 1, Between: 1e-8}
+	r := RunLevelTest(hist, cand, s, 0.03)
+	if r.DF != 1 {
+		t.Errorf("df %v, want 1 (the job means'), not Welch–Satterthwaite's 0.29", r.DF)
 	}
 }

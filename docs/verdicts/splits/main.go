@@ -5,6 +5,11 @@
 //
 //	go run ./docs/verdicts/splits DIR
 //	go run ./docs/verdicts/splits -spreads DIR > docs/verdicts/spreads.csv
+//	go run ./docs/verdicts/splits -jobs DIR
+//
+// With -jobs, DIR holds job-N/round-R.json (the rounds of N jobs of the
+// default PR run, each round its own process) and the command prints every
+// 3-vs-1 split and 6-vs-1 gate, A/A and with +15% injected (jobs.go).
 //
 // DIR holds the runs device-aa.sh and device-check.sh wrote: aa*.json
 // (built-in suites, the same code in every process) and injP-NN.json (the
@@ -34,12 +39,17 @@ import (
 
 func main() {
 	spreads := flag.Bool("spreads", false, "print each benchmark's run-to-run spread as CSV")
+	jobsDir := flag.Bool("jobs", false, "DIR holds job-N/round-R.json: print the job splits")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./docs/verdicts/splits [-spreads] DIR")
+		fmt.Fprintln(os.Stderr, "usage: go run ./docs/verdicts/splits [-spreads | -jobs] DIR")
 		os.Exit(2)
 	}
 	dir := flag.Arg(0)
+	if *jobsDir {
+		runJobs(dir)
+		return
+	}
 	aa := load(dir, "aa*.json")
 	if *spreads {
 		printSpreads(aa)

@@ -2,7 +2,8 @@
 // of cli/cli's pkg/cmdutil: the outside world a command may touch (Env),
 // the table of commands and the dispatch to one of them, the exit codes
 // and the typed errors that choose them, the flag set a command parses
-// its arguments with (through cliflag), and the version the program
+// its arguments with (through cliflag), the flag values several commands
+// share (AgeCutoff, ParseDuration, OldNew), and the version the program
 // reports (Version).
 //
 // Only package main prints the errors this package maps; the libraries
@@ -58,21 +59,25 @@ func (cs Commands) Register(c *Command) {
 }
 
 // Run dispatches args to a command and turns the error it returns into an
-// exit code (Code). No arguments, "help" and --help print usage; "help
-// NAME" is NAME --help; --version is the version command; an unknown
-// command suggests the nearest one.
+// exit code (Code). "help" and --help print usage on standard output (exit
+// 0: it was asked for); no arguments print it on standard error (exit 2:
+// a mistake); "help NAME" is NAME --help; --version is the version
+// command; an unknown command suggests the nearest one.
 func (cs Commands) Run(ctx context.Context, args []string, e *Env, usage string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		io.WriteString(e.Stderr, usage)
+		return ExitBadInput
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 1 {
 			if c, ok := cs[args[1]]; ok {
 				return Code(c.Run(ctx, []string{"-help"}, e), e.Stderr)
 			}
+			args = args[1:] // help NAME of no command: as if NAME were run
+		} else {
+			io.WriteString(e.Stdout, usage)
+			return ExitOK
 		}
-		io.WriteString(e.Stderr, usage)
-		if len(args) == 0 {
-			return ExitBadInput
-		}
-		return ExitOK
 	}
 	if args[0] == "-version" || args[0] == "--version" {
 		args = append([]string{"version"}, args[1:]...)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -45,7 +44,7 @@ func TestCommandsRun(t *testing.T) {
 	var got []string
 	cs.Register(&Command{Name: "ingest", Run: func(_ context.Context, args []string, e *Env) error {
 		got = args
-		fs := NewFlagSet(e.Stderr, "ingest", "FILE...")
+		fs := NewFlagSet(e, "ingest", "FILE...")
 		fs.String("format", "", "input `format`")
 		return ParseFlags(fs, args)
 	}})
@@ -54,25 +53,31 @@ func TestCommandsRun(t *testing.T) {
 		name     string
 		args     []string
 		code     int
+		stdout   string // what help asked for prints: on standard output
 		stderr   string
 		wantArgs []string
 	}{
-		{"no arguments", nil, ExitBadInput, "USAGE", nil},
-		{"help", []string{"help"}, ExitOK, "USAGE", nil},
-		{"help NAME", []string{"help", "ingest"}, ExitOK, "usage: perfgate ingest FILE...", []string{"-help"}},
-		{"a command", []string{"ingest", "a.txt", "--format", "gotest"}, ExitOK, "", []string{"a.txt", "--format", "gotest"}},
-		{"a flag typo", []string{"ingest", "--fromat", "gotest"}, ExitBadInput, "did you mean --format?", nil},
-		{"--version", []string{"--version"}, ExitOK, "", nil},
-		{"unknown", []string{"ingset"}, ExitBadInput, `unknown command "ingset" (did you mean "ingest"?)`, nil},
+		{"no arguments", nil, ExitBadInput, "", "USAGE", nil},
+		{"help", []string{"help"}, ExitOK, "USAGE", "", nil},
+		{"--help", []string{"--help"}, ExitOK, "USAGE", "", nil},
+		{"help NAME", []string{"help", "ingest"}, ExitOK, "usage: perfgate ingest FILE...", "", []string{"-help"}},
+		{"NAME --help", []string{"ingest", "--help"}, ExitOK, "usage: perfgate ingest FILE...\n\nflags:\n  --format format", "", []string{"--help"}},
+		{"a command", []string{"ingest", "a.txt", "--format", "gotest"}, ExitOK, "", "", []string{"a.txt", "--format", "gotest"}},
+		{"a flag typo", []string{"ingest", "--fromat", "gotest"}, ExitBadInput, "", "did you mean --format?", nil},
+		{"--version", []string{"--version"}, ExitOK, "", "", nil},
+		{"unknown", []string{"ingset"}, ExitBadInput, "", `unknown command "ingset" (did you mean "ingest"?)`, nil},
+		{"help of an unknown command", []string{"help", "ingset"}, ExitBadInput, "", `unknown command "ingset"`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got = nil
-			var stderr bytes.Buffer
-			e := &Env{Stdout: io.Discard, Stderr: &stderr, Getenv: func(string) string { return "" }}
+			var stdout, stderr bytes.Buffer
+			e := &Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
 			code := cs.Run(context.Background(), tt.args, e, "USAGE")
-			if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) {
-				t.Errorf("Run(%q) = %d, stderr %q; want %d, stderr containing %q", tt.args, code, stderr.String(), tt.code, tt.stderr)
+			if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) || !strings.Contains(stdout.String(), tt.stdout) ||
+				(tt.stdout == "") != (stdout.Len() == 0) || (tt.stderr == "") != (stderr.Len() == 0) {
+				t.Errorf("Run(%q) = %d, stdout %q, stderr %q; want %d, stdout containing %q, stderr containing %q",
+					tt.args, code, stdout.String(), stderr.String(), tt.code, tt.stdout, tt.stderr)
 			}
 			if tt.wantArgs != nil && strings.Join(got, " ") != strings.Join(tt.wantArgs, " ") {
 				t.Errorf("Run(%q): the command got %q, want %q", tt.args, got, tt.wantArgs)

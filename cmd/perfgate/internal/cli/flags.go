@@ -4,20 +4,21 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cliflag"
 )
 
-// NewFlagSet makes a command's flag set. Usage text goes to stderr, and
-// parse errors come back as errors (never os.Exit).
-func NewFlagSet(stderr io.Writer, name, usageLine string) *flag.FlagSet {
+// NewFlagSet makes a command's flag set. The usage text, printed only when
+// asked for (--help), goes to standard output, so "perfgate run --help |
+// less" shows it; parse errors come back as errors (never os.Exit) that
+// Code prints on standard error.
+func NewFlagSet(e *Env, name, usageLine string) *flag.FlagSet {
 	fs := flag.NewFlagSet("perfgate "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(e.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: perfgate %s %s\n\nflags:\n", name, usageLine)
-		cliflag.PrintDefaults(stderr, fs)
+		fmt.Fprintf(e.Stdout, "usage: perfgate %s %s\n\nflags:\n", name, usageLine)
+		cliflag.PrintDefaults(e.Stdout, fs)
 	}
 	return fs
 }
@@ -90,4 +91,25 @@ func (l *Files) Set(v string) error {
 	}
 	*l = append(*l, v)
 	return nil
+}
+
+// OldNew returns the files of a comparison's two sides: OLD NEW as the
+// arguments (benchstat's form), or the files of --baseline and
+// --candidate, not both. Errors are usage errors naming what is missing.
+func OldNew(args []string, base, cand Files) (Files, Files, error) {
+	switch {
+	case len(args) > 0 && (len(base) > 0 || len(cand) > 0):
+		return nil, nil, UsageErrorf("unexpected argument %q: give OLD NEW, or --baseline and --candidate, not both", args[0])
+	case len(args) == 2:
+		return Files{args[0]}, Files{args[1]}, nil
+	case len(args) == 1:
+		return nil, nil, UsageErrorf("%s and what? Give OLD NEW (two files), or --baseline and --candidate", args[0])
+	case len(args) > 2:
+		return nil, nil, UsageErrorf("unexpected argument %q: give OLD NEW (pool more runs with --baseline and --candidate)", args[2])
+	case len(base) == 0:
+		return nil, nil, UsageErrorf("--baseline: at least one baseline file is required (or give OLD NEW)")
+	case len(cand) == 0:
+		return nil, nil, UsageErrorf("--candidate: at least one candidate file is required")
+	}
+	return base, cand, nil
 }
