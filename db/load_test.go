@@ -22,10 +22,10 @@ import (
 // contended. It checks: no error of any kind (deadlocks included, and the
 // server's deadlock counter stays 0), no run lost or partial, and the main
 // baselines exactly as before.
+//
+// It runs with -short too (6 s under -race at load 9): it is about
+// concurrency, so .ci/run's race-detector step must run it.
 func TestConcurrentWritersAndMigrations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test: skipped with -short")
-	}
 	s, u := migratedStore(t)
 	ctx := context.Background()
 	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)

@@ -72,6 +72,9 @@ func makeABRepo(t *testing.T, slowdownPct int) string {
 }
 
 func TestABInterleaved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test -bench in a scratch module, twice per case (41 s under -race at load 5-11); .ci/run runs it without -race")
+	}
 	tests := []struct {
 		name        string
 		slowdown    int

@@ -69,6 +69,9 @@ func makeActionABRepo(t *testing.T, factor float64) (repo, event string) {
 // and the status are set as with baseline: history, and the head is recorded
 // as a pull-request run, never as a baseline.
 func TestActionInterleaved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks out both sides of a scratch repository and runs their rounds in processes, per case (24 s under -race at load 5-11); .ci/run runs it without -race")
+	}
 	tests := []struct {
 		name            string
 		factor          float64

@@ -169,3 +169,15 @@ func TestDemoUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestScreenshotIsTheDemo: docs/img/pr-comment.png renders
+// docs/screenshots/pr-comment.md, which must be what the demo prints
+// (testdata/demo.md, checked by TestDemo): when the comment changes, run
+// docs/screenshots/pr-comment.sh, which rewrites both (issue 30: the picture
+// no longer matched what the demo prints).
+func TestScreenshotIsTheDemo(t *testing.T) {
+	shot := readFile(t, filepath.Join("..", "..", "docs", "screenshots", "pr-comment.md"))
+	if demo := readFile(t, filepath.Join("testdata", "demo.md")); shot != demo {
+		t.Errorf("docs/screenshots/pr-comment.md is not the demo's comment (testdata/demo.md): run bash docs/screenshots/pr-comment.sh")
+	}
+}

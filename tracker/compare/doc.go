@@ -24,36 +24,48 @@
 // direction (the candidate tends to be slower) and the better direction.
 //
 // Samples of one process share its state, so each benchmark is also tested
-// across runs: every run's log median is one replicate, runs are grouped
-// into jobs by model.JobKey (a job's rounds and shards share run.group), the
-// run-to-run spread is estimated from every baseline job given (the newest
-// Options.BaselineJobs are the baseline, older ones history only) and the
-// candidate's rounds, floored towards the other benchmarks' spread when a
-// few jobs agree by luck, and the candidate's mean is t-tested against the
-// baseline jobs' (stats.RunLevelTest). Each one-sided p-value is the larger
-// of the two tests'; the confidence interval, two-sided at level 1 − Alpha,
-// is the hull of the Hodges-Lehmann and the run-level intervals. The
-// worse-direction p-values of all tested benchmarks of one comparison are
-// adjusted together (Benjamini-Hochberg by default, Holm, or none), and
-// likewise the better-direction ones.
+// across runs, and that test decides: every run's log median is one
+// replicate, runs are grouped into jobs by model.JobKey (a job's rounds and
+// shards share run.group), the baseline history is cut into levels at its
+// change points with isolated outlier jobs left out (levels.go), the
+// run-to-run spread is estimated within the levels
+// (stats.EstimateSegmented) and moderated towards a prior fitted across the
+// comparison's benchmarks (stats.FitPrior, Options.Priors to pin one), and
+// the candidate's mean is t-tested against the mean of the newest
+// Options.BaselineJobs jobs of the newest level (stats.RunLevelTest); when
+// the newest level is one job, against the level before too. Where the
+// spread was measured, the change is that test's ratio, the confidence
+// interval (two-sided at 1 − Alpha) is its own, widened to the
+// Hodges-Lehmann interval where the samples are the less certain, and the
+// baseline and candidate medians are the geometric means it compares. Each
+// one-sided p-value is the larger of the two tests'. The worse-direction
+// p-values of all tested benchmarks of one comparison are adjusted
+// together (Benjamini-Hochberg by default, Holm, or none), and likewise the
+// better-direction ones.
 //
 // # Verdicts
 //
 // Changes are compared with the threshold on the log scale, so that a change
 // of exactly the threshold is judged the same at every scale.
 //
-//   - Regression: adjusted worse p < Alpha and change > threshold; for a
-//     Noisy benchmark the run-level lower bound must clear the threshold too.
+//   - Regression: adjusted worse p < Alpha and change > threshold; where the
+//     run-level test could not detect a threshold-sized change at Alpha, or
+//     the history has fewer than MinGateJobs jobs, its lower bound must clear
+//     the threshold too.
 //   - Improvement: adjusted better p < Alpha and change < −threshold, with
 //     the mirror condition for a Noisy benchmark.
-//   - Noisy: the run-to-run spread hides a change of the threshold's size
-//     (the smallest change the run-level test could detect at Alpha is
-//     beyond it) and the change did not clear the threshold by that margin.
-//   - Warn: neither, but the estimate is beyond ±threshold, the confidence
-//     interval reaches past ±threshold, or a slow-side quantile (median,
-//     p75, p90) moved beyond it with significantly more samples beyond the
-//     baseline's quantile than expected; the Reason says what would decide
-//     it: more samples, more rounds, or nothing at these sample counts.
+//   - Noisy: not significant, the interval reaches past the threshold, and
+//     the smallest change the run-level test could detect at the level the
+//     correction reaches (Reach) is beyond it.
+//   - NotYet ("not yet gateable"): what Noisy says, or a regression short of
+//     its margin, with fewer than MinGateJobs jobs of history.
+//   - Warn: evidence pointing past the threshold: the estimate is beyond
+//     ±threshold but not significant, a change significant before the
+//     adjustment has an interval past ±threshold, a slow-side quantile
+//     (median, p75, p90) moved beyond it with significantly more samples
+//     beyond the baseline's quantile than expected, or a regression against
+//     main's newest job only (Result.MovedAt); the Reason says what would
+//     decide it.
 //   - Insufficient: fewer than MinSamples on either side, including new
 //     benchmarks with no baseline.
 //   - Unchanged: everything else; a significant 3% change is unchanged
@@ -69,6 +81,6 @@
 // their verdict is at most Warn.
 //
 // Everything here is a pure function of its arguments: no I/O, no clock, no
-// environment. The package imports only tracker/model, tracker/stats, gonum
-// and the standard library.
+// environment. The package imports only tracker/model, tracker/stats,
+// tracker/changepoint, gonum and the standard library.
 package compare

@@ -102,7 +102,7 @@ func mean(x []float64) float64 {
 
 // LevelMinChange is the smallest move of main's level that cuts its
 // history into levels (changepoint.Options.MinChange; the change must be
-// significant at p < 0.001 too). Smaller than Hunter's 5%, so that a drift
-// of 20% over 12 jobs is cut into levels of a few jobs each rather than
-// taken for a spread of ±3%.
-const LevelMinChange = 0.02
+// significant at p < 0.001 too): Hunter's 5%. A slower drift is left to
+// the successive differences (stats.EstimateSegmented), which it barely
+// inflates.
+const LevelMinChange = 0.05

@@ -301,3 +301,26 @@ func TestInterleavedRoundsNeedNoPrior(t *testing.T) {
 		t.Errorf("separate jobs with one baseline job: %s, want the ±3%% prior to hold it back", r.Verdict)
 	}
 }
+
+// TestCleanDoubleReadsPlus100: a benchmark whose work doubled reads about
+// +100%, and the change is the ratio of the baseline and candidate figures
+// shown (it read "245.8 → 482.5 µs … +66.8%" on a noisy host: the pooled
+// Hodges-Lehmann shift).
+func TestCleanDoubleReadsPlus100(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 5))
+	var base []*model.Results
+	for i := range 4 { // newest first
+		base = append(base, jobRuns(t, rng, fmt.Sprintf("b%d", i), 20-i, 245.8, 246.5, 245.1)...)
+	}
+	cand := jobRuns(t, rng, "c", 21, 491.6, 493, 490.2)
+	c, err := Compare(base, cand, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := byName(t, c, "x")
+	if r.Verdict != Regression || math.Abs(r.Change-1) > 0.01 || !r.RunLevel ||
+		math.Abs(r.CandidateMedian/r.BaselineMedian-1-r.Change) > 1e-12 || !(r.CILow < r.Change && r.Change < r.CIHigh) {
+		t.Errorf("%s %+.2f%% (CI %+.2f%% … %+.2f%%), figures %.4g → %.4g: want a regression of +100%%, the ratio shown",
+			r.Verdict, 100*r.Change, 100*r.CILow, 100*r.CIHigh, r.BaselineMedian, r.CandidateMedian)
+	}
+}

@@ -92,7 +92,9 @@ func TestLaTeXBracketRow(t *testing.T) {
 func TestRunSummary(t *testing.T) {
 	r := run("r1", "a", "main", 19, envMain,
 		bm("elementwise", "add/fp32/n=16777216", "ns", model.Lower, seq(1000, 10, 10)),
-		bm("gemm", "bf16|<b>", "us", model.Lower, []float64{1, 2, 3, 4, 100}))
+		bm("gemm", "bf16|<b>", "us", model.Lower, []float64{1, 2, 3, 4, 100}),
+		bm("gemm", "big", "ns", model.Lower, []float64{278300, 278300, 278300}),
+		bm("gemm", "rate", "items/s", model.Higher, []float64{2.5e7, 2.5e7, 2.5e7}))
 	broken := bm("gemm", "broken", "us", model.Lower, nil)
 	broken.Error = "CUDA_ERROR_ILLEGAL_ADDRESS"
 	r.Benchmarks = append(r.Benchmarks, broken)
@@ -100,7 +102,13 @@ func TestRunSummary(t *testing.T) {
 	golden(t, "summary.md", got)
 	// seq(1000, 10, 10): mean 1045, median 1045, std 30.28 (R: sd(seq(1000, 1090, 10)) = 30.2765),
 	// p95 1085.5 and p99 1089.1 (R: quantile(seq(1000, 1090, 10), c(.95, .99)), type 7).
-	for _, want := range []string{"| 10 | 1045 | 1045 | 30.28 | 1086 | 1089 | 1000 | 1090 |", "error: CUDA\\_<wbr>ERROR\\_<wbr>ILLEGAL\\_<wbr>ADDRESS", "bf16\\|&lt;b&gt;"} {
+	// Values in plain units, never e-notation ("2.783e+05": issue 30).
+	nb := "\u00a0"
+	if strings.Contains(got, "e+") {
+		t.Errorf("the summary shows e-notation:\n%s", got)
+	}
+	for _, want := range []string{"| 10 | 1.045" + nb + "µs | 1.045" + nb + "µs | 30.28" + nb + "ns | 1.085" + nb + "µs | 1.089" + nb + "µs | 1.000" + nb + "µs | 1.090" + nb + "µs |",
+		"| 278.3" + nb + "µs | 278.3" + nb + "µs |", "| 25.00M" + nb + "items/\u2060s |", "error: CUDA\\_<wbr>ERROR\\_<wbr>ILLEGAL\\_<wbr>ADDRESS", "bf16\\|&lt;b&gt;"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
 		}

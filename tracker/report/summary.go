@@ -60,10 +60,9 @@ func writeRunSummary(b *strings.Builder, r *model.Results) {
 			}
 			d := stats.Describe(bm.Samples)
 			fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", mdCode(bm.Name), md(bm.Unit), d.N,
-				g4(d.Mean), g4(d.Median), g4(d.Std), g4(d.P95), g4(d.P99), g4(d.Min), g4(d.Max))
+				mdValue(d.Mean, bm.Unit), mdValue(d.Median, bm.Unit), mdValue(d.Std, bm.Unit), mdValue(d.P95, bm.Unit),
+				mdValue(d.P99, bm.Unit), mdValue(d.Min, bm.Unit), mdValue(d.Max, bm.Unit))
 		}
 		b.WriteString("\n")
 	}
 }
-
-func g4(v float64) string { return fmt.Sprintf("%.4g", v) }

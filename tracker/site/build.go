@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
+	"github.com/perfgate/perfgate/tracker/units"
 )
 
 // Options shape the dashboard.
@@ -63,8 +64,12 @@ type suiteDoc struct {
 }
 
 type seriesDoc struct {
-	Name    string       `json:"name"`
-	Unit    string       `json:"unit"`
+	Name string `json:"name"`
+	Unit string `json:"unit"`
+	// Scale converts the values to Shown, the unit the chart's axis and
+	// labels use (tracker/units: 67730 ns is 67.73 µs).
+	Scale   float64      `json:"scale"`
+	Shown   string       `json:"shown"`
 	Better  model.Better `json:"better"`
 	Testbed string       `json:"testbed"`
 	N       int          `json:"n"`     // points in all
@@ -112,7 +117,7 @@ func Build(series []model.TrendSeries, o Options) (map[string][]byte, error) {
 			return nil, fmt.Errorf("site: suite %q: %w", s, err)
 		}
 		files["data/"+slug+".json"] = data
-		files[slug+".html"] = page(shown(s), slug)
+		files[slug+".html"] = page(shown(s), slug, data)
 		steps := 0
 		for _, se := range doc.Series {
 			steps += len(se.Steps)
@@ -127,7 +132,7 @@ func Build(series []model.TrendSeries, o Options) (map[string][]byte, error) {
 		return nil, err
 	}
 	files["data/index.json"] = data
-	files["index.html"] = page("", "")
+	files["index.html"] = page("", "", data)
 	return files, nil
 }
 
@@ -157,6 +162,7 @@ func buildSuite(suite string, series []model.TrendSeries, o Options) suiteDoc {
 		for i, p := range se.Points {
 			x[i], y[i] = float64(i), p.Median
 		}
+		sd.Scale, sd.Shown = axisUnit(y, se.Unit)
 		keep := Downsample(x, y, o.MaxPoints)
 		off := max(0, len(se.Points)-o.StepRuns)
 		for _, st := range steps[k] {
@@ -203,6 +209,18 @@ func nameSeries(docs []seriesDoc, series []model.TrendSeries) {
 		}
 		docs[i].Name += " · " + docs[i].Unit + " series " + span
 	}
+}
+
+// axisUnit is the unit a series' chart shows, chosen for its median value,
+// and the factor to it: one unit for the whole axis.
+func axisUnit(y []float64, unit string) (float64, string) {
+	if len(y) == 0 {
+		return 1, shown(unit)
+	}
+	mid := slices.Clone(y)
+	slices.Sort(mid)
+	f, u := units.Scale(mid[len(mid)/2], unit)
+	return f, shown(u)
 }
 
 // parallelSteps finds the steps of each series' latest o.StepRuns runs,

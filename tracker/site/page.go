@@ -12,9 +12,13 @@ var (
 	styleCSS []byte
 )
 
-// page is the HTML of the index (slug "") or of one suite's page. The
-// suite name is escaped; app.js sets every other text with textContent.
-func page(suite, slug string) []byte {
+// page is the HTML of the index (slug "") or of one suite's page, with its
+// data inlined (a JSON data block: browsers refuse fetch() to pages opened
+// from disk, so the dashboard works from file:// as well as served). The
+// suite name is escaped; the data is json.Marshal's, which writes <, > and
+// & as \u escapes, so it cannot end the block; app.js sets every text with
+// textContent.
+func page(suite, slug string, data []byte) []byte {
 	title := "perfgate dashboard"
 	if suite != "" {
 		title = suite + " · perfgate"
@@ -31,6 +35,7 @@ func page(suite, slug string) []byte {
 <body data-suite="` + html.EscapeString(slug) + `">
 <header><a href="index.html">perfgate</a> <span id="title">` + html.EscapeString(suite) + `</span> <span id="meta"></span></header>
 <main id="app"><p id="status">Loading…</p></main>
+<script type="application/json" id="data">` + string(data) + `</script>
 <script src="app.js"></script>
 </body>
 </html>

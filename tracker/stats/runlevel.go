@@ -200,7 +200,12 @@ func RunLevelTest(base [][]float64, cand []float64, s Spread, prior float64) Run
 		// give, even where the job means vary less than their rounds.
 		a, b := cB*s.JobVar, s.Within*(cW-cB*s.InvRounds)
 		v = a + b
-		t.DF = satterthwaite(v, [][2]float64{{a, s.DFBetween}, {b, s.DFWithin}})
+		// With more candidate rounds than the baseline jobs have, b is
+		// negative and a and b can nearly cancel, which sends the
+		// Welch–Satterthwaite degrees of freedom towards 0 (a CI of
+		// −84% … +547% around a run spread of ±0.0%): they are held at
+		// no fewer than the job means' own.
+		t.DF = max(satterthwaite(v, [][2]float64{{a, s.DFBetween}, {b, s.DFWithin}}), min(s.DFBetween, s.DFWithin))
 		if floor := s.Within * cW; v < floor {
 			v, t.DF = floor, s.DFWithin
 		}

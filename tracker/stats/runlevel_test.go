@@ -115,3 +115,19 @@ func TestRunLevelDegenerate(t *testing.T) {
 		t.Errorf("no baseline: got %+v, want NaN p", r)
 	}
 }
+
+// TestRunLevelDFFloor: with more candidate rounds than the baseline jobs
+// have, the two variance terms nearly cancel; the degrees of freedom stay
+// at no fewer than the job means' own instead of going to 0.
+func TestRunLevelDFFloor(t *testing.T) {
+	// Two one-round jobs, a candidate of three rounds, the job means'
+	// variance just above what the rounds explain: Welch–Satterthwaite
+	// alone gives 0.29 degrees of freedom.
+	hist := [][]float64{{3.9096}, {3.9100}}
+	cand := []float64{3.9095, 3.9101, 3.9098}
+	s := Spread{JobVar: 1.0001e-4, DFBetween: 1, Within: 1e-4, DFWithin: 4, InvRounds: 1, Between: 1e-8}
+	r := RunLevelTest(hist, cand, s, 0.03)
+	if r.DF != 1 {
+		t.Errorf("df %v, want 1 (the job means'), not Welch–Satterthwaite's 0.29", r.DF)
+	}
+}

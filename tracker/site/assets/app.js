@@ -1,5 +1,5 @@
-// perfgate dashboard: loads data/index.json (the index) or data/SLUG.json
-// (a suite page) and draws one SVG line chart per series, lazily as cards
+// perfgate dashboard: reads the data inlined in the page (the index's, or
+// a suite's) and draws one SVG line chart per series, lazily as cards
 // scroll into view. All text from the data goes through textContent.
 "use strict";
 (function () {
@@ -30,16 +30,63 @@
     const a = el("a", { href: repo.replace(/\/$/, "") + "/commit/" + sha }, short);
     return a;
   }
-  function fmt(v) { return Number(v).toPrecision(4); }
+  // num formats v with four significant digits and never an exponent
+  // (67.73, 0.1235, 278300): the values come scaled to their axis's unit.
+  function num(v, decimals) {
+    const a = Math.abs(v);
+    if (decimals === undefined) decimals = a === 0 ? 0 : Math.min(Math.max(3 - Math.floor(Math.log10(a)), 0), 6);
+    return v.toFixed(decimals);
+  }
+  function val(v, s) { return num(v * s.scale) + " " + s.shown; }
 
-  async function load(path) {
-    const r = await fetch(path);
-    if (!r.ok) throw new Error(path + ": HTTP " + r.status);
-    return r.json();
+  // ticks returns four to eight round values (1, 2 or 5 × 10^k apart)
+  // within lo..hi, and the decimals that tell them apart.
+  function ticks(lo, hi) {
+    let e = Math.floor(Math.log10(hi - lo)), k = 2; // steps[k] × 10^e: start at 10^(e+1)
+    const steps = [1, 2, 5];
+    let step, first, count;
+    for (;;) {
+      step = steps[k] * Math.pow(10, e + 1);
+      first = Math.ceil(lo / step);
+      count = Math.floor(hi / step) - first + 1;
+      if (count >= 4) break;
+      if (--k < 0) { k = 2; e--; }
+    }
+    const out = [];
+    for (let i = 0; i < count; i++) out.push((first + i) * step);
+    return { values: out, decimals: Math.max(0, -Math.floor(Math.log10(step) + 1e-9)) };
+  }
+
+  // timeLabels labels about four of the drawn points with their run's
+  // date, or date and time when the runs span under three days, and never
+  // the same text twice.
+  function timeLabels(s, d, count) {
+    const t = (p) => d.runs[p[1]][1];
+    const first = Date.parse(t(s.p[0])), last = Date.parse(t(s.p[s.p.length - 1]));
+    const withTime = !(last - first >= 3 * 86400e3);
+    const out = [];
+    let prev = "";
+    for (let k = 0; k < count; k++) {
+      const p = s.p[Math.round(k * (s.p.length - 1) / Math.max(count - 1, 1))];
+      const iso = t(p);
+      const text = withTime ? iso.slice(5, 10) + " " + iso.slice(11, 16) : iso.slice(0, 10);
+      if (text === prev) continue;
+      prev = text;
+      out.push([p[0], text]);
+    }
+    return out;
+  }
+
+  // load reads the page's data, inlined in it (see page.go): it opens
+  // from disk, where browsers refuse fetch(), as well as served.
+  async function load() {
+    const e = document.getElementById("data");
+    if (!e) throw new Error("the page holds no data");
+    return JSON.parse(e.textContent);
   }
 
   async function index() {
-    const d = await load("data/index.json");
+    const d = await load();
     document.getElementById("meta").textContent = "branch " + d.branch + " · built " + d.generated;
     document.getElementById("status").remove();
     const t = el("table", { class: "suites" });
@@ -58,21 +105,34 @@
   }
 
   function draw(card, s, d) {
-    const W = 400, H = 150, L = 44, R = 6, T = 8, B = 16;
+    const W = 400, H = 150, L = 58, R = 8, T = 8, B = 16;
     const svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, role: "img" });
+    // The axis in the shown unit, padded so no point sits on its edge.
     let lo = Infinity, hi = -Infinity;
-    for (const p of s.p) { lo = Math.min(lo, p[2]); hi = Math.max(hi, p[2]); }
+    for (const p of s.p) { lo = Math.min(lo, p[2] * s.scale); hi = Math.max(hi, p[2] * s.scale); }
     if (hi === lo) { hi += Math.abs(hi) * 0.01 || 1; lo -= Math.abs(lo) * 0.01 || 1; }
+    const pad = (hi - lo) * 0.08;
+    lo -= pad; hi += pad;
     const n = Math.max(s.n - 1, 1);
     const X = (i) => L + (W - L - R) * i / n;
     const Y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
+    const yt = ticks(lo, hi);
+    for (const v of yt.values) {
+      const y = Y(v);
+      svg.appendChild(svgEl("line", { class: "grid", x1: L, y1: y, x2: W - R, y2: y }));
+      const t = svgEl("text", { class: "ytick", x: L - 4, y: y + 3, "text-anchor": "end" });
+      t.textContent = num(v, yt.decimals) + " " + s.shown;
+      svg.appendChild(t);
+    }
     svg.appendChild(svgEl("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }));
     svg.appendChild(svgEl("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }));
-    for (const [v, y] of [[hi, T + 8], [lo, H - B]]) {
-      const t = svgEl("text", { x: 2, y: y }); t.textContent = fmt(v); svg.appendChild(t);
+    for (const [i, text] of timeLabels(s, d, 4)) {
+      const x = X(i);
+      const anchor = x < L + 30 ? "start" : x > W - R - 30 ? "end" : "middle";
+      const t = svgEl("text", { class: "xtick", x: x, y: H - 3, "text-anchor": anchor });
+      t.textContent = text;
+      svg.appendChild(t);
     }
-    const first = svgEl("text", { x: L, y: H - 3 }); first.textContent = d.runs[s.p[0][1]][1].slice(0, 10); svg.appendChild(first);
-    const last = svgEl("text", { x: W - R - 58, y: H - 3 }); last.textContent = d.runs[s.p[s.p.length - 1][1]][1].slice(0, 10); svg.appendChild(last);
     for (const st of s.steps) {
       const x = X(st.i - 0.5);
       const l = svgEl("line", { class: st.kind, x1: x, y1: T, x2: x, y2: H - B });
@@ -80,7 +140,7 @@
       l.appendChild(title);
       svg.appendChild(l);
     }
-    const pts = s.p.map((p) => X(p[0]).toFixed(1) + "," + Y(p[2]).toFixed(1)).join(" ");
+    const pts = s.p.map((p) => X(p[0]).toFixed(1) + "," + Y(p[2] * s.scale).toFixed(1)).join(" ");
     svg.appendChild(svgEl("polyline", { class: "line", points: pts }));
     card.appendChild(svg);
     if (s.steps.length) {
@@ -89,13 +149,13 @@
         const li = ul.appendChild(el("li", { class: st.kind }));
         li.appendChild(document.createTextNode((100 * st.change >= 0 ? "+" : "") + (100 * st.change).toFixed(1) + "% " + st.kind + " at "));
         li.appendChild(commitLink(d.repo_url, d.runs[st.run][0]));
-        li.appendChild(document.createTextNode(" (" + fmt(st.before) + " → " + fmt(st.after) + " " + s.unit + ")"));
+        li.appendChild(document.createTextNode(" (" + val(st.before, s) + " → " + val(st.after, s) + ")"));
       }
     }
   }
 
   async function suite() {
-    const d = await load("data/" + slug + ".json");
+    const d = await load();
     document.getElementById("meta").textContent = d.series.length + " series · " + d.runs.length + " runs · branch " + d.branch + " · built " + d.generated;
     document.getElementById("status").remove();
     const controls = app.appendChild(el("div", { class: "controls" }));
@@ -122,7 +182,7 @@
     const cards = d.series.map((s, i) => {
       const c = el("div", { class: "card", "data-i": String(i) });
       c.appendChild(el("h3", {}, s.name));
-      c.appendChild(el("div", { class: "sub" }, s.unit + ", " + s.better + " is better · " + (s.testbed || "no testbed") + " · " + s.n + " runs"));
+      c.appendChild(el("div", { class: "sub" }, s.shown + ", " + s.better + " is better · " + (s.testbed || "no testbed") + " · " + s.n + " runs"));
       grid.appendChild(c);
       seen.observe(c);
       return c;
