@@ -34,11 +34,13 @@ import (
 //     this test.
 //   - The CUDA binary is built against the host's CUDA toolkit (the variable
 //     PERFGATE_RELEASE_CUDA_ROOT), not in the nvidia/cuda 12.8 image: there is
-//     no Docker daemon and no registry here. The host's toolkit is CUDA 11.8
-//     (Debian's nvidia-cuda-dev), so the asset is perfgate-linux-amd64-cuda11,
-//     which the test checks links libnvrtc 11. Without a toolkit the test
-//     checks that the job stops at that step with nothing published, and
-//     skips the rest, saying so.
+//     no Docker daemon and no registry here; CI's is CUDA 11.8 (Debian's
+//     nvidia-cuda-dev), the headers a release's image has. The arm64
+//     binaries' cross tools are the host's (apt-get install
+//     gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user: the step
+//     installs them with sudo where missing) and their cuda.h the same
+//     toolkit's. Without a toolkit the test checks that the job stops at the
+//     CUDA step with nothing published, and skips the rest, saying so.
 
 const releaseRepo = "perfgate/perfgate"
 
@@ -329,8 +331,8 @@ func TestReleaseUnderAct(t *testing.T) {
 			"checked that the job stops at the CUDA build with nothing published; the CUDA build, publishing, " +
 			"the tag move and the action's download did not run")
 	}
-	cudaAsset := fmt.Sprintf("perfgate-linux-amd64-cuda%d", cudaVersion/1000)
-	assets := []string{"perfgate-linux-amd64", cudaAsset}
+	const cudaAsset = "perfgate-linux-amd64-cuda"
+	assets := []string{"perfgate-linux-amd64", cudaAsset, "perfgate-linux-arm64", "perfgate-linux-arm64-cuda"}
 
 	t.Run("v1.2.3 publishes the binaries and creates v1", func(t *testing.T) {
 		if res.code != 0 || res.jobResult != "success" {
@@ -344,13 +346,30 @@ func TestReleaseUnderAct(t *testing.T) {
 		if !strings.Contains(res.log, want) {
 			t.Errorf("the CUDA step's log lacks %q:\n%s", want, res.log)
 		}
-		// NVRTC is loaded at run time (kernels/nvrtc_cuda.go): the CUDA binary
-		// links the driver's libcuda.so.1 alone, so it runs on CUDA 12 and 13 hosts.
-		if !elfNeeds(t, files[cudaAsset], "libcuda.so.1") || elfNeeds(t, files[cudaAsset], "libnvrtc") ||
-			elfNeeds(t, files["perfgate-linux-amd64"], "libcuda") {
-			t.Errorf("%s does not link libcuda.so.1 or links libnvrtc, or the default binary links libcuda", cudaAsset)
+		// NVRTC is loaded at run time (kernels/nvrtc_cuda.go): each CUDA binary
+		// links the driver's libcuda.so.1 alone, so it runs on CUDA 12 and 13
+		// hosts; the default binaries link nothing of CUDA.
+		for name, wantArch := range map[string]elf.Machine{"perfgate-linux-amd64": elf.EM_X86_64, cudaAsset: elf.EM_X86_64,
+			"perfgate-linux-arm64": elf.EM_AARCH64, "perfgate-linux-arm64-cuda": elf.EM_AARCH64} {
+			f, err := elf.NewFile(bytes.NewReader(files[name]))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if f.Machine != wantArch {
+				t.Errorf("%s is for %s, want %s", name, f.Machine, wantArch)
+			}
+			cuda := strings.HasSuffix(name, "-cuda")
+			if got := elfNeeds(t, files[name], "libcuda.so.1"); got != cuda || elfNeeds(t, files[name], "libnvrtc") {
+				t.Errorf("%s: links libcuda.so.1: %v, want %v; or links libnvrtc", name, got, cuda)
+			}
 		}
-		t.Logf("%s: built with -tags cuda against %s (CUDA_VERSION %d), links libcuda.so.1 alone; a release on GitHub builds perfgate-linux-amd64-cuda12 in nvidia/cuda:12.8.1 instead (no Docker here)",
+		for _, want := range []string{"cross-arm64: cmdpath ran under qemu-aarch64: ", "cross-arm64: built dist/perfgate-linux-arm64-cuda against"} {
+			if !strings.Contains(res.log, want) {
+				t.Errorf("the arm64 step's log lacks %q:\n%s", want, res.log)
+			}
+		}
+		t.Logf("%s and perfgate-linux-arm64-cuda: built with -tags cuda against %s (CUDA_VERSION %d), link libcuda.so.1 alone; "+
+			"perfgate-linux-arm64 ran cmdpath under qemu-aarch64; a release on GitHub builds the CUDA binaries against the nvidia/cuda:11.8.0 image's headers instead (no Docker here)",
 			cudaAsset, cudaRoot, cudaVersion)
 		released := s.checkDigestsCommitted(t, "v1.2.3", sha, files)
 		if got := s.remoteTag(t, "v1"); got != released {

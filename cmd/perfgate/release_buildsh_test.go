@@ -23,7 +23,7 @@ import (
 func testBuildShRelease(t *testing.T, s *releaseScratch, version, cudaAsset string) {
 	src := s.checkout(t, version)
 	_, err := exec.LookPath("nvidia-smi")
-	gpuHost := err == nil // build.sh's test: it wants the CUDA 12 binary on such a host
+	gpuHost := err == nil // build.sh's test: it wants the CUDA binary on such a host
 	published := s.fake.Releases("perfgate", "perfgate")
 	var release, releaseSums []byte
 	for _, r := range published {
@@ -74,19 +74,10 @@ func testBuildShRelease(t *testing.T, s *releaseScratch, version, cudaAsset stri
 	}
 	t.Run("cuda false: the default binary", func(t *testing.T) { usesRelease(t, "false") })
 	t.Run("cuda auto", func(t *testing.T) {
-		switch {
-		case !gpuHost:
-			usesRelease(t, "auto")
-		case cudaAsset == "perfgate-linux-amd64-cuda12":
-			t.Skip("nvidia-smi is on PATH and the release has a CUDA 12 binary: whether it loads depends on this host's libraries")
-		default:
-			// nvidia-smi is on PATH (it may fail: build.sh only looks for it),
-			// and this release has no CUDA 12 binary (see TestReleaseUnderAct).
-			log, bin := run(t, "auto")
-			if bytes.Equal(bin, release) || !strings.Contains(log, "no release binary perfgate-linux-amd64-cuda12 for "+version+"; building from source") {
-				t.Errorf("want a source build for want of a CUDA 12 binary:\n%s", log)
-			}
+		if gpuHost {
+			t.Skip("nvidia-smi is on PATH: build.sh takes " + cudaAsset + ", and whether it loads depends on this host's driver")
 		}
+		usesRelease(t, "auto")
 	})
 	t.Run("PERFGATE_BUILD_FROM_SOURCE", func(t *testing.T) {
 		log, bin := run(t, "false", "PERFGATE_BUILD_FROM_SOURCE=1")
