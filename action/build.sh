@@ -162,18 +162,22 @@ gpu_suites() {
 }
 
 # try_release uses a prebuilt binary of the release the action is used at
-# (uses: perfgate/perfgate@vX or @vX.Y.Z, docs/action.md "Versions"): the
-# default binary for cuda: false or on a host without nvidia-smi, the CUDA 12
-# one for cuda: auto on a GPU host if it loads there. It checks the binary
-# against the digest in action/SHA256SUMS of the action's own source (the
-# release workflow commits it to the tag), never against a file of the
+# (uses: perfgate/perfgate@vX or @vX.Y.Z, docs/action.md "Versions"):
+# perfgate-linux-ARCH, ARCH amd64 or arm64 from uname -m (x86_64, aarch64),
+# for cuda: false or on a host without nvidia-smi; perfgate-linux-ARCH-cuda
+# (one binary for CUDA 12 and 13 hosts: it links only the driver's
+# libcuda.so.1 and loads NVRTC at run time) for cuda: auto on a GPU host, if
+# it loads there. A tag from before that binary has only
+# perfgate-linux-amd64-cuda12, which is taken instead on amd64. It checks the
+# binary against the digest in action/SHA256SUMS of the action's own source
+# (the release workflow commits it to the tag), never against a file of the
 # release: a release's assets can be replaced, sums and all, without moving
 # the tag, and the binary runs on the GPU runner with the token and the
 # database password. Then it checks that it runs and reports that version.
 # cuda: true, any other ref (a branch, a SHA, uses: ./), PERFGATE_BUILD_FROM_SOURCE,
 # a source without the digest or any failure builds from source.
 try_release() {
-  local ref="${PERFGATE_ACTION_REF:-}" repo="${PERFGATE_ACTION_REPOSITORY:-}" asset base want got v why=""
+  local ref="${PERFGATE_ACTION_REF:-}" repo="${PERFGATE_ACTION_REPOSITORY:-}" asset arch base want got v why=""
   local sums="${GITHUB_ACTION_PATH:-.}/action/SHA256SUMS"
   if [ -n "${PERFGATE_BUILD_FROM_SOURCE:-}" ]; then
     why="PERFGATE_BUILD_FROM_SOURCE is set"
@@ -181,8 +185,12 @@ try_release() {
     why="cuda: true"
   elif [ -z "$repo" ] || ! [[ "$ref" =~ ^v[0-9]+(\.[0-9]+\.[0-9]+)?$ ]]; then
     why="the action's ref '${ref:-none}' is not a release tag"
-  elif [ "$(uname -sm)" != "Linux x86_64" ]; then
-    why="releases have no binary for $(uname -sm)"
+  elif ! arch=$(case "$(uname -s)/$(uname -m)" in
+      Linux/x86_64 | Linux/amd64) echo amd64 ;;
+      Linux/aarch64 | Linux/arm64) echo arm64 ;;
+      *) exit 1 ;;
+    esac); then
+    why="releases have no binary for $(uname -s) $(uname -m)"
   elif ! command -v curl >/dev/null; then
     why="no curl to download a release binary"
   fi
@@ -190,11 +198,16 @@ try_release() {
     echo "perfgate: $why; building from source"
     return 1
   fi
-  asset=perfgate-linux-amd64
+  asset=perfgate-linux-$arch
   if [ "${PERFGATE_CUDA:-auto}" = auto ] && command -v nvidia-smi >/dev/null 2>&1; then
-    asset=perfgate-linux-amd64-cuda12
+    asset=$asset-cuda
   fi
-  want=$(awk -v a="$asset" '$2 == a || $2 == "*" a {print $1}' "$sums" 2>/dev/null | head -n1)
+  digest() { awk -v a="$1" '$2 == a || $2 == "*" a {print $1}' "$sums" 2>/dev/null | head -n1; }
+  want=$(digest "$asset")
+  if [ -z "$want" ] && [ "$asset" = perfgate-linux-amd64-cuda ] && [ -n "$(digest perfgate-linux-amd64-cuda12)" ]; then
+    asset=perfgate-linux-amd64-cuda12 # a release from before the one CUDA binary
+    want=$(digest "$asset")
+  fi
   if ! [[ "$want" =~ ^[0-9a-f]{64}$ ]]; then
     echo "perfgate: the action's source at $ref has no digest of $asset (action/SHA256SUMS); building from source"
     return 1
@@ -212,7 +225,7 @@ try_release() {
   fi
   chmod +x "$out/$asset"
   if ! v=$("$out/$asset" version 2>/dev/null); then
-    echo "perfgate: the release binary $asset does not run here (a missing CUDA 12 library?); building from source"
+    echo "perfgate: the release binary $asset does not run here (no libcuda.so.1, the NVIDIA driver's library?); building from source"
     return 1
   fi
   v=$(echo "$v" | awk '{print $2}')

