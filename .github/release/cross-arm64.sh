@@ -57,13 +57,23 @@ if need aarch64-linux-gnu-gcc "apt-get install gcc-aarch64-linux-gnu libc6-dev-a
     echo "cross-arm64: no $inc/cuda.h for the CUDA build (set CUDA_INCLUDE)" >&2
     exit 1
   fi
-  # A stub libcuda.so.1: every cu* name cuda.h declares or maps a call to.
-  grep -oE '\bcu[A-Z][A-Za-z0-9_]*\b' "$inc/cuda.h" | sort -u | sed 's/.*/void &(void) {}/' > "$work/stub.c"
-  mkdir -p "$work/lib" "$work/include"
-  aarch64-linux-gnu-gcc -shared -fPIC -o "$work/lib/libcuda.so" -Wl,-soname,libcuda.so.1 "$work/stub.c"
-  ln -s "$inc/cuda.h" "$work/include/cuda.h"
+  # A stub libcuda.so.1: every cu* name cuda.h declares or maps a call to;
+  # with a copy of cuda.h, in a folder named by cuda.h's digest that stays:
+  # the cgo flags name it, and Go's build cache keys the cgo packages by
+  # them (a new folder each run recompiled the binding: about a minute).
+  stub="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/perfgate-cross-arm64/$(sha256sum "$inc/cuda.h" | cut -c1-16)"
+  if [ ! -f "$stub/lib/libcuda.so" ]; then
+    mkdir -p "$work/stub/lib" "$work/stub/include" "$(dirname "$stub")"
+    grep -oE '\bcu[A-Z][A-Za-z0-9_]*\b' "$inc/cuda.h" | sort -u | sed 's/.*/void &(void) {}/' > "$work/stub.c"
+    aarch64-linux-gnu-gcc -shared -fPIC -o "$work/stub/lib/libcuda.so" -Wl,-soname,libcuda.so.1 "$work/stub.c"
+    cp "$inc/cuda.h" "$work/stub/include/cuda.h"
+    rm -rf "$stub.tmp.$$" && cp -r "$work/stub" "$stub.tmp.$$" && mv -T "$stub.tmp.$$" "$stub" 2>/dev/null || rm -rf "$stub.tmp.$$"
+  fi
+  if [ ! -f "$stub/lib/libcuda.so" ]; then # the cache folder cannot be written: this run's copy
+    stub=$work/stub
+  fi
   cuda=$out/perfgate-linux-arm64-cuda
-  CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc CGO_CFLAGS="-I$work/include" CGO_LDFLAGS="-L$work/lib" \
+  CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc CGO_CFLAGS="-I$stub/include" CGO_LDFLAGS="-L$stub/lib" \
     go build -tags cuda -trimpath -ldflags "-X main.version=$VERSION" -o "$cuda" ./cmd/perfgate
   needed=$(aarch64-linux-gnu-readelf -d "$cuda" 2>/dev/null || readelf -d "$cuda")
   needed=$(echo "$needed" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | paste -sd' ' -)
