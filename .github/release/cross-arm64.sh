@@ -16,7 +16,8 @@
 # Skips (exit 0, saying so) what lacks its tool unless REQUIRE_ARM64=1.
 # Env: VERSION (default devel), CUDA_INCLUDE, REQUIRE_ARM64, OUTDIR (where
 # the binaries go, e.g. dist for a release; default a temporary folder,
-# removed at the end: a CI check leaves nothing in the checkout).
+# removed at the end: a CI check leaves nothing in the checkout). The stub
+# and a copy of cuda.h stay in ~/.cache/perfgate-cross-arm64 (XDG_CACHE_HOME).
 set -euo pipefail
 VERSION=${VERSION:-devel}
 work=$(mktemp -d)
