@@ -113,10 +113,10 @@ func EstimateSegmented(history [][]float64, cand []float64, segment []int, drop 
 // looks as quiet as the family for as many jobs as happened to land in one
 // level. There the prior is a floor, not evidence: the job means' variance
 // is the larger of its own estimate and the prior's S2, on its own degrees
-// of freedom. (Moderating it lowered such a benchmark's variance to the
-// family's, and lending the prior's degrees of freedom, which the fit put
-// below one on the H100's single-process sets, made a process in the other
-// level a confident regression: docs/verdicts.md, issue 9's sets.)
+// of freedom. (Moderating it towards the family's variance and lending it
+// the prior's degrees of freedom, which the fit put below one on the H100's
+// single-process sets and compare clamps to one, made a process in the
+// other level a confident regression: docs/verdicts.md, issue 9's sets.)
 func (s Spread) Moderate(jobs, rounds Prior) Spread {
 	if s.DFWithin > 0 {
 		s.Within, s.DFWithin = rounds.Moderate(s.Within, s.DFWithin)
