@@ -53,3 +53,7 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 )
+
+// A copy of gorgonia.org/cu v0.9.6 that compiles against CUDA 11.8, 12.x and
+// 13.x headers; third_party/gorgonia-cu/README.md says what was changed.
+replace gorgonia.org/cu => ./third_party/gorgonia-cu

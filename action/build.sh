@@ -6,14 +6,21 @@
 # Environment: PERFGATE_CUDA (auto|true|false), PERFGATE_CUDA_INCLUDE (folders,
 # comma- or newline-separated), PERFGATE_ACTION_REF and PERFGATE_ACTION_REPOSITORY
 # (the ref and repository the action is used at, for a release binary),
-# GITHUB_ACTION_PATH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_SERVER_URL.
+# PERFGATE_ACTION_CONFIG and PERFGATE_ACTION_RESULTS_FILE (the config and
+# results-file inputs: whether the job runs GPU suites), GITHUB_ACTION_PATH,
+# GITHUB_WORKSPACE, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_SERVER_URL.
 #
-# gorgonia.org/cu v0.9.6 compiles only against a CUDA 12.x cuda.h; nvrtc.h may
-# come from any toolkit (a CUDA-13 host: the 12.x cuda.h from one folder,
-# nvrtc.h from /usr/local/cuda/include). nvrtc.h is put on the include path
-# alone, through a private folder, when its folder is not cuda.h's: a CUDA 13
-# include folder on the path would shadow other headers (nvml.h breaks
-# go-nvml's build).
+# The CUDA build needs only a cuda.h of CUDA 11.8 to 13.x (perfgate's copy of
+# gorgonia.org/cu, third_party/gorgonia-cu, compiles against each) and
+# libcuda to link; NVRTC and cuBLAS are loaded at run time, whichever
+# version the host has. cuda.h is put on the include path alone, through a
+# private folder: a whole CUDA include folder on CGO_CFLAGS would shadow
+# other headers (CUDA 13's nvml.h breaks go-nvml's build).
+#
+# On a GPU host (nvidia-smi) whose job runs GPU suites (built-in or kernel
+# suites; the default suites when there is no config), a CUDA build that
+# cannot be made or would not load fails the step with exit 3 and says what
+# is missing: a binary that cannot measure must not go on to judge a PR.
 set -euo pipefail
 
 case "${PERFGATE_CUDA:-auto}" in
@@ -41,36 +48,31 @@ for d in "${given[@]}"; do
     exit 2
   fi
 done
-readarray -t versioned < <(printf '%s\n' /usr/local/cuda-12.*/include | sort -rV)
-usual=("${CUDA_HOME:+$CUDA_HOME/include}" "${CUDA_PATH:+$CUDA_PATH/include}" /usr/local/cuda-12/include
-       "${versioned[@]}" /usr/local/cuda/include /usr/include)
+readarray -t versioned < <(printf '%s\n' /usr/local/cuda-1[123].*/include | sort -rV)
+nvcc_inc=""
+if command -v nvcc >/dev/null 2>&1; then
+  nvcc_inc="$(dirname "$(command -v nvcc)")/../include"
+fi
+# Triton (PyTorch) bundles a cuda.h; the last resort.
+readarray -t triton < <(printf '%s\n' /usr/local/lib/python3*/dist-packages/triton/backends/nvidia/include \
+  /usr/lib/python3/dist-packages/triton/backends/nvidia/include \
+  "${HOME:-/nonexistent}"/.local/lib/python3*/site-packages/triton/backends/nvidia/include)
+usual=("${CUDA_HOME:+$CUDA_HOME/include}" "${CUDA_PATH:+$CUDA_PATH/include}" /usr/local/cuda/include
+       "${versioned[@]}" "$nvcc_inc" /usr/include "${triton[@]}")
 
-# find_cuda12 prints the first folder holding a CUDA 12.x cuda.h.
-find_cuda12() {
+# find_cuda_h prints the first folder holding a cuda.h of CUDA 11.8 to 13.x.
+find_cuda_h() {
   local d v
   for d in "${given[@]}" "${usual[@]}"; do
     if [ -z "$d" ] || [ ! -f "$d/cuda.h" ]; then
       continue
     fi
     v=$(sed -n 's/^#define CUDA_VERSION \([0-9]*\).*/\1/p' "$d/cuda.h" | head -n1)
-    if [ -n "$v" ] && [ "$v" -ge 12000 ] && [ "$v" -lt 13000 ]; then
-      echo "$d"
+    if [ -n "$v" ] && [ "$v" -ge 11080 ] && [ "$v" -lt 14000 ]; then
+      echo "$d $v"
       return 0
     fi
-    echo "perfgate: skipping $d/cuda.h (CUDA_VERSION ${v:-unknown}, need 12.x)" >&2
-  done
-  return 1
-}
-
-# find_nvrtc prints the first folder holding nvrtc.h: cuda-include's folders,
-# then cuda.h's, then the usual places.
-find_nvrtc() {
-  local d
-  for d in "${given[@]}" "$1" "${usual[@]}"; do
-    if [ -n "$d" ] && [ -f "$d/nvrtc.h" ]; then
-      echo "$d"
-      return 0
-    fi
+    echo "perfgate: skipping $d/cuda.h (CUDA_VERSION ${v:-unknown}, need 11.8 to 13.x)" >&2
   done
   return 1
 }
@@ -78,8 +80,9 @@ find_nvrtc() {
 # libdirs prints the library folders of the toolkit roots given (the parents
 # of include folders), real libraries before stubs.
 libdirs() {
-  local r l
-  for sub in lib64 lib targets/x86_64-linux/lib lib64/stubs lib/stubs; do
+  local r l sub
+  for sub in lib64 lib targets/x86_64-linux/lib targets/sbsa-linux/lib lib64/stubs lib/stubs \
+      targets/x86_64-linux/lib/stubs targets/sbsa-linux/lib/stubs; do
     for r in "$@"; do
       l="$r/$sub"
       if [ -n "$r" ] && [ -d "$l" ]; then
@@ -89,17 +92,73 @@ libdirs() {
   done
 }
 
-# find_libs prints the folders to link from: beside nvrtc.h and cuda.h, and
-# when no libnvrtc.so is there, the usual toolkit roots too.
-find_libs() {
-  local roots=("$(dirname "$1")" "$(dirname "$2")") d
-  for d in $(libdirs "${roots[@]}"); do
-    if [ -e "$d/libnvrtc.so" ]; then
-      libdirs "${roots[@]}" | awk '!seen[$0]++'
+# The system's library folders (PERFGATE_BUILD_SYSLIBS replaces them in tests).
+syslibs="${PERFGATE_BUILD_SYSLIBS-/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib}"
+
+# find_libcuda prints a folder to link -lcuda from: a libcuda.so (the
+# driver's, or the toolkit's stub) in the toolkit roots or the system's
+# library folders; else a private folder linking libcuda.so to the driver's
+# libcuda.so.1 (which a driver without its -dev package has alone).
+find_libcuda() {
+  local d so1=""
+  for d in $(libdirs "$@") $syslibs; do
+    if [ -e "$d/libcuda.so" ]; then
+      echo "$d"
+      return 0
+    fi
+    if [ -z "$so1" ] && [ -e "$d/libcuda.so.1" ]; then
+      so1="$d/libcuda.so.1"
+    fi
+  done
+  if [ -z "$so1" ] && command -v ldconfig >/dev/null 2>&1; then
+    so1=$(ldconfig -p 2>/dev/null | awk '$1 == "libcuda.so.1" {print $NF; exit}')
+  fi
+  if [ -n "$so1" ]; then
+    mkdir -p "$out/lib"
+    ln -sfn "$so1" "$out/lib/libcuda.so"
+    echo "$out/lib"
+    return 0
+  fi
+  return 1
+}
+
+# find_nvrtc prints the first libnvrtc.so.{13,12,11.2} the binary can load
+# at run time (kernels/libload.go searches the same places and more).
+find_nvrtc() {
+  local d n
+  for n in libnvrtc.so.13 libnvrtc.so.12 libnvrtc.so.11.2; do
+    for d in $(libdirs "$@" "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda) $syslibs \
+        /usr/local/lib/python3*/dist-packages/nvidia/cu13/lib /usr/local/lib/python3*/dist-packages/nvidia/cuda_nvrtc/lib; do
+      if [ -e "$d/$n" ]; then
+        echo "$d/$n"
+        return 0
+      fi
+    done
+    if command -v ldconfig >/dev/null 2>&1 && ldconfig -p 2>/dev/null | awk -v n="$n" '$1 == n {f=1} END {exit !f}'; then
+      echo "$n"
       return 0
     fi
   done
-  libdirs "${roots[@]}" "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda | awk '!seen[$0]++'
+  return 1
+}
+
+# gpu_suites says whether the job runs GPU suites: not with results-file;
+# yes with no config (the default suites are built-in GPU suites) or a config
+# declaring a kernel or builtin suite. It errs towards yes.
+gpu_suites() {
+  local cfg
+  if [ -n "${PERFGATE_ACTION_RESULTS_FILE:-}" ]; then
+    return 1
+  fi
+  cfg="${PERFGATE_ACTION_CONFIG:-.perfgate.yml}"
+  case "$cfg" in
+    /*) ;;
+    *) cfg="${GITHUB_WORKSPACE:-.}/$cfg" ;;
+  esac
+  if [ ! -f "$cfg" ]; then
+    return 0
+  fi
+  grep -Eq '^[[:space:]]*(-[[:space:]]+)?(kernel|builtin):' "$cfg"
 }
 
 # try_release uses a prebuilt binary of the release the action is used at
@@ -174,40 +233,82 @@ if try_release; then
 fi
 tags=()
 libdir=""
+cuda_h=""
 if [ "${PERFGATE_CUDA:-auto}" != false ]; then
-  why=""
+  why="" fix=""
   if ! command -v nvidia-smi >/dev/null 2>&1; then
-    why="no nvidia-smi"
-  elif ! inc=$(find_cuda12); then
-    why="no CUDA 12.x cuda.h (set cuda-include)"
-  elif ! nvrtc=$(find_nvrtc "$inc"); then
-    why="no nvrtc.h next to $inc/cuda.h or in cuda-include"
+    why="no nvidia-smi (no NVIDIA driver on this runner)"
+    fix="run the job on a runner with an NVIDIA GPU and its driver"
+  elif ! found=$(find_cuda_h); then
+    why="no cuda.h of CUDA 11.8 to 13.x (looked in cuda-include, CUDA_HOME, CUDA_PATH, /usr/local/cuda*/include, nvcc's folder, /usr/include and Triton's copy)"
+    fix="install the CUDA toolkit's headers (e.g. apt-get install cuda-cudart-dev-13-0 or cuda-toolkit-13-0) or set the action's cuda-include to the folder holding cuda.h"
+  else
+    inc=${found% *} ver=${found##* }
+    roots=("$(dirname "$inc")")
+    if ! libcuda=$(find_libcuda "${roots[@]}" "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda); then
+      why="no libcuda.so or libcuda.so.1 (the NVIDIA driver's library) to link with"
+      fix="install the driver's compute library (e.g. libnvidia-compute-580) or the toolkit's stubs"
+    elif ! nvrtc=$(find_nvrtc "${roots[@]}"); then
+      why="no NVRTC library (libnvrtc.so.13, .12 or .11.2), which compiles the kernels at run time"
+      fix="install the toolkit's NVRTC (e.g. apt-get install cuda-nvrtc-13-0, or cuda-nvrtc-12-8 on a CUDA 12 driver)"
+    fi
   fi
   if [ -z "$why" ]; then
-    cflags="-I$inc"
-    if [ "$nvrtc" != "$inc" ]; then
-      mkdir -p "$out/include"
-      ln -sfn "$nvrtc/nvrtc.h" "$out/include/nvrtc.h"
-      cflags="$cflags -I$out/include"
-    fi
-    readarray -t libs < <(find_libs "$nvrtc" "$inc")
-    ldflags=""
-    for l in "${libs[@]}"; do
-      ldflags="$ldflags -L$l"
-    done
-    # The run step's LD_LIBRARY_PATH: the folders with real libraries, not stubs.
-    libdir=$(printf '%s\n' "${libs[@]}" | grep -v '/stubs$' | paste -sd: -)
+    mkdir -p "$out/include"
+    ln -sfn "$inc/cuda.h" "$out/include/cuda.h"
+    # The run step's LD_LIBRARY_PATH: the toolkit's real libraries (NVRTC and
+    # cuBLAS are loaded from there), not stubs.
+    libdir=$(libdirs "${roots[@]}" | grep -v '/stubs$' | paste -sd: -)
     tags=(-tags cuda)
-    export CGO_ENABLED=1 CGO_CFLAGS="$cflags" CGO_LDFLAGS="${ldflags# }"
-    echo "perfgate: building with CUDA: cuda.h from $inc, nvrtc.h from $nvrtc, libraries from ${libs[*]:-the system}"
-  elif [ "$PERFGATE_CUDA" = true ]; then
-    echo "::error title=perfgate::cuda: true, but $why"
-    exit 1
-  else
+    cuda_h="$((ver / 1000)).$((ver % 1000 / 10))"
+    export CGO_ENABLED=1 CGO_CFLAGS="-I$out/include" CGO_LDFLAGS="-L$libcuda"
+    echo "perfgate: building with CUDA: cuda.h $cuda_h from $inc, libcuda from $libcuda; NVRTC at run time ($nvrtc here)"
+  elif [ "${PERFGATE_CUDA:-auto}" = true ]; then
+    echo "::error title=perfgate::cuda: true, but $why. Fix: $fix."
+    exit 3
+  elif [ "$why" != "${why#no nvidia-smi}" ] || ! gpu_suites; then
     echo "::notice title=perfgate::building without CUDA ($why); GPU suites will not run"
+  else
+    echo "::error title=perfgate::this GPU runner cannot build perfgate with CUDA: $why. The job's suites need the GPU (built-in or kernel suites; the default suites without a config). Fix: $fix. (cuda: false builds without CUDA for command suites only.)"
+    exit 3
   fi
 fi
 bin="$out/perfgate"
-(cd "$GITHUB_ACTION_PATH" && go build "${tags[@]}" -trimpath -o "$bin" ./cmd/perfgate)
+
+# A build is cached per runner, keyed by what goes into it: the action's
+# source (every Go, C, CUDA and module file; the action's checkout has no
+# .git to name its commit), the Go version, the machine, the tags and cgo
+# flags, and the cuda.h built against. A second job on the runner reuses it.
+cache_root="${PERFGATE_BUILD_CACHE:-${RUNNER_TOOL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}}/perfgate-build}"
+key=$(
+  cd "$GITHUB_ACTION_PATH" &&
+  {
+    find . -path ./.git -prune -o -path ./vendor -prune -o -type f \( -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.cu' \
+      -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs -r sha256sum
+    go version
+    uname -m
+    echo "${tags[*]}|${libcuda:-}" # the private include folder holds cuda.h alone: hashed below
+    if [ -n "$cuda_h" ]; then sha256sum "$inc/cuda.h"; fi
+  } | sha256sum | cut -c1-32
+)
+cached="$cache_root/$key/perfgate"
+if [ -x "$cached" ]; then
+  cp "$cached" "$bin"
+  echo "perfgate: reusing the build cached at $cached (same source, Go, cuda.h and flags)"
+else
+  if ! (cd "$GITHUB_ACTION_PATH" && go build "${tags[@]}" -trimpath -o "$bin" ./cmd/perfgate); then
+    if [ -n "$cuda_h" ]; then
+      echo "::error title=perfgate::the CUDA build failed against cuda.h $cuda_h from $inc (the compiler's messages are above); set cuda-include to another CUDA 11.8 to 13.x include folder, or report it with this log"
+    fi
+    exit 3
+  fi
+  # Written under a temporary name and renamed: a job running beside this
+  # one never sees half a binary. A cache that cannot be written costs only
+  # the next job a build.
+  if mkdir -p "$cache_root/$key" 2>/dev/null && cp "$bin" "$cached.tmp.$$" 2>/dev/null; then
+    mv -f "$cached.tmp.$$" "$cached"
+    echo "perfgate: cached the build at $cached"
+  fi
+fi
 echo "bin=$bin" >> "$GITHUB_OUTPUT"
 echo "libdir=$libdir" >> "$GITHUB_OUTPUT"

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"gorgonia.org/cu"
-	"gorgonia.org/cu/nvrtc"
 )
 
 //go:embed cu/*.cu
@@ -102,18 +101,16 @@ func (g *gpu) load(file, source string, extra []string) (*module, error) {
 }
 
 func compile(file, source string, opts []string) (string, error) {
-	prog, err := nvrtc.CreateProgram(source, file)
+	lb, err := loadNVRTC()
 	if err != nil {
-		return "", wrap("nvrtcCreateProgram "+file, err)
+		return "", err
 	}
-	defer prog.Destroy()
-	if err := prog.Compile(opts...); err != nil {
-		log, _ := prog.GetLog()
+	ptx, log, err := lb.compilePTX(file, source, opts)
+	if err != nil {
+		if log == "" {
+			return "", err
+		}
 		return "", &compileError{File: file, Log: log, Err: err}
-	}
-	ptx, err := prog.GetPTX()
-	if err != nil {
-		return "", wrap("nvrtcGetPTX "+file, err)
 	}
 	return strings.TrimRight(ptx, "\x00"), nil
 }

@@ -76,8 +76,8 @@ func diagnose(env map[string]string) []string {
 	if t, err := strconv.Atoi(env[EnvTemperature]); err == nil && t >= 80 {
 		w = append(w, fmt.Sprintf("the GPU is at %d °C: thermal slowdown is likely under load", t))
 	}
-	if v := env[model.EnvCUDAHeader]; v != "" && !strings.HasPrefix(v, "12.") && !strings.HasPrefix(v, "11.") {
-		w = append(w, "compiled against cuda.h "+v+": gorgonia.org/cu is known to work with the CUDA 11/12 headers only")
+	if v := env[model.EnvCUDAHeader]; v != "" && !strings.HasPrefix(v, "13.") && !strings.HasPrefix(v, "12.") && !strings.HasPrefix(v, "11.") {
+		w = append(w, "compiled against cuda.h "+v+": perfgate's copy of gorgonia.org/cu is known to work with the CUDA 11.8 to 13.x headers only")
 	}
 	return w
 }

@@ -22,7 +22,7 @@ func TestDiagnose(t *testing.T) {
 		{EnvComputeMode, "default", "compute mode"},
 		{EnvClockReasons, "sw_thermal", "held down"},
 		{EnvTemperature, "85", "85 °C"},
-		{"cuda_header", "13.0", "cuda.h 13.0"},
+		{"cuda_header", "14.0", "cuda.h 14.0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {

@@ -3,6 +3,12 @@
 package kernels
 
 /*
+// The toolkit's usual place, after CGO_CFLAGS/CGO_LDFLAGS (which go puts
+// first): go build -tags cuda works on a host with a CUDA 11.8 to 13.x
+// toolkit and nothing set. These flags are the kernels package's alone, so a
+// whole CUDA 13 include folder here does not reach go-nvml's build.
+#cgo linux CFLAGS: -I/usr/local/cuda/include
+#cgo linux LDFLAGS: -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs
 #cgo LDFLAGS: -lcuda
 #include <cuda.h>
 #include <stdlib.h>

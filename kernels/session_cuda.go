@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"gorgonia.org/cu"
-	"gorgonia.org/cu/nvrtc"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -48,6 +47,7 @@ type gpu struct {
 	block       *launch    // the blocking kernel (harness.cu)
 	arch        string     // "compute_90"
 	nvrtc       string     // "12.8"
+	nvrtcLib    string     // the libnvrtc file loaded
 	smCount     int
 	cc          string // compute capability, e.g. "9.0"
 	l2Bytes     int
@@ -190,11 +190,11 @@ func (g *gpu) attributes() error {
 		return failed
 	}
 	g.arch, g.cc = fmt.Sprintf("compute_%d%d", major, minor), fmt.Sprintf("%d.%d", major, minor)
-	maj, min, err := nvrtc.Version()
+	lb, err := loadNVRTC()
 	if err != nil {
-		return wrap("NVRTC version", err)
+		return err
 	}
-	g.nvrtc = fmt.Sprintf("%d.%d", maj, min)
+	g.nvrtc, g.nvrtcLib = lb.version, lb.path
 	return nil
 }
 
@@ -239,6 +239,7 @@ func (g *gpu) describe() map[string]string {
 	env[EnvCompute] = g.cc
 	env[model.EnvCUDA] = headerVersion(cu.Version())
 	env[model.EnvNVRTC] = g.nvrtc
+	env[EnvNVRTCLib] = g.nvrtcLib
 	env[model.EnvCUDAHeader] = headerVersion(cuHeaderVersion())
 	env[EnvNVRTCOptions] = strings.Join(nvrtcOptions(g.arch), " ")
 	env[EnvCPU] = cpuModel()

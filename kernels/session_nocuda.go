@@ -4,7 +4,11 @@ package kernels
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -13,8 +17,13 @@ import (
 // opened: Open returns ErrNoCUDA.
 type Session struct{}
 
-// Open fails with ErrNoCUDA: this binary was built without -tags cuda.
-func Open(ctx context.Context) (*Session, error) { return nil, ErrNoCUDA }
+// Open fails with ErrNoCUDA: this binary was built without -tags cuda. The
+// error says what this host offers a CUDA build and what is missing
+// (HostCUDA.Diagnosis), as perfgate doctor and run print it.
+func Open(ctx context.Context) (*Session, error) {
+	lines := ProbeHostCUDA(os.Getenv, os.ReadFile, filepath.Glob).Diagnosis()
+	return nil, fmt.Errorf("%w\n  %s", ErrNoCUDA, strings.Join(lines, "\n  "))
+}
 
 // Env returns nil: there is no GPU to describe.
 func (s *Session) Env() map[string]string { return nil }

@@ -68,10 +68,7 @@ func runAB(ctx context.Context, args []string, e *cli.Env) error {
 	if err := report.Render(e.Stdout, c, nil, f.cf.format); err != nil {
 		return err
 	}
-	if c.Failed() {
-		return cli.ErrRegression
-	}
-	return nil
+	return cli.GateErr(c.Gate())
 }
 
 func (f *abFlags) validate(nargs int) (compare.Options, *regexp.Regexp, error) {

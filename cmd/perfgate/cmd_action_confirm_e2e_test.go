@@ -51,7 +51,10 @@ suites:
 		verdict, want string
 		status        string
 	}{
-		{"one slow process: re-run, not confirmed, pass", "1", map[string]string{"rounds": "1"}, 0, "pass",
+		// Not confirmed is inconclusive under the default policy, neutral: success, never "pass" (issue 27).
+		{"one slow process: re-run, not confirmed, inconclusive", "1", map[string]string{"rounds": "1"}, 0, "inconclusive",
+			"#### 🔁 Confirmation (0 held, 1 not confirmed)", "success"},
+		{"inconclusive: pass passes it", "1", map[string]string{"rounds": "1", "inconclusive": "pass"}, 0, "pass",
 			"#### 🔁 Confirmation (0 held, 1 not confirmed)", "success"},
 		{"slow in every process: confirmed, fail", "100", nil, 1, "fail",
 			"#### 🔁 Confirmation (1 held, 0 not confirmed)", "failure"},

@@ -27,6 +27,7 @@ func TestCheckConfig(t *testing.T) {
 	trunk := writeCfg("trunk.yml", "baseline:\n  branch: trunk\n")
 	loose := writeCfg("loose.yml", "thresholds:\n  default: 50%\n")
 	otherBed := writeCfg("testbed.yml", "baseline:\n  testbed: gpu-h100-1\n")
+	strict := writeCfg("strict.yml", "thresholds:\n  inconclusive: fail\n")
 	same := writeRuns(t, t.TempDir(), histRun("pr-same", 10, 100, asPR))[0]
 	slow := writeRuns(t, t.TempDir(), histRun("pr-slow", 10, 125, asPR))[0]
 	// The same H100, on another runner label: incomparable unless the
@@ -52,6 +53,12 @@ func TestCheckConfig(t *testing.T) {
 		{"baseline.testbed", []string{"--candidate", moved, "--config", otherBed}, nil, cli.ExitRegression, "h4 h3 h2", ""},
 		{"--baseline-testbed", []string{"--candidate", moved, "--baseline-testbed", "gpu-h100-1"}, nil, cli.ExitRegression, "h4 h3 h2", ""},
 		{"--baseline-testbed wins", []string{"--candidate", moved, "--config", otherBed, "--baseline-testbed", "gpu-a100-1"}, nil, cli.ExitOK, "", `testbed "gpu-a100-1" vs "gpu-h100-1"`},
+		// Nothing judged is inconclusive: exit 0 by default (neutral), 1 under fail (issue 27).
+		{"thresholds.inconclusive", []string{"--candidate", moved, "--config", strict}, nil, cli.ExitRegression, "", "--inconclusive is fail"},
+		{"--inconclusive wins", []string{"--candidate", moved, "--config", strict, "--inconclusive", "neutral"}, nil, cli.ExitOK, "", "no comparable baseline"},
+		{"PERFGATE_INCONCLUSIVE wins", []string{"--candidate", moved, "--config", strict}, map[string]string{"PERFGATE_INCONCLUSIVE": "pass"}, cli.ExitOK, "", "no comparable baseline"},
+		{"--inconclusive fail", []string{"--candidate", moved, "--inconclusive", "fail"}, nil, cli.ExitRegression, "", "--inconclusive is fail"},
+		{"--inconclusive fail, judged", []string{"--candidate", same, "--inconclusive", "fail"}, nil, cli.ExitOK, "h4 h3 h2", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -85,11 +92,16 @@ func TestCheckConfigErrors(t *testing.T) {
 	if err := os.WriteFile(unknown, []byte("baseline:\n  brnch: main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	badPolicy := filepath.Join(dir, "policy.yml")
+	if err := os.WriteFile(badPolicy, []byte("thresholds:\n  inconclusive: maybe\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cand := writeRuns(t, dir, histRun("pr", 10, 100, asPR))[0]
 	for _, c := range []struct{ name, cfg, want string }{
 		{"missing", filepath.Join(dir, "nope.yml"), "nope.yml"},
 		{"bad value", bad, "bad.yml"},
 		{"unknown key", unknown, "brnch"},
+		{"bad inconclusive", badPolicy, "thresholds.inconclusive"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, errOut, code := invoke(t, map[string]string{"PERFGATE_STORE": store}, "check", "--candidate", cand, "--config", c.cfg)

@@ -72,8 +72,5 @@ func runCompare(ctx context.Context, args []string, e *cli.Env) error {
 	if err := report.Render(e.Stdout, c, nil, cf.format); err != nil {
 		return err
 	}
-	if c.Failed() {
-		return cli.ErrRegression
-	}
-	return nil
+	return cli.GateErr(c.Gate())
 }

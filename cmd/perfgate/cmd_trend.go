@@ -42,6 +42,7 @@ func runTrend(ctx context.Context, args []string, e *cli.Env) error {
 		return err
 	}
 	out := trend.Analyze(series, opt)
+	trend.MarkResets(out, tf.resets, tf.repo)
 	// Buffered: a trend of 10,000 points is a few writes, not one per row.
 	w := bufio.NewWriterSize(e.Stdout, 64<<10)
 	err = report.RenderTrend(w, format, changes, out)

@@ -43,6 +43,7 @@ func (f *compareFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	f.s.History, f.defHistory = compare.DefaultSettings().History, def.History // --history is check's (registerHistory)
 	fs.Float64Var(&f.s.RunSpread, "run-spread", def.RunSpread,
 		"the run-to-run spread, in `percent`, assumed where no replicated runs measure it (one job a side) (env PERFGATE_RUN_SPREAD)")
+	fs.StringVar(&f.s.Inconclusive, "inconclusive", def.Inconclusive, "what inconclusive verdicts (warn, noisy, insufficient, not yet gateable, error) do when nothing regressed: neutral (exit 0, reported inconclusive), fail (exit 1) or pass (env PERFGATE_INCONCLUSIVE)")
 	fs.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.Formats, ", "))
 }
 

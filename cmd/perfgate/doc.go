@@ -20,6 +20,7 @@ Commands:
 	site     a static HTML dashboard of the history (a page per suite, trends, change points)
 	chart    PNG/SVG charts: trend (band, steps) or compare (change and CI per benchmark)
 	prune    delete old history, never the latest baseline runs of a testbed
+	baseline reset GLOB: earlier history of those benchmarks stops feeding the baseline (kept for trend)
 	migrate  apply the Postgres schema migrations
 	upload   send runs spooled while the database was unreachable
 	ingest   convert another tool's benchmark output to results JSON

@@ -232,6 +232,7 @@ func TestDocsCommands(t *testing.T) {
 // the docs' synopsis lines.
 var synopsisValues = map[string]string{
 	"PATTERN":     "add/dtype=fp32/*",
+	"GLOB":        "add/dtype=fp32/*",
 	"REPORT.json": "report.json",
 	"DIR":         "site-out",
 }

@@ -42,7 +42,7 @@ func testBuildShRelease(t *testing.T, s *releaseScratch, version, cudaAsset stri
 		cmd.Env = append(os.Environ(), "PATH="+filepath.Join(runtime.GOROOT(), "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"PERFGATE_CUDA="+cuda, "PERFGATE_CUDA_INCLUDE=", "PERFGATE_ACTION_REF="+version, "PERFGATE_ACTION_REPOSITORY="+releaseRepo,
 			"GITHUB_SERVER_URL="+s.fake.ServerURL, "GITHUB_ACTION_PATH="+src, "RUNNER_TEMP="+dir, "GITHUB_OUTPUT="+out,
-			"PERFGATE_BUILD_FROM_SOURCE=")
+			"PERFGATE_BUILD_FROM_SOURCE=", "PERFGATE_BUILD_CACHE="+filepath.Join(dir, "build-cache"))
 		cmd.Env = append(cmd.Env, extra...)
 		b, err := cmd.CombinedOutput()
 		if err != nil {

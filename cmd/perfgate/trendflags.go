@@ -15,7 +15,8 @@ import (
 // trend share them.
 type trendFlags struct {
 	pattern, suite, since, branch, testbed, repo string
-	threshold, maxP                              float64 // threshold in percent
+	threshold, maxP                              float64       // threshold in percent
+	resets                                       []model.Reset // the store's re-baseline points, once read
 }
 
 func (tf *trendFlags) register(fs *flag.FlagSet, e *cli.Env) {
@@ -57,7 +58,8 @@ func (tf *trendFlags) read(ctx context.Context, sf storeFlags) ([]model.TrendSer
 		return nil, opt, err
 	}
 	defer st.Close()
-	series, err := trend.Read(ctx, st, q)
+	var series []model.TrendSeries
+	series, tf.resets, err = trend.ReadWithResets(ctx, st, q)
 	if err == nil && len(series) == 0 {
 		return nil, opt, cli.UsageErrorf("--benchmark: nothing matches %q (try the name as trend --benchmark '*' lists it, or --since 0 for older runs)", tf.pattern)
 	}

@@ -19,8 +19,5 @@ func finishCheck(e *cli.Env, c *compare.Comparison, conf *confirm.Confirmation, 
 	if note := report.BaselineNote(c, branch, testbed); note != "" {
 		fmt.Fprintf(e.Stderr, "perfgate: %s\n", note)
 	}
-	if c.Failed() {
-		return cli.ErrRegression
-	}
-	return nil
+	return cli.GateErr(c.Gate())
 }

@@ -145,3 +145,14 @@ func (s *deadlineStore) SaveShard(ctx context.Context, r model.ShardReport) erro
 func (s *deadlineStore) Shards(ctx context.Context, set string) ([]model.ShardReport, error) {
 	return bounded(ctx, s.timeout, "read the shard reports", func(ctx context.Context) ([]model.ShardReport, error) { return s.st.Shards(ctx, set) })
 }
+
+// AddReset records a re-baseline point (perfgate baseline reset).
+func (s *deadlineStore) AddReset(ctx context.Context, r model.Reset) error {
+	_, err := bounded(ctx, s.timeout, "record the baseline reset", func(ctx context.Context) (struct{}, error) { return struct{}{}, s.st.AddReset(ctx, r) })
+	return err
+}
+
+// Resets lists the re-baseline points (check.ResetSource).
+func (s *deadlineStore) Resets(ctx context.Context) ([]model.Reset, error) {
+	return bounded(ctx, s.timeout, "read the baseline resets", func(ctx context.Context) ([]model.Reset, error) { return s.st.Resets(ctx) })
+}

@@ -25,6 +25,14 @@ func FilteredBaseline(src check.BaselineSource, only *regexp.Regexp) check.Basel
 	return suiteFilteredSource{src: src, only: only}
 }
 
+// Resets passes the source's re-baseline points through (check.ResetSource).
+func (s suiteFilteredSource) Resets(ctx context.Context) ([]model.Reset, error) {
+	if rs, ok := s.src.(check.ResetSource); ok {
+		return rs.Resets(ctx)
+	}
+	return nil, nil
+}
+
 func (s suiteFilteredSource) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error) {
 	b, err := s.src.Baseline(ctx, q)
 	if err != nil || b == nil {

@@ -170,7 +170,7 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 	if err := r.report(c, tally); err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Tally: tally, Failed: r.plan.FailOnRegression && tally.Verdict() == Fail}
+	out := Outcome{Tally: tally, Failed: tally.Fails(r.plan.FailOnRegression)}
 	switch {
 	case r.plan.Kind == KindCheck && o.Shard.Count > 1:
 		if out.GitHubErr = r.updateGitHubShards(ctx, st, c); out.GitHubErr != nil {
@@ -254,6 +254,7 @@ func TallyOf(c *compare.Comparison) Tally {
 	return Tally{
 		Regressions: s.Regressions, Improvements: s.Improvements, Warnings: s.Warnings, Insufficient: s.Insufficient,
 		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Noisy: s.Noisy, NotYet: s.NotYet, Skipped: s.Skipped, Threshold: c.Options.Threshold,
+		Policy: c.Options.Inconclusive,
 	}
 }
 

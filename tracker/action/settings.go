@@ -114,9 +114,9 @@ func (s *Settings) readPaths(getenv func(string) string, d Defaults) {
 	s.SpoolDir = firstSet(getenv("PERFGATE_SPOOL"), s.SpoolDir)
 }
 
-// readStatistics reads filter, threshold and alpha.
+// readStatistics reads filter, threshold, alpha and inconclusive.
 func (s *Settings) readStatistics(in, _ func(string) string, _ Defaults) error {
-	s.Explicit = map[string]bool{"threshold": in("threshold") != "", "alpha": in("alpha") != ""}
+	s.Explicit = map[string]bool{"threshold": in("threshold") != "", "alpha": in("alpha") != "", check.SetInconclusive: in("inconclusive") != ""}
 	var err error
 	if f := in("filter"); f != "" {
 		if s.Filter, err = regexp.Compile(f); err != nil {
@@ -134,6 +134,12 @@ func (s *Settings) readStatistics(in, _ func(string) string, _ Defaults) error {
 			return inputErr("alpha", "%q is not a number in range (0 to 1)", v)
 		}
 		s.Compare.Alpha = a
+	}
+	if v := in("inconclusive"); v != "" {
+		if !slices.Contains(compare.InconclusivePolicies, v) {
+			return inputErr("inconclusive", "%q is not %s", v, strings.Join(compare.InconclusivePolicies, ", "))
+		}
+		s.Compare.Inconclusive = compare.InconclusivePolicy(v)
 	}
 	return nil
 }

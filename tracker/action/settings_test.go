@@ -1,6 +1,7 @@
 package action
 
 import (
+	"github.com/perfgate/perfgate/tracker/compare"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -66,6 +67,14 @@ func TestReadSettings(t *testing.T) {
 			func(s *Settings) bool {
 				return s.Compare.Threshold == 0.05 && s.Compare.Alpha == 0.05 && s.Explicit["threshold"] && s.Explicit["alpha"] && len(s.ResultFiles) == 2
 			}},
+		{"inconclusive defaults to neutral, not explicit", nil, nil,
+			func(s *Settings) bool {
+				return s.Compare.Inconclusive == compare.InconclusiveNeutral && !s.Explicit["inconclusive"]
+			}},
+		{"inconclusive given", map[string]string{"inconclusive": "fail"}, nil,
+			func(s *Settings) bool {
+				return s.Compare.Inconclusive == compare.InconclusiveFail && s.Explicit["inconclusive"]
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,6 +98,7 @@ func TestReadSettingsErrors(t *testing.T) {
 		{map[string]string{"alpha": "1"}, `alpha: "1" is not a number in range (0 to 1)`},
 		{map[string]string{"alpha": "nan"}, `alpha: "nan" is not a number`},
 		{map[string]string{"record": "1"}, `record: "1" is not true or false`},
+		{map[string]string{"inconclusive": "green"}, `inconclusive: "green" is not neutral, pass, fail`},
 		{map[string]string{"pre-run-checks": "refuse"}, `pre-run-checks: "refuse" is not warn, strict, off`},
 		{map[string]string{"comment": "sometimes"}, `comment: "sometimes" is not always, on-change or never`},
 		{map[string]string{"baseline": "ab"}, `baseline: "ab" is not history or interleaved`},

@@ -3,6 +3,8 @@ package action
 import (
 	"fmt"
 	"strings"
+
+	"github.com/perfgate/perfgate/tracker/compare"
 )
 
 // MaxStatusDescription is GitHub's limit on a commit status description.
@@ -27,19 +29,31 @@ type Tally struct {
 	NotYet                                                                                    int     // not yet gateable: too little history
 	Skipped                                                                                   int     // not measured: kernel unchanged since the baseline
 	Threshold                                                                                 float64 // fraction, for the description
+	// Policy is what inconclusive verdicts do (the inconclusive input).
+	Policy compare.InconclusivePolicy
 }
 
-// Verdict is fail on any regression; inconclusive when no benchmark could
-// be judged (no comparable baseline, too few samples, errors) and none was
-// skipped for an unchanged kernel; else pass.
+// Verdict is the outcome under the tally's policy (compare.Summary.Gate):
+// fail on any regression; inconclusive when nothing could be judged or,
+// unless the policy is pass, when any benchmark is inconclusive; else pass.
 func (t Tally) Verdict() Verdict {
-	switch {
-	case t.Regressions > 0:
-		return Fail
-	case t.Improvements+t.Warnings+t.Unchanged+t.Noisy+t.Skipped == 0:
-		return Inconclusive
-	}
-	return Pass
+	v, _ := t.gate()
+	return Verdict(v)
+}
+
+// Fails reports whether the tally fails the gate: a regression, or an
+// inconclusive outcome under the fail policy. failOnRegression false
+// (fail-on-regression: false) makes both informational.
+func (t Tally) Fails(failOnRegression bool) bool {
+	_, fails := t.gate()
+	return fails && failOnRegression
+}
+
+func (t Tally) gate() (compare.Outcome, bool) {
+	return compare.Summary{
+		Regressions: t.Regressions, Improvements: t.Improvements, Warnings: t.Warnings, Insufficient: t.Insufficient,
+		Unchanged: t.Unchanged, Errors: t.Errors, Incomparable: t.Incomparable, Noisy: t.Noisy, NotYet: t.NotYet, Skipped: t.Skipped,
+	}.Gate(t.Policy)
 }
 
 // Changed reports whether any benchmark is not unchanged.
@@ -47,12 +61,14 @@ func (t Tally) Changed() bool {
 	return t.Regressions+t.Improvements+t.Warnings+t.Insufficient+t.Errors+t.Incomparable+t.Noisy+t.NotYet > 0
 }
 
-// StatusFor is the commit status for a tally: failure on a regression when
-// the check fails on regressions, else success, with a one-line count.
+// StatusFor is the commit status for a tally: failure when the tally fails
+// the gate (Fails), else success, with a one-line count that starts with
+// the verdict. Commit statuses have no neutral state: an inconclusive
+// outcome that does not fail is success described "inconclusive: …".
 func StatusFor(t Tally, failOnRegression bool, targetURL string) Status {
 	st := Status{State: StateSuccess, Context: StatusContext, TargetURL: targetURL}
 	v := t.Verdict()
-	if v == Fail && failOnRegression {
+	if t.Fails(failOnRegression) {
 		st.State = StateFailure
 	}
 	var parts []string
@@ -75,7 +91,7 @@ func StatusFor(t Tally, failOnRegression bool, targetURL string) Status {
 	if t.Threshold > 0 {
 		d += fmt.Sprintf(" (threshold %g%%)", t.Threshold*100)
 	}
-	if v == Fail && !failOnRegression {
+	if _, fails := t.gate(); fails && !failOnRegression {
 		d += " [informational]"
 	}
 	st.Description = Clip(d, MaxStatusDescription)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/perfgate/perfgate/tracker/compare"
 )
 
 func TestStatusFor(t *testing.T) {
@@ -20,8 +22,14 @@ func TestStatusFor(t *testing.T) {
 			"fail: 2 regressions, 1 improvement, 30 unchanged (threshold 10%)"},
 		{"informational", Tally{Regressions: 1, Unchanged: 3, Threshold: 0.1}, false, Fail, StateSuccess,
 			"fail: 1 regression, 3 unchanged (threshold 10%) [informational]"},
-		{"pass", Tally{Unchanged: 5, Warnings: 1, Threshold: 0.05}, true, Pass, StateSuccess,
+		{"pass policy", Tally{Unchanged: 5, Warnings: 1, Threshold: 0.05, Policy: compare.InconclusivePass}, true, Pass, StateSuccess,
 			"pass: 1 warning, 5 unchanged (threshold 5%)"},
+		{"default policy: a warning is inconclusive", Tally{Unchanged: 5, Warnings: 1, Threshold: 0.05}, true, Inconclusive, StateSuccess,
+			"inconclusive: 1 warning, 5 unchanged (threshold 5%)"},
+		{"fail policy", Tally{Unchanged: 5, Noisy: 4, Threshold: 0.1, Policy: compare.InconclusiveFail}, true, Inconclusive, StateFailure,
+			"inconclusive: 5 unchanged, 4 too noisy (threshold 10%)"},
+		{"fail policy, informational", Tally{Unchanged: 5, Noisy: 4, Threshold: 0.1, Policy: compare.InconclusiveFail}, false, Inconclusive, StateSuccess,
+			"inconclusive: 5 unchanged, 4 too noisy (threshold 10%) [informational]"},
 		{"inconclusive without a baseline", Tally{Incomparable: 4, Threshold: 0.1}, true, Inconclusive, StateSuccess,
 			"inconclusive: 4 incomparable (threshold 10%)"},
 		{"nothing", Tally{}, true, Inconclusive, StateSuccess, "inconclusive: no benchmarks"},

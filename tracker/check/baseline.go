@@ -1,8 +1,11 @@
 package check
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
+	"time"
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -11,6 +14,12 @@ import (
 // A BaselineSource answers baseline queries; every history store is one.
 type BaselineSource interface {
 	Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error)
+}
+
+// A ResetSource lists the re-baseline points (perfgate baseline reset);
+// a store that keeps none need not be one.
+type ResetSource interface {
+	Resets(ctx context.Context) ([]model.Reset, error)
 }
 
 // A Query says which stored runs the candidates are judged against.
@@ -55,6 +64,13 @@ func baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q
 	if err != nil {
 		return nil, err
 	}
+	if rs, ok := src.(ResetSource); ok {
+		resets, err := rs.Resets(ctx)
+		if err != nil {
+			return nil, err
+		}
+		model.ApplyResets(b, resets)
+	}
 	if len(b.Incomparable) > q.Jobs {
 		b.Incomparable = b.Incomparable[:q.Jobs]
 	}
@@ -75,7 +91,36 @@ func CandidateJobs(cands []*model.Results) []model.JobKey {
 
 // Judge compares the candidates with baseline b, testing against its
 // newest jobs jobs (compare.Options.BaselineJobs).
+//
+// A benchmark left without baseline samples by a reset (model.Reset) is
+// insufficient, and its reason says who reset it, when and why.
 func Judge(b *model.Baseline, cands []*model.Results, jobs int, opt compare.Options) (*compare.Comparison, error) {
 	opt.BaselineJobs = jobs
-	return compare.CompareBaseline(b, cands, opt)
+	c, err := compare.CompareBaseline(b, cands, opt)
+	if err != nil || len(b.Resets) == 0 {
+		return c, err
+	}
+	for i := range c.Results {
+		r := &c.Results[i]
+		if r.Verdict != compare.Insufficient || r.NBaseline > 0 {
+			continue
+		}
+		for j := len(b.Resets) - 1; j >= 0; j-- { // the newest reset that covers it
+			rs := b.Resets[j]
+			if (rs.Repo == "" || len(cands) > 0 && rs.Repo == cands[0].Run.Repo) && model.MatchGlob(rs.Glob, r.Key().String()) {
+				r.Reason = resetReason(rs)
+				break
+			}
+		}
+	}
+	return c, nil
+}
+
+// resetReason says why a reset benchmark has no baseline yet.
+func resetReason(rs model.Reset) string {
+	why := fmt.Sprintf("baseline reset %s by %s: no baseline run since", rs.At.UTC().Format(time.DateOnly), cmp.Or(rs.Who, "someone"))
+	if rs.Reason != "" {
+		why += " (" + rs.Reason + ")"
+	}
+	return why
 }

@@ -19,20 +19,22 @@ type Settings struct {
 // The names of the settings a .perfgate.yml may supply, as Explicit keys:
 // the flag names of perfgate check.
 const (
-	SetBranch     = "baseline-branch"
-	SetRuns       = "baseline-runs"
-	SetTestbed    = "baseline-testbed"
-	SetHistory    = "history"
-	SetThreshold  = "threshold"
-	SetAlpha      = "alpha"
-	SetCorrection = "correction"
-	SetMinSamples = "min-samples"
+	SetBranch       = "baseline-branch"
+	SetRuns         = "baseline-runs"
+	SetTestbed      = "baseline-testbed"
+	SetHistory      = "history"
+	SetThreshold    = "threshold"
+	SetAlpha        = "alpha"
+	SetCorrection   = "correction"
+	SetMinSamples   = "min-samples"
+	SetInconclusive = "inconclusive"
 )
 
 // ApplyConfig returns s with the defaults of cfg where the user did not
 // choose (explicit holds the names above of the settings given on the
 // command line, in PERFGATE_* variables or as action inputs): the baseline
-// section, thresholds.default, alpha, correction and min_samples; and,
+// section, thresholds.default, alpha, correction, min_samples and
+// inconclusive; and,
 // always, its ignore globs and its per-benchmark thresholds and better
 // overrides, resolved for the benchmarks keys.
 //
@@ -59,6 +61,7 @@ func ApplyConfig(s Settings, cfg *config.Config, explicit map[string]bool, keys 
 	set(SetAlpha, t.Alpha > 0, func() { o.Alpha = t.Alpha })
 	set(SetCorrection, t.Correction != "", func() { o.Correction = t.Correction })
 	set(SetMinSamples, t.MinSamples > 0, func() { o.MinSamples = t.MinSamples })
+	set(SetInconclusive, t.Inconclusive != "", func() { o.Inconclusive = compare.InconclusivePolicy(t.Inconclusive) })
 	o.Ignore = append(append([]string(nil), o.Ignore...), cfg.Ignore...)
 	o.Overrides = append(append([]compare.Override(nil), o.Overrides...), overrides(cfg, keys)...)
 	return s

@@ -9,7 +9,8 @@ import (
 // SettingEnv names the variable each setting (by its flag name) defaults
 // from: PERFGATE_THRESHOLD for threshold, and so on.
 var SettingEnv = map[string]string{"threshold": "PERFGATE_THRESHOLD", "alpha": "PERFGATE_ALPHA", "correction": "PERFGATE_CORRECTION",
-	"min-samples": "PERFGATE_MIN_SAMPLES", "history": "PERFGATE_HISTORY", "run-spread": "PERFGATE_RUN_SPREAD"}
+	"min-samples": "PERFGATE_MIN_SAMPLES", "history": "PERFGATE_HISTORY", "run-spread": "PERFGATE_RUN_SPREAD",
+	"inconclusive": "PERFGATE_INCONCLUSIVE"}
 
 // EnvSettings are DefaultSettings with the value getenv gives each
 // setting's variable (SettingEnv) in its place. A number that does not
@@ -22,6 +23,9 @@ func EnvSettings(getenv func(string) string) (s Settings, bad map[string]*Settin
 	}
 	if v := getenv(SettingEnv["correction"]); v != "" {
 		s.Correction = v
+	}
+	if v := strings.TrimSpace(getenv(SettingEnv["inconclusive"])); v != "" {
+		s.Inconclusive = v
 	}
 	num := func(name string, integer bool, dst func(float64)) {
 		v := strings.TrimSpace(getenv(SettingEnv[name]))

@@ -55,7 +55,10 @@ func assess(p *pool, opt Options, noBaseline bool, res *Result) item {
 		r.Verdict, r.Reason = Error, "in the baseline but missing from the candidate"
 	case p.unitErr != "":
 		r.Verdict, r.Reason = Error, p.unitErr
-	case p.cand.present && p.base.present && p.baseBetter != p.better && !set.betterPinned:
+	case p.otherSeries != "" && r.NBaseline == 0:
+		r.Verdict = Insufficient
+		r.Reason = fmt.Sprintf("a new series: no baseline run in %s yet (the earlier runs are in %s, kept for trend)", p.unit, p.otherSeries)
+	case p.cand.present && p.base.present && p.otherSeries == "" && p.baseBetter != p.better && !set.betterPinned:
 		r.Verdict = Error
 		r.Reason = fmt.Sprintf("the baseline says %s is better, the candidate %s: fix the producer, or pin better in an override", p.baseBetter, p.better)
 	case r.NBaseline == 0 || r.NCandidate == 0 || (!r.SummaryOnly && min(r.NBaseline, r.NCandidate) < opt.MinSamples):

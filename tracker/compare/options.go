@@ -51,6 +51,9 @@ type Options struct {
 	// instead of fitting them to the comparison's benchmarks: a
 	// confirmation re-judges a few benchmarks with the first check's.
 	Priors *Priors
+	// Inconclusive is what inconclusive verdicts do to the gate (Gate);
+	// "" is DefaultInconclusive.
+	Inconclusive InconclusivePolicy
 }
 
 // DefaultHistory is the default HistoryJobs: 20 jobs give the spread
@@ -88,7 +91,8 @@ func (ov Override) matches(key string) bool {
 // threshold, alpha 0.01, Benjamini-Hochberg, at least 5 samples per side,
 // and DefaultRunSpread where the run-to-run spread is unknown.
 func DefaultOptions() Options {
-	return Options{Threshold: 0.10, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5, RunSpreadPrior: DefaultRunSpread, HistoryJobs: DefaultHistory}
+	return Options{Threshold: 0.10, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5, RunSpreadPrior: DefaultRunSpread, HistoryJobs: DefaultHistory,
+		Inconclusive: DefaultInconclusive}
 }
 
 // CILevel returns the confidence level of the intervals, 1 − Alpha.
@@ -117,6 +121,9 @@ func (o Options) Validate() error {
 		return &OptionError{"BaselineJobs", fmt.Sprintf("must be ≥ 0, got %d", o.BaselineJobs)}
 	case !(o.RunSpreadPrior >= 0) || o.RunSpreadPrior > 1:
 		return &OptionError{"RunSpreadPrior", fmt.Sprintf("must be in [0, 1], got %v", o.RunSpreadPrior)}
+	}
+	if !validInconclusive(o.Inconclusive) {
+		return &OptionError{"Inconclusive", fmt.Sprintf("must be one of %s, got %q", strings.Join(InconclusivePolicies, ", "), o.Inconclusive)}
 	}
 	if !validCorrection(o.Correction) {
 		return &OptionError{"Correction", fmt.Sprintf("must be one of %s, got %q", strings.Join(Corrections, ", "), o.Correction)}

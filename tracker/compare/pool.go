@@ -121,9 +121,13 @@ type pool struct {
 	params     map[string]string
 	base, cand side
 	unitErr    string // why the units cannot be reconciled, if they cannot
-	noise      *NoiseWarning
-	runs       *runSet
-	segs       *[]segment // the segments' storage while the pool is judged
+	// otherSeries is the unit of baseline runs left out because it does
+	// not convert to the candidate's: a unit or metric change starts a
+	// new series, judged only against runs in its own unit.
+	otherSeries string
+	noise       *NoiseWarning
+	runs        *runSet
+	segs        *[]segment // the segments' storage while the pool is judged
 }
 
 // pools groups the benchmarks of all runs by key, leaving out ignored ones,
@@ -263,7 +267,10 @@ func jobRanks(runs []*model.Results) []int {
 // samples, sorted, into a new slice (the runs' own samples stay untouched,
 // unless inPlace lets a side whose one run needs no conversion have that
 // run's samples sorted in place instead of copied). Time units convert
-// into each other; any other disagreement is recorded in unitErr. The noise
+// into each other. A baseline segment in a unit that does not convert to the
+// candidate's belongs to another series (the metric changed) and is left
+// out, noted in otherSeries; a disagreement within the candidate's runs is
+// recorded in unitErr. The noise
 // warning is taken first, from the runs' samples in their order.
 func (p *pool) resolveUnit(sc *scratch, inPlace bool) {
 	switch {
@@ -295,6 +302,10 @@ func (p *pool) resolveUnit(sc *scratch, inPlace bool) {
 		for _, seg := range s.segments {
 			scale, ok := conversion(seg.unit, p.unit)
 			if !ok {
+				if s == &p.base && len(p.cand.segments) > 0 {
+					p.otherSeries = seg.unit
+					continue // another series: neither baseline nor spread
+				}
 				if seg.pooled {
 					p.unitErr = fmt.Sprintf("incompatible units %q and %q", seg.unit, p.unit)
 					s.jobs = packJobs(sc.logs)

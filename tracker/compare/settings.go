@@ -16,13 +16,15 @@ type Settings struct {
 	MinSamples int
 	History    int     // baseline jobs read to estimate the run-to-run spread
 	RunSpread  float64 // percent
+	// Inconclusive is the inconclusive policy: pass, neutral or fail.
+	Inconclusive string
 }
 
 // DefaultSettings are DefaultOptions, written as Settings.
 func DefaultSettings() Settings {
 	o := DefaultOptions()
 	return Settings{Threshold: "10%", Alpha: o.Alpha, Correction: o.Correction, MinSamples: o.MinSamples,
-		History: o.HistoryJobs, RunSpread: 100 * o.RunSpreadPrior}
+		History: o.HistoryJobs, RunSpread: 100 * o.RunSpreadPrior, Inconclusive: string(o.Inconclusive)}
 }
 
 // A SettingError names the setting that is wrong (threshold, alpha,
@@ -49,11 +51,13 @@ func (s Settings) Options() (Options, error) {
 		return Options{}, &SettingError{"history", fmt.Sprintf("must be between 1 and 1000 jobs, got %d", s.History)}
 	case !(s.RunSpread >= 0) || s.RunSpread > 100:
 		return Options{}, &SettingError{"run-spread", fmt.Sprintf("must be a percentage in [0, 100], got %v", s.RunSpread)}
+	case !slices.Contains(InconclusivePolicies, s.Inconclusive):
+		return Options{}, &SettingError{"inconclusive", fmt.Sprintf("must be one of %s, got %q", strings.Join(InconclusivePolicies, ", "), s.Inconclusive)}
 	case !slices.Contains(Corrections, s.Correction):
 		return Options{}, &SettingError{"correction", fmt.Sprintf("must be one of %s, got %q", strings.Join(Corrections, ", "), s.Correction)}
 	}
 	o := DefaultOptions()
 	o.Threshold, o.Alpha, o.Correction, o.MinSamples = threshold, s.Alpha, s.Correction, s.MinSamples
-	o.HistoryJobs, o.RunSpreadPrior = s.History, s.RunSpread/100
+	o.HistoryJobs, o.RunSpreadPrior, o.Inconclusive = s.History, s.RunSpread/100, InconclusivePolicy(s.Inconclusive)
 	return o, nil
 }

@@ -43,6 +43,9 @@ type Thresholds struct {
 	Alpha      float64
 	Correction string // "bh", "holm" or "none"
 	MinSamples int
+	// Inconclusive is the inconclusive policy: pass, neutral or fail
+	// (compare.InconclusivePolicy; "" for the default).
+	Inconclusive string
 	// Overrides set the threshold of the benchmarks a glob matches, first match wins.
 	Overrides []ThresholdOverride
 }

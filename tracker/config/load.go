@@ -226,6 +226,8 @@ func (d *decoder) thresholds(t *Thresholds, n *yaml.Node, key string) error {
 		"alpha":       d.number(&t.Alpha),
 		"correction":  d.oneOf(&t.Correction, "bh", "holm", "none"),
 		"min_samples": d.integer(&t.MinSamples, 2, 1000000),
+		// The policies are compare.InconclusivePolicies, which config may not import.
+		"inconclusive": d.oneOf(&t.Inconclusive, "neutral", "pass", "fail"),
 		"benchmarks": func(v *yaml.Node, k string) error {
 			ks, vs, err := d.pairs(v, k)
 			for i := 0; err == nil && i < len(ks); i++ {

@@ -163,6 +163,8 @@ func (q *BaselineQuery) ExcludeArgs() (runs, groupRepos, groups []string) {
 // other runners are not news), and once K comparable jobs were found, only
 // those newer than the oldest run used.
 type Baseline struct {
+	// Resets are the re-baseline points applied to Runs (ApplyResets).
+	Resets       []Reset        `json:"resets,omitempty"`
 	Runs         []*Results     `json:"-"`
 	Used         []RunRef       `json:"runs"`
 	Incomparable []Incomparable `json:"incomparable,omitempty"`

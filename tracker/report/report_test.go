@@ -256,6 +256,13 @@ func TestVerdictLine(t *testing.T) {
 		{"mixed", mixed, "❌ Regression: 1 of 10 benchmarks slower by more than 10%"},
 		{"clean", clean, "✅ No regression: 2 benchmarks · 2 unchanged"},
 		{"incomparable", incomparable, "🚫 Incomparable: no baseline run on a comparable testbed (2 runs passed over"},
+		// The headline says inconclusive whenever any benchmark is, whatever the policy (issue 27).
+		{"not yet gateable among unchanged", summarised(compare.Summary{Unchanged: 3, NotYet: 1}),
+			"⚠️ No regression found, some inconclusive: 4 benchmarks · 1 not yet gateable · 3 unchanged"},
+		{"insufficient among unchanged", summarised(compare.Summary{Unchanged: 3, Insufficient: 1}),
+			"⚠️ No regression found, some inconclusive: 4 benchmarks · 1 with too few samples · 3 unchanged"},
+		{"noisy among unchanged", summarised(compare.Summary{Unchanged: 1, Noisy: 4}),
+			"⚠️ No regression found, some inconclusive: 5 benchmarks · 4 too noisy to judge · 1 unchanged"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -263,6 +270,15 @@ func TestVerdictLine(t *testing.T) {
 				t.Errorf("VerdictLine = %q, want prefix %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// summarised is a comparison with s's counts over as many results.
+func summarised(s compare.Summary) func(*testing.T) *compare.Comparison {
+	return func(*testing.T) *compare.Comparison {
+		s.GeomeanChange = math.NaN()
+		n := s.Regressions + s.Improvements + s.Warnings + s.Insufficient + s.Unchanged + s.Errors + s.Incomparable + s.Noisy + s.NotYet + s.Skipped
+		return &compare.Comparison{Options: compare.DefaultOptions(), Summary: s, Results: make([]compare.Result, n)}
 	}
 }
 

@@ -34,7 +34,7 @@ func verdict(c *compare.Comparison) (emoji, text string) {
 		return "⏭️", "Nothing measured: " + count(n, "benchmark") + " skipped, their kernels unchanged since the baseline"
 	case s.Insufficient+s.Errors+s.Incomparable+s.Skipped == n:
 		return "⚠️", "Nothing judged: " + count(n, "benchmark") + tail(c, false)
-	case s.Warnings+s.Errors+s.Noisy > 0:
+	case s.Inconclusive() > 0: // whatever the policy, the headline never hides them
 		return "⚠️", "No regression found, some inconclusive: " + count(n, "benchmark") + tail(c, true)
 	}
 	return "✅", "No regression: " + count(n, "benchmark") + tail(c, true)

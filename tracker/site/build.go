@@ -177,8 +177,38 @@ func buildSuite(suite string, series []model.TrendSeries, o Options) suiteDoc {
 		}
 		doc.Series = append(doc.Series, sd)
 	}
+	nameSeries(doc.Series, series)
 	slices.Sort(doc.Testbeds)
 	return doc
+}
+
+// nameSeries tells apart the series of one benchmark on one testbed that a
+// unit or metric change split (model.TrendSeries): each card's title gets
+// its unit and dates ("BenchmarkParse · cpu-ns/op series since
+// 2026-11-21"), where both read the benchmark's name alone.
+func nameSeries(docs []seriesDoc, series []model.TrendSeries) {
+	type key struct{ name, bed string }
+	newest, count := map[key]time.Time{}, map[key]int{}
+	for i, sd := range docs {
+		k, pts := key{sd.Name, sd.Testbed}, series[i].Points
+		count[k]++
+		if len(pts) > 0 && pts[len(pts)-1].Run.StartedAt.After(newest[k]) {
+			newest[k] = pts[len(pts)-1].Run.StartedAt
+		}
+	}
+	day := func(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+	for i := range docs {
+		k, pts := key{docs[i].Name, docs[i].Testbed}, series[i].Points
+		if count[k] < 2 || len(pts) == 0 {
+			continue
+		}
+		first, last := pts[0].Run.StartedAt, pts[len(pts)-1].Run.StartedAt
+		span := "since " + day(first)
+		if last.Before(newest[k]) {
+			span = day(first) + " to " + day(last)
+		}
+		docs[i].Name += " · " + docs[i].Unit + " series " + span
+	}
 }
 
 // axisUnit is the unit a series' chart shows, chosen for its median value,

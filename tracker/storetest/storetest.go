@@ -48,6 +48,7 @@ func Run(t *testing.T, open func(t *testing.T) history.Store) {
 		{"Trend", trendTests},
 		{"Prune", pruneTests},
 		{"Shards", shardTests},
+		{"Resets", resetTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package trend
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,6 +26,45 @@ type Series struct {
 	// standard deviation of the log medians of successive runs, as a
 	// fraction (nil with fewer than three runs; see RunSpread).
 	Spread *float64 `json:"run_spread"`
+	// Resets are the re-baseline points that cover the benchmark
+	// (MarkResets): runs before one feed no baseline, shown all the same.
+	Resets []model.Reset `json:"resets,omitempty"`
+}
+
+// A ResetSource lists re-baseline points; both stores are one.
+type ResetSource interface {
+	Resets(ctx context.Context) ([]model.Reset, error)
+}
+
+// ReadResets returns src's re-baseline points, none when it keeps none.
+func ReadResets(ctx context.Context, src any) ([]model.Reset, error) {
+	if rs, ok := src.(ResetSource); ok {
+		return rs.Resets(ctx)
+	}
+	return nil, nil
+}
+
+// ReadWithResets is Read, and src's re-baseline points (ReadResets).
+func ReadWithResets(ctx context.Context, src Source, q model.TrendQuery) ([]model.TrendSeries, []model.Reset, error) {
+	series, err := Read(ctx, src, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	resets, err := ReadResets(ctx, src)
+	return series, resets, err
+}
+
+// MarkResets gives each series the resets (perfgate baseline reset) of
+// repo ("" = any) whose glob matches its benchmark.
+func MarkResets(series []Series, resets []model.Reset, repo string) {
+	for i := range series {
+		key := model.Key{Suite: series[i].Suite, Name: series[i].Name}.String()
+		for _, r := range resets {
+			if (r.Repo == "" || repo == "" || r.Repo == repo) && model.MatchGlob(r.Glob, key) {
+				series[i].Resets = append(series[i].Resets, r)
+			}
+		}
+	}
 }
 
 // RunSpread returns a robust run-to-run spread of points: 1.4826 times the
@@ -123,6 +163,10 @@ func Table(w io.Writer, series []Series) error {
 			fmt.Fprintf(w, "step: %s at %s (commit %s, run %s): median %s → %s, %+.1f%%\n", st.Kind,
 				st.Run.StartedAt.UTC().Format(timeLayout), model.ShortSHA(st.Run.Commit), shortID(st.Run.ID),
 				units.Format(st.Before, s.Unit), units.Format(st.After, s.Unit), 100*st.Change)
+		}
+		for _, r := range s.Resets {
+			fmt.Fprintf(w, "baseline reset at %s by %s (%s): earlier runs feed no baseline\n", r.At.UTC().Format(timeLayout),
+				safetext.NoBidi(r.Who), safetext.NoBidi(r.Reason))
 		}
 	}
 	return nil

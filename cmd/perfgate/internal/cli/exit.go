@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -67,4 +68,18 @@ func Code(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "perfgate: %s\n", strings.TrimSpace(err.Error()))
 	return code
+}
+
+// GateErr is the exit of a comparison whose report is printed, from its
+// compare.Comparison.Gate: nil when it passes, ErrRegression on a
+// regression, exit 1 saying why when inconclusive results fail it
+// (--inconclusive fail).
+func GateErr(outcome compare.Outcome, fails bool) error {
+	switch {
+	case !fails:
+		return nil
+	case outcome == compare.OutcomeInconclusive:
+		return &ExitError{Code: ExitRegression, Err: errors.New("the results are inconclusive (the report says which) and --inconclusive is fail")}
+	}
+	return ErrRegression
 }

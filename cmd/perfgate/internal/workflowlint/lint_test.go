@@ -15,7 +15,7 @@ import (
 
 // The action's inputs and outputs are a contract (issue 4, docs/action.md).
 var (
-	wantInputs = []string{"github-token", "database-url", "store-dir", "config", "results-file", "filter", "threshold", "alpha",
+	wantInputs = []string{"github-token", "database-url", "store-dir", "config", "results-file", "filter", "threshold", "alpha", "inconclusive",
 		"baseline-branch", "fail-on-regression", "comment", "record", "allow-forks", "baseline", "mode", "rounds", "confirm", "github-timeout", "database-timeout", "cuda", "cuda-include", "pre-run-checks",
 		"notify-changes", "dashboard-url", "shards", "shard", "skip-unchanged-kernels"}
 	wantOutputs = []string{"verdict", "regressions", "improvements", "report", "run-id"}
