@@ -145,7 +145,7 @@ func method(c *compare.Comparison) string {
 	return fmt.Sprintf("each benchmark is judged across runs, every round its own process: the log of each run's median, the candidate's mean "+
 		"against the mean of main's newest jobs at its current level (the history is cut where main's level moved, isolated outlier jobs left out), "+
 		"in a t test whose run-to-run spread is measured within those levels (successive job means and the rounds) and moderated towards the other "+
-		"benchmarks' spreads; without replicates a spread of ±%s is assumed and the pooled samples' Mann-Whitney test must agree; p %s; "+
+		"benchmarks' spreads (where no job had two rounds, raised to theirs, never lowered); without replicates a spread of ±%s is assumed and the pooled samples' Mann-Whitney test must agree; p %s; "+
 		"baseline and candidate = the geometric means of the run medians that test compares (the baseline's over its jobs), "+
 		"change = candidate/baseline − 1 (baseline/candidate − 1 where higher is better, so positive always means worse) with its %s confidence interval; "+
 		"regression when the adjusted worse-direction p < %v and the change > +%s on the log scale, improvement the mirror image; "+

@@ -118,3 +118,42 @@ func equalBools(a, b []bool) bool {
 	}
 	return true
 }
+
+// TestModerateUnreplicated: where no job of the history had two rounds, the
+// prior is a floor on the job means' variance that lends no degrees of
+// freedom (a quiet history of one speed level stays as wide as the
+// family); with replicated jobs it moderates both ways and lends its
+// degrees of freedom.
+func TestModerateUnreplicated(t *testing.T) {
+	prior := Prior{S2: 1e-4, DF: 3}
+	// Three single-process jobs agreeing within 0.2%: successive
+	// differences 0.001, 0.001: JobVar (2 × 1e-6)/(2 × 2) = 5e-7 on
+	// 2·2²/(3·2 − 1) = 8/5 df.
+	quiet := EstimateSpread([][]float64{{0.001}, {0}, {0.001}}, nil)
+	if !relNear(quiet.JobVar, 5e-7, 1e-9) || quiet.InvRounds != 1 || !relNear(quiet.DFBetween, 1.6, 1e-12) {
+		t.Fatalf("quiet single-round history: %+v", quiet)
+	}
+	m := quiet.Moderate(prior, Prior{})
+	if m.JobVar != 1e-4 || m.DFBetween != 1.6 || m.Between != 1e-4 || m.RunVar() != 1e-4 {
+		t.Errorf("quiet single-round history moderated to %+v, want JobVar = Between = the prior's 1e-4 on its own 1.6 df", m)
+	}
+	// A wide one keeps its own variance: 0.03, 0.03 → 4.5e-4.
+	wide := EstimateSpread([][]float64{{0.03}, {0}, {0.03}}, nil).Moderate(prior, Prior{})
+	if !relNear(wide.JobVar, 4.5e-4, 1e-9) || wide.DFBetween != 1.6 {
+		t.Errorf("wide single-round history moderated to %+v, want its own 4.5e-4 on 1.6 df", wide)
+	}
+	// The candidate's rounds do not make the history replicated: the same
+	// floor, and the rounds' variance moderated as before.
+	withCand := EstimateSpread([][]float64{{0.001}, {0}, {0.001}}, []float64{0.01, 0.012, 0.011}).Moderate(prior, Prior{S2: 2e-6, DF: 4})
+	// Within: 2e-6 on 2 df from the rounds, moderated (4·2e-6 + 2·1e-6)/6.
+	if withCand.JobVar != 1e-4 || withCand.DFBetween != 1.6 || !relNear(withCand.Within, (4*2e-6+2*1e-6)/6, 1e-9) || withCand.DFWithin != 6 {
+		t.Errorf("single-round history, 3-round candidate: %+v", withCand)
+	}
+	// Replicated jobs: moderated towards the prior on 1.6 + 3 df, below it.
+	rep := EstimateSpread([][]float64{{0.001, 0.001}, {0, 0}, {0.001, 0.001}}, nil)
+	rm := rep.Moderate(prior, Prior{})
+	want := (3*1e-4 + 1.6*rep.JobVar) / 4.6
+	if !relNear(rm.JobVar, want, 1e-12) || !relNear(rm.DFBetween, 4.6, 1e-12) || !(rm.JobVar < prior.S2) {
+		t.Errorf("replicated history moderated to %+v, want JobVar %v on 4.6 df", rm, want)
+	}
+}

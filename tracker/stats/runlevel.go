@@ -106,12 +106,27 @@ func EstimateSegmented(history [][]float64, cand []float64, segment []int, drop 
 // degrees of freedom. A prior can raise a lucky-low estimate or lower an
 // unlucky-high one; either way the test gains the degrees of freedom the
 // other benchmarks lend it.
+//
+// Where no job of the history had two rounds (InvRounds = 1), nothing
+// tells this benchmark's job effect from its process effect, and a
+// benchmark whose processes land in one of a few discrete speed levels
+// looks as quiet as the family for as many jobs as happened to land in one
+// level. There the prior is a floor, not evidence: the job means' variance
+// is the larger of its own estimate and the prior's S2, on its own degrees
+// of freedom. (Moderating it towards the family's variance and lending it
+// the prior's degrees of freedom, which the fit put below one on the H100's
+// single-process sets and compare clamps to one, made a process in the
+// other level a confident regression: docs/verdicts.md, issue 9's sets.)
 func (s Spread) Moderate(jobs, rounds Prior) Spread {
 	if s.DFWithin > 0 {
 		s.Within, s.DFWithin = rounds.Moderate(s.Within, s.DFWithin)
 	}
 	if s.DFBetween > 0 {
-		s.JobVar, s.DFBetween = jobs.Moderate(s.JobVar, s.DFBetween)
+		if s.InvRounds >= 1 && jobs.DF > 0 && jobs.S2 > 0 {
+			s.JobVar = max(s.JobVar, jobs.S2)
+		} else {
+			s.JobVar, s.DFBetween = jobs.Moderate(s.JobVar, s.DFBetween)
+		}
 	}
 	s.Between = max(0, s.JobVar-s.Within*s.InvRounds)
 	return s
