@@ -3,13 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -20,18 +18,7 @@ import (
 // samples of 3 jobs, not 150 of 5 with --baseline-runs 5) and is
 // unchanged; trend still shows the old runs and marks the reset (issue 27).
 func TestBaselineReset(t *testing.T) {
-	stores := map[string]func(t *testing.T) map[string]string{
-		"filestore": func(t *testing.T) map[string]string {
-			return map[string]string{"PERFGATE_STORE": filepath.Join(t.TempDir(), "store")}
-		},
-		"postgres": func(t *testing.T) map[string]string {
-			vars := map[string]string{"PERFGATE_DATABASE_URL": dbtest.FreshDatabase(t)}
-			if _, errOut, code := invoke(t, vars, "migrate"); code != 0 {
-				t.Fatalf("migrate: exit %d: %s", code, errOut)
-			}
-			return vars
-		},
-	}
+	stores := eachStore()
 	later := func(h int) func(*model.Results) {
 		return func(r *model.Results) { r.Run.StartedAt = time.Now().UTC().Add(time.Duration(h) * time.Hour) }
 	}

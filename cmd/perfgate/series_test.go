@@ -18,18 +18,7 @@ import (
 // that once a push recorded the new metric the next pull request is judged
 // against that push alone, and that trend keeps both series (issue 27).
 func TestMetricChangeStartsSeries(t *testing.T) {
-	stores := map[string]func(t *testing.T) map[string]string{
-		"filestore": func(t *testing.T) map[string]string {
-			return map[string]string{"PERFGATE_STORE": filepath.Join(t.TempDir(), "store")}
-		},
-		"postgres": func(t *testing.T) map[string]string {
-			vars := map[string]string{"PERFGATE_DATABASE_URL": dbtest.FreshDatabase(t)}
-			if _, errOut, code := invoke(t, vars, "migrate"); code != 0 {
-				t.Fatalf("migrate: exit %d: %s", code, errOut)
-			}
-			return vars
-		},
-	}
+	stores := eachStore()
 	cpu := func(r *model.Results) { r.Benchmarks[0].Unit = "cpu-ns/op" }
 	for name, open := range stores {
 		t.Run(name, func(t *testing.T) {
@@ -72,5 +61,23 @@ func TestMetricChangeStartsSeries(t *testing.T) {
 				t.Errorf("trend: exit %d, stderr %q; want both series:\n%s", code, errOut, out)
 			}
 		})
+	}
+}
+
+// eachStore gives, by name, a function that makes a fresh store of each kind
+// for a test's perfgate commands: the embedded store in a temporary folder,
+// and a fresh Postgres database, migrated.
+func eachStore() map[string]func(t *testing.T) map[string]string {
+	return map[string]func(t *testing.T) map[string]string{
+		"filestore": func(t *testing.T) map[string]string {
+			return map[string]string{"PERFGATE_STORE": filepath.Join(t.TempDir(), "store")}
+		},
+		"postgres": func(t *testing.T) map[string]string {
+			vars := map[string]string{"PERFGATE_DATABASE_URL": dbtest.FreshDatabase(t)}
+			if _, errOut, code := invoke(t, vars, "migrate"); code != 0 {
+				t.Fatalf("migrate: exit %d: %s", code, errOut)
+			}
+			return vars
+		},
 	}
 }
