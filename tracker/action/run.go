@@ -253,7 +253,7 @@ func TallyOf(c *compare.Comparison) Tally {
 	s := c.Summary
 	return Tally{
 		Regressions: s.Regressions, Improvements: s.Improvements, Warnings: s.Warnings, Insufficient: s.Insufficient,
-		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Noisy: s.Noisy, NotYet: s.NotYet, Skipped: s.Skipped, Threshold: c.Options.Threshold,
+		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Noisy: s.Noisy, NotYet: s.NotYet, Skipped: s.Skipped, Accepted: s.Accepted, Threshold: c.Options.Threshold,
 		Policy: c.Options.Inconclusive,
 	}
 }
