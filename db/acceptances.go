@@ -22,11 +22,11 @@ func (s *Store) AddAcceptance(ctx context.Context, a model.Acceptance) error {
 	return nil
 }
 
-// Acceptances returns the acceptances of pull request pr of repo, oldest
-// first.
+// Acceptances returns the acceptances of pull request pr of repo (pr 0:
+// of every pull request of repo), oldest first.
 func (s *Store) Acceptances(ctx context.Context, repo string, pr int) ([]model.Acceptance, error) {
 	rows, err := s.pool.Query(ctx, `select repo, pr, head_sha, glob, who, reason, at, comment_url from acceptances
-		where repo = $1 and pr = $2 order by at, id`, repo, pr)
+		where repo = $1 and ($2 = 0 or pr = $2) order by at, id`, repo, pr)
 	if err != nil {
 		return nil, infra("read acceptances", err)
 	}

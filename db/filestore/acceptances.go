@@ -39,8 +39,8 @@ func (s *Store) AddAcceptance(ctx context.Context, a model.Acceptance) error {
 	})
 }
 
-// Acceptances returns the acceptances of pull request pr of repo, oldest
-// first.
+// Acceptances returns the acceptances of pull request pr of repo (pr 0:
+// of every pull request of repo), oldest first.
 func (s *Store) Acceptances(ctx context.Context, repo string, pr int) ([]model.Acceptance, error) {
 	var out []model.Acceptance
 	err := s.withLock(ctx, false, func(exists bool) error {
@@ -49,7 +49,7 @@ func (s *Store) Acceptances(ctx context.Context, repo string, pr int) ([]model.A
 		}
 		all, err := s.readAcceptances()
 		for _, a := range all {
-			if a.Repo == repo && a.PR == pr {
+			if a.Repo == repo && (pr == 0 || a.PR == pr) {
 				out = append(out, a)
 			}
 		}

@@ -164,7 +164,7 @@ func (s *deadlineStore) AddAcceptance(ctx context.Context, a model.Acceptance) e
 	return err
 }
 
-// Acceptances lists the acceptances of a pull request.
+// Acceptances lists the acceptances of a pull request (0: of every one).
 func (s *deadlineStore) Acceptances(ctx context.Context, repo string, pr int) ([]model.Acceptance, error) {
 	return bounded(ctx, s.timeout, "read the acceptances", func(ctx context.Context) ([]model.Acceptance, error) { return s.st.Acceptances(ctx, repo, pr) })
 }

@@ -66,7 +66,7 @@ func ParseCommand(body string) (c Command, ok bool) {
 // pull request's conversation becomes KindSteer; anything else is
 // KindIgnore. The pull request's head is not in the payload: Steer reads
 // it from the API.
-func (pl *Plan) decideComment(p payload) {
+func (pl *Plan) decideComment(p payload, in Inputs) {
 	pl.Kind = KindIgnore
 	switch {
 	case p.Action != "created":
@@ -83,5 +83,6 @@ func (pl *Plan) decideComment(p payload) {
 	}
 	c.CommentID, c.URL, c.Author = p.Comment.ID, p.Comment.HTMLURL, p.Comment.User.Login
 	pl.Kind, pl.PR, pl.Command = KindSteer, p.Issue.Number, &c
+	pl.AllowForks, pl.Interleaved, pl.FailOnRegression = in.AllowForks, in.Interleaved, in.FailOnRegression
 	pl.HeadSHA, pl.Branch = "", "" // GITHUB_SHA is the default branch's: the head comes from the API
 }

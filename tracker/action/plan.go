@@ -83,6 +83,9 @@ type Plan struct {
 	// KindIgnore plan does nothing.
 	Command *Command
 	Why     string
+	// AllowForks: a command may run a fork's pull request (the allow-forks
+	// input; KindSteer).
+	AllowForks bool
 }
 
 // A ForkError refuses a pull request from a fork: on a self-hosted runner
@@ -181,7 +184,7 @@ func (pl *Plan) decideKind(env Env, p payload, in Inputs) error {
 	case "workflow_dispatch":
 		pl.Kind, pl.Record = KindReport, in.Record
 	case "issue_comment":
-		pl.decideComment(p)
+		pl.decideComment(p, in)
 	case "pull_request_target":
 		return &EventError{env.EventName, "not supported: it runs with the base repository's secrets and write token, " +
 			"so checking out and running the pull request's code would hand them to it; use pull_request"}

@@ -69,6 +69,7 @@ type GitHub struct {
 	Comments Comments
 	Statuses Statuses
 	Login    func(ctx context.Context) (string, error)
+	Pulls    Pulls // commands from comments (KindSteer) and the re-baseline on merge (KindBaseline)
 }
 
 // RunOptions is everything one run of the action acts on once its Plan is
@@ -161,6 +162,9 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 		fmt.Fprint(o.Stdout, strings.TrimPrefix(report.ConfirmText(r.conf), "\n"))
 		runs, names = append(runs, extra...), append(names, check.RunNames(extra)...)
 	}
+	if r.plan.Kind == KindCheck {
+		r.accept(ctx, st, c)
+	}
 	tally := TallyOf(c)
 	if r.plan.Kind == KindCheck {
 		if r.history, err = ReportHistory(ctx, st, c, r.plan.BaselineBranch); err != nil {
@@ -183,6 +187,7 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 		return Outcome{}, spool(err)
 	}
 	if r.plan.Kind == KindBaseline && r.plan.Record {
+		r.rebaseline(ctx, st, runs)
 		r.reportChanges(ctx, st, runs)
 	}
 	return out, nil
@@ -195,6 +200,7 @@ type run struct {
 	history report.Histories      // a check run's recent baseline medians, for the charts
 	conf    *confirm.Confirmation // what re-running the regressions showed (nil: not re-run)
 	notes   []string              // the pre-run checks' warnings
+	accs    []model.Acceptance    // the regressions accepted on the pull request (steer.go)
 }
 
 // confirming reports whether the regressions of c are re-run: on a pull
@@ -243,6 +249,9 @@ func (r *run) record(ctx context.Context, st Store, names []string, runs []*mode
 	if r.plan.Kind == KindCheck {
 		if _, err := check.SaveComparison(ctx, st, c); err != nil {
 			fmt.Fprintf(r.o.Stderr, "perfgate: warning: the comparison was not stored: %v\n", err)
+		}
+		if r.o.Shard.Count <= 1 {
+			r.saveReport(ctx, st, c)
 		}
 	}
 	return nil

@@ -33,7 +33,7 @@ func acceptancesOf(t *testing.T, s history.Store) acceptanceStore {
 
 // testAcceptancesAddAndRead: a pull request's acceptances come back oldest
 // first, with who, why and the time in UTC; another pull request's or
-// repository's do not.
+// repository's do not; pull request 0 reads every one of the repository.
 func testAcceptancesAddAndRead(t *testing.T, s history.Store) {
 	as, ctx := acceptancesOf(t, s), context.Background()
 	if got, err := as.Acceptances(ctx, "o/r", 7); err != nil || len(got) != 0 {
@@ -60,6 +60,9 @@ func testAcceptancesAddAndRead(t *testing.T, s history.Store) {
 		if got[i] != w || got[i].At.Location() != time.UTC {
 			t.Errorf("acceptance %d = %+v, want %+v", i, got[i], w)
 		}
+	}
+	if all, err := as.Acceptances(ctx, "o/r", 0); err != nil || len(all) != 3 || all[0].PR != 7 || all[1].PR != 8 || all[2].PR != 7 {
+		t.Errorf("Acceptances(o/r, 0) = %+v, %v; want those of #7, #8 and #7, oldest first", all, err)
 	}
 }
 
