@@ -263,3 +263,18 @@ func commandLine(c *Command) string {
 	}
 	return s
 }
+
+// CheckEnv is getenv as a pull_request event of the check plan would have
+// set it, for the run block of what /perfgate run measures: the head
+// commit and branch, the base branch, the event and the pull request's
+// ref. Everything else is the job's.
+func CheckEnv(getenv func(string) string, check *Plan) func(string) string {
+	set := map[string]string{"GITHUB_SHA": check.HeadSHA, "GITHUB_HEAD_REF": check.Branch, "GITHUB_BASE_REF": check.BaseRef,
+		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_REF": fmt.Sprintf("refs/pull/%d/merge", check.PR)}
+	return func(k string) string {
+		if v, ok := set[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
+}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"bytes"
 	"io"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/perfgate/perfgate/internal/safetext"
+	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
 
@@ -33,6 +35,19 @@ func (o Output) Encode(w io.Writer, p *plot.Plot, fit vg.Length) error {
 		h = vg.Length(o.Height) * vg.Inch
 	}
 	return Encode(w, p, o.Format, vg.Length(o.Width)*vg.Inch, h)
+}
+
+// WriteFile encodes p as Encode does and writes it to o.Path atomically: a
+// failed chart leaves no half-written file.
+func (o Output) WriteFile(p *plot.Plot, fit vg.Length) error {
+	var b bytes.Buffer
+	if err := o.Encode(&b, p, fit); err != nil {
+		return err
+	}
+	if err := model.WriteFileAtomic(o.Path, b.Bytes()); err != nil {
+		return &model.InfraError{Op: "write " + o.Path, Err: err}
+	}
+	return nil
 }
 
 // text is user text (names, units, commits, titles) as a chart sets it:
