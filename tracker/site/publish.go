@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/trend"
 )
 
 // A TrendSource reads the history's series (the stores' Trend).
@@ -19,13 +20,19 @@ type Published struct {
 	Read, Built   time.Duration // reading the history; building and writing the files
 }
 
-// Publish reads the series of q from src, builds the dashboard (Build)
-// and writes it into dir (Write).
+// Publish reads the series of q from src, and its re-baseline points when
+// o has none, builds the dashboard (Build) and writes it into dir (Write).
 func Publish(ctx context.Context, src TrendSource, q model.TrendQuery, o Options, dir string) (Published, error) {
 	start := time.Now()
 	series, err := src.Trend(ctx, q)
 	if err != nil {
 		return Published{}, err
+	}
+	if o.Resets == nil {
+		if o.Resets, err = trend.ReadResets(ctx, src); err != nil {
+			return Published{}, err
+		}
+		o.Repo = q.Repo
 	}
 	p := Published{Series: len(series), Read: time.Since(start)}
 	files, err := Build(series, o)
