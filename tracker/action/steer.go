@@ -101,11 +101,15 @@ func Steer(ctx context.Context, o RunOptions) (SteerOutcome, error) {
 		return SteerOutcome{}, err
 	}
 	reply.Permission = perm.String()
+	a := model.Acceptance{Repo: pl.Repo.String(), PR: pl.PR, HeadSHA: pr.HeadSHA, Glob: cmd.Glob, Who: cmd.Author,
+		Reason: cmd.Reason, At: time.Now().UTC(), Comment: cmd.URL}
 	switch {
 	case !perm.CanWrite():
 		reply.Refused = "permission"
 	case cmd.Err != "":
 		reply.Refused, reply.Detail = "malformed", cmd.Err
+	case cmd.Verb == "accept" && a.Check() != nil:
+		reply.Refused, reply.Detail = "malformed", a.Check().Error()
 	case pr.State != "open":
 		reply.Refused = "closed"
 	case cmd.Verb == "run" && pr.HeadRepo != pl.Repo.String() && !pl.AllowForks:
@@ -120,7 +124,7 @@ func Steer(ctx context.Context, o RunOptions) (SteerOutcome, error) {
 	if cmd.Verb == "run" {
 		return SteerOutcome{Run: check}, react(ctx, o, "rocket")
 	}
-	return SteerOutcome{}, accept(ctx, o, check, pr, reply)
+	return SteerOutcome{}, accept(ctx, o, check, a, reply)
 }
 
 // checkPlan is the pull-request check a command acts on: the plan of a
@@ -136,14 +140,7 @@ func checkPlan(pl *Plan, pr PullRequest) *Plan {
 // accept records the acceptance, then posts the comment and the status
 // again from the stored result of the head, with every acceptance of the
 // pull request applied.
-func accept(ctx context.Context, o RunOptions, check *Plan, pr PullRequest, reply report.CommandReply) error {
-	cmd := o.Plan.Command
-	a := model.Acceptance{Repo: check.Repo.String(), PR: check.PR, HeadSHA: pr.HeadSHA, Glob: cmd.Glob, Who: cmd.Author,
-		Reason: cmd.Reason, At: time.Now().UTC(), Comment: cmd.URL}
-	if err := a.Check(); err != nil {
-		reply.Refused, reply.Detail = "malformed", err.Error()
-		return errors.Join(react(ctx, o, "confused"), replyTo(ctx, o, reply))
-	}
+func accept(ctx context.Context, o RunOptions, check *Plan, a model.Acceptance, reply report.CommandReply) error {
 	st, closeStore, err := o.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -167,7 +164,7 @@ func accept(ctx context.Context, o RunOptions, check *Plan, pr PullRequest, repl
 		return err
 	}
 	if len(reports) == 0 {
-		reply.Head = pr.HeadSHA
+		reply.Head = a.HeadSHA
 		return errors.Join(react(ctx, o, "+1"), replyTo(ctx, o, reply))
 	}
 	return errors.Join(react(ctx, o, "+1"), r.repost(ctx, reports))
