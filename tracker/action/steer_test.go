@@ -84,7 +84,7 @@ func steerRun(body, author string, st *memSteer, pulls *memPulls, cs *syncCommen
 		RunURL: "https://github.com/o/r/actions/runs/1", Command: &c, FailOnRegression: true}
 	return RunOptions{Plan: p, Comment: CommentAlways, Log: &memLog{}, Stdout: io.Discard, Stderr: io.Discard,
 		OpenStore: func(context.Context) (Store, func() error, error) { return st, func() error { return nil }, nil },
-		GitHub: &GitHub{Comments: cs, Statuses: sts, Pulls: pulls, Login: func(context.Context) (string, error) { return me, nil }}}
+		GitHub:    &GitHub{Comments: cs, Statuses: sts, Pulls: pulls, Login: func(context.Context) (string, error) { return me, nil }}}
 }
 
 func newPulls() *memPulls {
