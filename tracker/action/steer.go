@@ -151,13 +151,18 @@ func accept(ctx context.Context, o RunOptions, check *Plan, a model.Acceptance, 
 	if !ok || !ok2 {
 		return fmt.Errorf("accept: the history store %T keeps no acceptances or reports", st)
 	}
-	if err := as.AddAcceptance(ctx, a); err != nil {
-		return err
-	}
-	fmt.Fprintf(o.Stderr, "perfgate: recorded: %s accepted %q on #%d (%s)\n", a.Who, a.Glob, a.PR, model.ShortSHA(a.HeadSHA))
 	r := &run{o: o, plan: check}
 	if r.accs, err = as.Acceptances(ctx, a.Repo, a.PR); err != nil {
 		return err
+	}
+	// The jobs of a matrix (shards) all answer one comment: it is recorded
+	// once.
+	if !slices.ContainsFunc(r.accs, func(x model.Acceptance) bool { return a.Comment != "" && x.Comment == a.Comment }) {
+		if err := as.AddAcceptance(ctx, a); err != nil {
+			return err
+		}
+		r.accs = append(r.accs, a)
+		fmt.Fprintf(o.Stderr, "perfgate: recorded: %s accepted %q on #%d (%s)\n", a.Who, a.Glob, a.PR, model.ShortSHA(a.HeadSHA))
 	}
 	reports, err := ss.Shards(ctx, ShardSet(check))
 	if err != nil {

@@ -215,6 +215,16 @@ func TestSteerAccept(t *testing.T) {
 	if strings.Join(pulls.reactions, " ") != "+1 +1" {
 		t.Errorf("reactions %v", pulls.reactions)
 	}
+	// Another job of a matrix answers the same comment: recorded once.
+	o.Plan.Command.URL = "https://github.com/o/r/pull/2#issuecomment-77"
+	for range 2 {
+		if _, err := Steer(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(st.accs) != 3 {
+		t.Errorf("%d acceptances after one comment answered twice, want 3", len(st.accs))
+	}
 }
 
 // TestRebaseline: a push that merged a pull request with acceptances resets
