@@ -156,14 +156,15 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, spool(err)
 	}
+	if r.plan.Kind == KindCheck {
+		r.accept(ctx, st, c) // first: an accepted regression is not re-run
+	}
 	if r.confirming(c, m) {
 		var extra []*model.Results
 		c, r.conf, extra = o.Measurer.Confirm(ctx, b, m, c)
+		compare.Accept(c, r.accs)
 		fmt.Fprint(o.Stdout, strings.TrimPrefix(report.ConfirmText(r.conf), "\n"))
 		runs, names = append(runs, extra...), append(names, check.RunNames(extra)...)
-	}
-	if r.plan.Kind == KindCheck {
-		r.accept(ctx, st, c)
 	}
 	tally := TallyOf(c)
 	if r.plan.Kind == KindCheck {
