@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/pyharness"
@@ -122,9 +123,13 @@ func (c *configRun) runPython(ctx context.Context, s *config.Suite) ([]model.Ben
 		return nil, &model.InfraError{Op: "write the python suite's spec", Err: err}
 	}
 	p := s.Python
+	interp := p.Interpreter // a name is looked up on PATH; a path is the configuration's
+	if strings.ContainsRune(interp, '/') && !filepath.IsAbs(interp) {
+		interp = filepath.Join(c.cfg.Dir, interp)
+	}
 	bs, env, err := suites.RunPython(ctx, suites.Python{
 		Suite: s.Name, Origin: fmt.Sprintf("%s line %d: suite %s", c.cfg.File, s.Line, s.Name),
-		Interpreter: p.Interpreter, HarnessDir: harness, Dir: c.cfg.Dir,
+		Interpreter: interp, HarnessDir: harness, Dir: c.cfg.Dir,
 		Spec: filepath.Join(tmp, "spec.json"), Out: filepath.Join(tmp, "results.json"), Env: p.Env, Timeout: p.Timeout,
 	}, suites.Options{Env: c.baseEnv(), Log: c.Log, Progress: c.progress})
 	var re *suites.RunError
