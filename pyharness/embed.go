@@ -41,27 +41,27 @@ func Extract(cacheDir string) (string, error) {
 	if _, err := os.Stat(filepath.Join(dir, Package, "__main__.py")); err == nil {
 		return dir, nil
 	}
-	tmp, err := os.MkdirTemp(cacheDir, ".pyharness-")
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-")
 	if err != nil {
-		return "", fmt.Errorf("write the Python harness: %w", err)
+		return "", err
 	}
 	defer os.RemoveAll(tmp)
 	if err := os.Mkdir(filepath.Join(tmp, Package), 0o755); err != nil {
-		return "", fmt.Errorf("write the Python harness: %w", err)
+		return "", err
 	}
 	for _, n := range names {
 		data, _ := files.ReadFile(n)
 		if err := os.WriteFile(filepath.Join(tmp, filepath.FromSlash(n)), data, 0o644); err != nil {
-			return "", fmt.Errorf("write the Python harness: %w", err)
+			return "", err
 		}
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return "", fmt.Errorf("write the Python harness: %w", err)
 	}
 	// Another process may have written the same copy meanwhile: either is fine.
 	if err := os.Rename(tmp, dir); err != nil {
 		if _, serr := os.Stat(filepath.Join(dir, Package, "__main__.py")); serr != nil {
-			return "", fmt.Errorf("write the Python harness: %w", err)
+			return "", err
 		}
 	}
 	return dir, nil

@@ -105,7 +105,7 @@ func TestPythonWriterIsResultsV1(t *testing.T) {
 }
 
 func TestExtractIsStable(t *testing.T) {
-	cache := t.TempDir()
+	cache := filepath.Join(t.TempDir(), "not-yet")
 	a, err := Extract(cache)
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +117,7 @@ func TestExtractIsStable(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(a, Package, "__main__.py")); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := filepath.Glob(filepath.Join(cache, ".pyharness-*")); len(m) != 0 {
+	if m, _ := filepath.Glob(filepath.Join(cache, "pyharness", ".tmp-*")); len(m) != 0 {
 		t.Errorf("left temporary directories %v", m)
 	}
 }

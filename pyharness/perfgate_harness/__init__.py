@@ -8,7 +8,8 @@ clocks from NVML, and results v1 with raw samples (docs/python.md).
     ms = do_bench(lambda: torch.add(a, b))
 
 The pure modules (sampling, pace, loop, results, check's tolerances) import
-no torch; bench and cuda need it and are imported on first use.
+no torch; bench (measure, bench, do_bench) and cuda need it and are
+imported on first use.
 """
 
 
@@ -17,8 +18,3 @@ def do_bench(fn, mode="cold", size="", fast=False, max_time_s=0):
     from .bench import do_bench as run
     return run(fn, mode=mode, size=size, fast=fast, max_time_s=max_time_s)
 
-
-def bench(*args, **kwargs):
-    """Measure a callable into results-v1 benchmarks (see bench.bench)."""
-    from .bench import bench as run
-    return run(*args, **kwargs)

@@ -76,7 +76,6 @@ def run_spec(spec, log=sys.stderr):
     """Run every case of spec and return (benchmarks, env)."""
     import torch
 
-    from .bench import bench
     from .cuda import fingerprint
     from .sampling import rules_for
 
@@ -105,6 +104,8 @@ def run_spec(spec, log=sys.stderr):
 
 
 def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, case, spec):
+    from .bench import bench
+
     def errors(name, err):
         return [results.error_benchmark(suite, name, params, m, err) for m in modes]
     try:

@@ -42,7 +42,7 @@ func RunPython(ctx context.Context, p Python, o Options) ([]model.Benchmark, map
 	}
 	cmd := exec.CommandContext(ctx, p.Interpreter, "-m", "perfgate_harness", "run", p.Spec, p.Out)
 	cmd.Dir = p.Dir
-	cmd.Env = append(pythonPath(o.Env, p.HarnessDir), p.Env...)
+	cmd.Env = pythonPath(append(append([]string(nil), o.Env...), p.Env...), p.HarnessDir)
 	setProcessGroup(cmd)
 	log := o.Log
 	if log == nil {
@@ -72,7 +72,8 @@ func RunPython(ctx context.Context, p Python, o Options) ([]model.Benchmark, map
 	return r.Benchmarks, r.Run.Env, nil
 }
 
-// pythonPath returns env with dir first on PYTHONPATH.
+// pythonPath returns env with dir first on PYTHONPATH (the last PYTHONPATH of
+// env, as exec would take it, after it).
 func pythonPath(env []string, dir string) []string {
 	out := make([]string, 0, len(env)+1)
 	path := dir

@@ -40,12 +40,12 @@ func stubRun(t *testing.T, env ...string) (Python, error, []model.Benchmark, map
 	}
 	p := Python{Suite: "py", Origin: ".perfgate.yml line 3: suite py", Interpreter: py, HarnessDir: "/opt/harness",
 		Dir: dir, Spec: filepath.Join(dir, "spec.json"), Out: filepath.Join(dir, "out.json"), Env: env, Timeout: 2 * time.Second}
-	bs, runEnv, err := RunPython(context.Background(), p, Options{Env: []string{"PYTHONPATH=/site", "HOME=/h"}})
+	bs, runEnv, err := RunPython(context.Background(), p, Options{Env: []string{"PYTHONPATH=/ignored", "HOME=/h"}})
 	return p, err, bs, runEnv
 }
 
 func TestRunPython(t *testing.T) {
-	p, err, bs, env := stubRun(t)
+	p, err, bs, env := stubRun(t, "PYTHONPATH=/site") // the suite's env: wins over perfgate's
 	if err != nil {
 		t.Fatal(err)
 	}
