@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -15,8 +16,9 @@ func init() {
 }
 
 func runSummary(_ context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e, "summary", "[--out SUMMARY.md] RESULTS.json...")
+	fs := cli.NewFlagSet(e, "summary", "[--format markdown|csv|latex] [--out SUMMARY.md] RESULTS.json...")
 	out := fs.String("out", "", "write to this `FILE` instead of stdout")
+	format := fs.String("format", report.FormatMarkdown, "output format: "+strings.Join(report.SummaryFormats, ", "))
 	files, err := cli.ParseFlagsAndFiles(fs, args)
 	if err != nil {
 		return err
@@ -24,20 +26,18 @@ func runSummary(_ context.Context, args []string, e *cli.Env) error {
 	if len(files) == 0 {
 		return cli.UsageErrorf("summary: name at least one results file")
 	}
-	runs := make([]*model.Results, 0, len(files))
-	for _, f := range files {
-		r, err := model.Load(f)
-		if err != nil {
-			return err
-		}
-		runs = append(runs, r)
-	}
-	md := report.RunSummary(runs)
-	if *out == "" {
-		_, err := io.WriteString(e.Stdout, md)
+	if err := cli.CheckChoice("--format", *format, report.SummaryFormats); err != nil {
 		return err
 	}
-	if err := model.WriteFileAtomic(*out, []byte(md)); err != nil {
+	runs, err := model.LoadAll(files)
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error { return report.WriteRunSummary(w, runs, *format) }
+	if *out == "" {
+		return write(e.Stdout)
+	}
+	if err := model.WriteFileAtomicFunc(*out, write); err != nil {
 		return &model.InfraError{Op: "write " + *out, Err: err}
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", *out)
