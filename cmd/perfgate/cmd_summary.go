@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/tracker/chart"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -16,9 +16,10 @@ func init() {
 }
 
 func runSummary(_ context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e, "summary", "[--format markdown|csv|latex] [--out SUMMARY.md] RESULTS.json...")
+	fs := cli.NewFlagSet(e, "summary", "[--format markdown|csv|latex] [--out SUMMARY.md] [--charts DIR] RESULTS.json...")
 	out := fs.String("out", "", "write to this `FILE` instead of stdout")
 	format := fs.String("format", report.FormatMarkdown, "output format: "+strings.Join(report.SummaryFormats, ", "))
+	charts := fs.String("charts", "", "also write each suite's charts, median time and speedup by size (SVG), into this `DIR`")
 	files, err := cli.ParseFlagsAndFiles(fs, args)
 	if err != nil {
 		return err
@@ -33,13 +34,10 @@ func runSummary(_ context.Context, args []string, e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return report.WriteRunSummary(w, runs, *format) }
-	if *out == "" {
-		return write(e.Stdout)
+	if *charts != "" {
+		if err := cli.WriteFiles(e, *charts)(chart.RunCharts(runs, "svg")); err != nil {
+			return err
+		}
 	}
-	if err := model.WriteFileAtomicFunc(*out, write); err != nil {
-		return &model.InfraError{Op: "write " + *out, Err: err}
-	}
-	fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", *out)
-	return nil
+	return cli.WriteOutput(e, *out, func(w io.Writer) error { return report.WriteRunSummary(w, runs, *format) })
 }

@@ -36,6 +36,12 @@ func TestExports(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `\begin{tabular}`) || !strings.Contains(out, "GB/s") {
 		t.Errorf("summary --format latex: exit %d, %s\n%.400s", code, errOut, out)
 	}
+	charts := filepath.Join(t.TempDir(), "charts")
+	if _, errOut, code := invoke(t, nil, "summary", "--charts", charts, "--out", file, filepath.Join(hist, "main-1.json")); code != 0 || !strings.Contains(errOut, "wrote 2 files to "+charts) {
+		t.Errorf("summary --charts: exit %d, %q", code, errOut)
+	} else if b, err := os.ReadFile(filepath.Join(charts, "elementwise-time-cold.svg")); err != nil || !strings.Contains(string(b), "elementwise (cold): median time by n") {
+		t.Errorf("the elementwise chart: %v %.200q", err, b)
+	}
 	if _, errOut, code := invoke(t, nil, "summary", "--format", "html", filepath.Join(hist, "main-1.json")); code != 2 || !strings.Contains(errOut, "--format") {
 		t.Errorf("summary --format html: exit %d, %q", code, errOut)
 	}
