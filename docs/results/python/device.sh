@@ -6,13 +6,14 @@
 #   source .gpu/gpu-env.sh && bash docs/results/python/device.sh
 # Logs and results under $OUT; the table at the end (also $OUT/table.txt).
 #   (a) the harness's Python tests with torch (tests/test_torch.py runs here)
-#       and the Go tests of the python suite kind
 #   (b) Go harness vs Python harness, medians: perfgate's add fp32 (4K, 1M,
 #       16M) vs torch.add; examples/kernels/saxpy.cu as a kernel suite vs the
 #       same PTX loaded into torch (saxpy_nvrtc.py) as a python suite
 #   (c) triton.testing.do_bench and perfgate_harness.do_bench on the same work
 #   (d) perfgate run --config examples/python/.perfgate.yml, then again with
-#       SLOW_TRITON_ADD=1, then perfgate compare: triton_add should regress
+#       SLOW_TRITON_ADD=1, then perfgate compare: triton_add should regress,
+#       nothing else
+#   (e) perfgate summary of those runs, with --charts and --format csv
 set -u
 OUT=${OUT:-/tmp/perfgate-out}
 mkdir -p "$OUT"
@@ -37,7 +38,6 @@ part build 240 go build -tags cuda -o $pg ./cmd/perfgate
 
 # (a)
 part a-python-tests 120 bash -c 'cd pyharness && python3 -m unittest discover -s tests -t . -v'
-part a-go-tests 180 go test -count=1 ./pyharness ./tracker/config ./tracker/suites
 
 # (b) the Go harness, then the Python harness on the same work
 part b-go-add 90 $pg run --suite elementwise --size small --dtype fp32 --op add --out "$OUT/go-add.json"
@@ -53,6 +53,9 @@ part d-examples-slow 150 env SLOW_TRITON_ADD=1 $pg run --config examples/python/
 $pg compare "$OUT/examples-base.json" "$OUT/examples-slow.json" --format json > "$OUT/examples-compare.json" 2> "$OUT/d-compare.log"
 note "d-compare: perfgate compare base slow: exit $? (1 = a regression found)"
 $pg compare "$OUT/examples-base.json" "$OUT/examples-slow.json" > "$OUT/examples-compare.md" 2>&1
+# The seeds' per-run report of what ran (tables, CSV, charts): no GPU needed.
+part e-summary 60 $pg summary --charts "$OUT/charts" --out "$OUT/summary.md" "$OUT/py.json" "$OUT/examples-base.json" "$OUT/go-saxpy.json"
+$pg summary --format csv "$OUT/examples-base.json" > "$OUT/examples-base.csv" 2>> "$OUT/e-summary.log"
 
 python3 $here/table.py "$OUT" > "$OUT/table.txt" 2>&1
 cat "$sum"
