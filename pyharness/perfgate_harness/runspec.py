@@ -125,7 +125,7 @@ def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, ca
         except Mismatch as e:
             mismatch = str(e)
         except Exception as e:  # noqa: BLE001
-            mismatch = "checking against %s raised %s: %s" % (ref_op, type(e).__name__, e)
+            mismatch = "running %s and %s to compare them raised %s: %s" % (op, ref_op, type(e).__name__, e)
         out = bench(rfn, suite, ref_op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0))
     if mismatch:
         return errors(op, mismatch) + out
