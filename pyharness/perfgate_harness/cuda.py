@@ -50,7 +50,7 @@ def _calibrate():
     """Return the block's clock cycles per ns (torch.cuda._sleep counts cycles), measured once."""
     if "cycles" not in _shared:
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        torch.cuda._sleep(1000)
+        torch.cuda._sleep(20_000_000)  # about 10 ms first, so that an idle GPU's clock has risen
         s.record()
         torch.cuda._sleep(2_000_000)
         e.record()

@@ -17,15 +17,24 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 @unittest.skipUnless(HAVE_CUDA, "no torch with CUDA: the torch side needs a GPU")
 class TorchSide(unittest.TestCase):
-    def test_sleep_kernel_times_as_calibrated(self):
-        """A kernel of known length (torch.cuda._sleep, 200 µs) is timed at that length in both modes."""
-        from perfgate_harness import bench, cuda
+    def test_sleep_kernel_times_as_events_do(self):
+        """A kernel of a fixed number of cycles (torch.cuda._sleep, about 200 µs) is timed at what a pair of
+        events around it says, in both modes."""
+        from perfgate_harness import bench
         from perfgate_harness.sampling import SIZE_CI, rules_for
-        cycles = int(200_000 * cuda._calibrate())
+        cycles = 400_000
+        for _ in range(50):
+            torch.cuda._sleep(cycles)  # the clock up first
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        torch.cuda._sleep(cycles)
+        e.record()
+        e.synchronize()
+        direct = s.elapsed_time(e) * 1e3
         for mode in ("cold", "batch"):
             m = bench.measure(lambda: torch.cuda._sleep(cycles), mode, rules_for(size=SIZE_CI))
             med = sorted(m.samples)[len(m.samples) // 2]
-            self.assertAlmostEqual(med, 200, delta=20, msg="%s: median %.1f µs (%s)" % (mode, med, m.timing))
+            self.assertAlmostEqual(med, direct, delta=0.1 * direct, msg="%s: median %.1f µs, events %.1f µs (%s)" % (mode, med, direct, m.timing))
             self.assertTrue(m.timing.startswith("graph"), m.timing)
 
     def test_uncapturable_callable_is_timed_as_stream_launches(self):
