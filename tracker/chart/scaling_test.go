@@ -133,4 +133,3 @@ func TestSizeValueAndSafeName(t *testing.T) {
 		}
 	}
 }
-
