@@ -390,7 +390,8 @@ func speedupChart(g scalingGroup, lines []scalingSeries) *plot.Plot {
 		p.Add(l)
 	}
 	p.Y.Min, p.Y.Max = 0, top*(1.15+0.1*float64(len(lines))) // room for the legend
-	if top/math.Max(bottom, 1e-9) > 20 {                     // speedups of 1× and 1000×: log scale
+	// Speedups of 1× and of 1000× in one chart: a log scale.
+	if top/math.Max(bottom, 1e-9) > 20 {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 		p.Y.Min, p.Y.Max = math.Min(0.1, bottom/2), top*math.Pow(10, 0.5+0.25*float64(len(lines)))
 		p.Y.Label.Text = "speedup (log scale)"
