@@ -12,6 +12,7 @@ import (
 	"github.com/perfgate/perfgate/db/open"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
+	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
@@ -57,11 +58,12 @@ func runAction(ctx context.Context, args []string, e *cli.Env) error {
 	for _, w := range o.Warnings {
 		job.Annotate("warning", "perfgate: deprecated input", w)
 	}
-	cfg, err := o.LoadConfig(ctx)
+	cfg, err := config.LoadOptional(ctx, o.Config, len(o.ResultFiles) > 0)
 	if err != nil {
 		return err
 	}
-	event, err := o.ReadEvent()
+	o.UseConfig(cfg)
+	event, err := job.ReadEvent()
 	if err != nil {
 		return err
 	}
@@ -71,7 +73,7 @@ func runAction(ctx context.Context, args []string, e *cli.Env) error {
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: %s on %s (%s): %s, baseline branch %s\n",
 		plan.Event, plan.Repo, model.ShortSHA(plan.HeadSHA), plan.Kind, plan.BaselineBranch)
-	return (&actionRun{e: e, job: job, o: o, cfg: cfg, plan: plan}).run(ctx)
+	return runActionPlan(ctx, e, job, o, cfg, plan)
 }
 
 // errNotInActions answers 'perfgate action' run by hand: it reads its

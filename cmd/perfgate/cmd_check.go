@@ -98,34 +98,30 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 		heap.AddProcess(memlimit.PostgresRSS)
 	}
 	defer heap.Restore()
+	cands, err := check.LoadCandidates(cf.candidates)
+	if err != nil {
+		return err
+	}
+	policy := check.RecordPolicy{Runs: cf.record, Comparison: true,
+		Spool: func(runs []*model.Results, err error) error { return spoolOnFailure(e, sf, runs, err) }}
+	st, err := openStore(ctx, sf)
+	if err != nil {
+		return policy.Fail(cands, err)
+	}
+	defer st.Close()
+	var confirmer check.Confirmer
+	if cf.confirm {
+		confirmer = check.Rerun{Rerunner: &runner.Confirmer{Runner: newRunner(e), Rounds: cf.confirmRuns, Config: cfg}, Rounds: cf.confirmRuns}
+	}
 	res, err := check.Run(ctx, check.RunOptions{
-		Files:    cf.candidates,
+		Candidates: cands, Names: cf.candidates,
 		Settings: check.Settings{Query: cf.q, Compare: opt},
 		Config:   cfg, Explicit: cli.ExplicitSettings(fs, e, check.SettingEnv()),
-		ConfirmRounds: confirmRounds(cf.confirm, cf.confirmRuns), Rerunner: &runner.Confirmer{Runner: newRunner(e), Rounds: cf.confirmRuns, Config: cfg},
-		Record: cf.record,
-		OpenStore: func(ctx context.Context) (check.Store, func() error, error) {
-			st, err := openStore(ctx, sf)
-			if err != nil {
-				return nil, nil, err
-			}
-			return st, st.Close, nil
-		},
-		Spool:     func(runs []*model.Results, err error) error { return spoolOnFailure(e, sf, runs, err) },
-		Log:       e.Stderr,
-		LimitHeap: heap.Set,
+		Store: st, Confirmer: confirmer, Record: policy, Log: e.Stderr, LimitHeap: heap.Set,
 	})
 	if err != nil {
 		return err
 	}
 	q := res.Settings.Query
 	return finishCheck(e, res.Comparison, res.Confirmation, vf.format, q.Branch, cmp.Or(q.Testbed, res.Comparison.Candidate.Testbed))
-}
-
-// confirmRounds is the rounds of --confirm's re-run, 0 without --confirm.
-func confirmRounds(confirm bool, rounds int) int {
-	if !confirm {
-		return 0
-	}
-	return rounds
 }

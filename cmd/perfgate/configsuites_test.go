@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,7 +12,10 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/ghactions"
 	"github.com/perfgate/perfgate/runner"
+	"github.com/perfgate/perfgate/runner/actionjob"
+	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -40,11 +44,14 @@ func TestActionRunsConfigSuites(t *testing.T) {
 		t.Fatal(err)
 	}
 	runActionSuites := func(ctx context.Context, e *cli.Env, cfg *config.Config, only *regexp.Regexp, rounds int) ([]*model.Results, error) {
-		run, err := actionRunMeta(ctx, e)
+		j := &actionjob.Job{Runner: newRunner(e), Config: cfg, Plan: &action.Plan{Kind: action.KindBaseline}, Getenv: e.Getenv,
+			Settings: &action.Settings{Filter: only, Rounds: rounds, PreRun: runner.PreRunOff, Shard: action.Shard{Count: 1}},
+			Log:      ghactions.New(e.Getenv, io.Discard), Stderr: e.Stderr}
+		m, err := j.Measure(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return newRunner(e).ConfigRuns(ctx, cfg, runner.ConfigOptions{Only: only}, rounds, run)
+		return m.Runs, nil
 	}
 	runs, err := runActionSuites(context.Background(), e, cfg, nil, 1)
 	if err != nil {

@@ -22,22 +22,16 @@ type Measurement struct {
 	Base  []*model.Results
 	Runs  []*model.Results
 	Names []string
-	// Local: the suites ran here, so regressions can be re-run (results
-	// files were made elsewhere).
-	Local bool
 	// PreRunNotes are the pre-run checks' warnings, shown in the report
 	// and the comment.
 	PreRunNotes []string
 }
 
-// A Measurer produces the runs to judge and re-runs regressions: the
-// runner (suites, A/B rounds) lives behind it.
+// A Measurer produces the runs to judge and re-runs regressions
+// (check.Confirmer): the runner (suites, A/B rounds) lives behind it.
 type Measurer interface {
 	Measure(ctx context.Context) (*Measurement, error)
-	// Confirm re-runs the regressions of first (judged against baseline
-	// b, nil in an A/B) and returns the final comparison, what the re-run
-	// showed and the re-run head rounds, to record.
-	Confirm(ctx context.Context, b *model.Baseline, m *Measurement, first *compare.Comparison) (*compare.Comparison, *confirm.Confirmation, []*model.Results)
+	check.Confirmer
 }
 
 // A Store is what the action uses of the history.
@@ -115,11 +109,14 @@ type Outcome struct {
 	GitHubErr error
 }
 
-// Run is one run of the action after its plan is made: measure, judge
-// (against the history, or the base side of an A/B), confirm regressions,
-// report (log, summary, report file, outputs), update GitHub, record, and
-// say how it ended. Errors are input errors (model.InputError) or
-// infrastructure errors; the verdict is an Outcome, not an error.
+// Run is one run of the action after its plan is made: measure, then the
+// check (tracker/check: judge against the history or the base side of an
+// A/B, apply the pull request's acceptances, confirm regressions, publish,
+// record), then what a recorded run starts (the stored result for
+// /perfgate accept, re-baselines, notices of change points). Publishing is
+// the report (log, summary, report file, outputs) and GitHub (comment,
+// status). Errors are input errors (model.InputError) or infrastructure
+// errors; the verdict is an Outcome, not an error.
 func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 	r := &run{o: o, plan: o.Plan}
 	m, err := o.Measurer.Measure(ctx)
@@ -127,71 +124,43 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 		return Outcome{}, err
 	}
 	r.notes = m.PreRunNotes
-	s := check.Settings{Query: check.Query{Branch: r.plan.BaselineBranch, Testbed: o.BaselineTestbed, Jobs: o.BaselineRuns,
-		History: o.Compare.HistoryJobs}, Compare: o.Compare}
+	policy := r.recordPolicy()
+	st, closeStore, err := o.OpenStore(ctx)
+	if err != nil {
+		return Outcome{}, policy.Fail(m.Runs, err)
+	}
+	defer closeStore()
 	explicit := map[string]bool{check.SetBranch: true} // the plan chose it
 	for k, v := range o.Explicit {
 		explicit[k] = v
 	}
-	s = check.ApplyConfig(s, o.Config, explicit, check.Keys(m.Runs))
-	runs, names := m.Runs, m.Names
-	spool := func(err error) error {
-		if !r.plan.Record || o.Spool == nil {
-			return err
-		}
-		return o.Spool(runs, err)
-	}
-	st, closeStore, err := o.OpenStore(ctx)
-	if err != nil {
-		return Outcome{}, spool(err)
-	}
-	defer closeStore()
-	var c *compare.Comparison
-	var b *model.Baseline
-	if r.plan.Interleaved {
-		c, err = CompareAB(m.Base, runs, s.Compare)
-	} else if b, err = check.JudgeBaseline(ctx, FilteredBaseline(st, o.Filter), runs, s.Query); err == nil {
-		c, err = check.Judge(b, runs, s.Query.Jobs, s.Compare)
-	}
-	if err != nil {
-		return Outcome{}, spool(err)
+	co := check.RunOptions{
+		Candidates: m.Runs, Names: m.Names, Base: m.Base,
+		Settings: check.Settings{Query: check.Query{Branch: r.plan.BaselineBranch, Testbed: o.BaselineTestbed, Jobs: o.BaselineRuns,
+			History: o.Compare.HistoryJobs}, Compare: o.Compare},
+		Config: o.Config, Explicit: explicit,
+		Store: st, Baseline: FilteredBaseline(st, o.Filter),
+		Publish: func(ctx context.Context, res *check.Result) error { return r.publish(ctx, st, res) },
+		Record:  policy, Log: o.Stderr,
 	}
 	if r.plan.Kind == KindCheck {
-		r.accept(ctx, st, c) // first: an accepted regression is not re-run
-	}
-	if r.confirming(c, m) {
-		var extra []*model.Results
-		c, r.conf, extra = o.Measurer.Confirm(ctx, b, m, c)
-		compare.Accept(c, r.accs)
-		fmt.Fprint(o.Stdout, strings.TrimPrefix(report.ConfirmText(r.conf), "\n"))
-		runs, names = append(runs, extra...), append(names, check.RunNames(extra)...)
-	}
-	tally := TallyOf(c)
-	if r.plan.Kind == KindCheck {
-		if r.history, err = ReportHistory(ctx, st, c, r.plan.BaselineBranch); err != nil {
-			o.Log.Annotate("warning", "", fmt.Sprintf("perfgate: no history charts: %v", err))
+		co.Acceptances = r.acceptances(ctx, st) // an accepted regression is not re-run
+		if o.Confirm {
+			co.Confirmer = o.Measurer
 		}
 	}
-	if err := r.report(c, tally); err != nil {
+	res, err := check.Run(ctx, co)
+	if err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Tally: tally, Failed: tally.Fails(r.plan.FailOnRegression)}
 	switch {
-	case r.plan.Kind == KindCheck && o.Shard.Count > 1:
-		if out.GitHubErr = r.updateGitHubShards(ctx, st, c); out.GitHubErr != nil {
-			o.Log.Annotate("error", "perfgate could not update GitHub", out.GitHubErr.Error())
-		}
-	case r.plan.Kind == KindCheck:
-		out.GitHubErr = r.updateGitHub(ctx, c, tally)
+	case r.plan.Kind == KindCheck && r.plan.Record && o.Shard.Count <= 1:
+		r.saveReport(ctx, st, res.Comparison)
+	case r.plan.Kind == KindBaseline && r.plan.Record:
+		r.rebaseline(ctx, st, m.Runs)
+		r.reportChanges(ctx, st, m.Runs)
 	}
-	if err := r.record(ctx, st, names, runs, c); err != nil {
-		return Outcome{}, spool(err)
-	}
-	if r.plan.Kind == KindBaseline && r.plan.Record {
-		r.rebaseline(ctx, st, runs)
-		r.reportChanges(ctx, st, runs)
-	}
-	return out, nil
+	return r.out, nil
 }
 
 // A run is the state of one Run.
@@ -202,60 +171,54 @@ type run struct {
 	conf    *confirm.Confirmation // what re-running the regressions showed (nil: not re-run)
 	notes   []string              // the pre-run checks' warnings
 	accs    []model.Acceptance    // the regressions accepted on the pull request (steer.go)
+	out     Outcome               // what publish wrote out
 }
 
-// confirming reports whether the regressions of c are re-run: on a pull
-// request, with the confirm input on, when the suites ran here.
-func (r *run) confirming(c *compare.Comparison, m *Measurement) bool {
-	if r.plan.Kind != KindCheck || !r.o.Confirm || !c.Failed() {
-		return false
-	}
-	if !m.Local {
-		fmt.Fprintf(r.o.Stderr, "perfgate: confirm: the results files were made outside this action, so the regressions are not re-run\n")
-		return false
-	}
-	return true
-}
-
-// CompareAB judges the head against the base rounds of the same job.
-func CompareAB(base, head []*model.Results, opt compare.Options) (*compare.Comparison, error) {
-	opt.Interleaved = true
-	c, err := compare.Compare(base, head, opt)
-	if err != nil {
-		return nil, &model.InputError{Msg: err.Error(), Err: err}
-	}
-	return c, nil
-}
-
-// record stores the runs the plan says to. In a check run a run that
-// claims to be a baseline-branch run is not stored: a pull request must
-// never become a baseline.
-func (r *run) record(ctx context.Context, st Store, names []string, runs []*model.Results, c *compare.Comparison) error {
-	if !r.plan.Record {
-		return nil
-	}
-	var keepNames []string
-	var keep []*model.Results
-	for i, x := range runs {
-		if r.plan.Kind == KindCheck && x.Run.IsBaselineCandidate(r.plan.BaselineBranch) {
-			r.o.Log.Annotate("warning", "", fmt.Sprintf("%s: run %s claims to be a %s run of %s outside a pull request; not recorded from a pull request",
-				names[i], x.Run.ID, x.Run.Event, x.Run.Branch))
-			continue
+// publish writes the final verdict out: the confirmation and the report,
+// then GitHub on a pull request. Nothing is recorded yet, so the verdict
+// is out even when the store then fails.
+func (r *run) publish(ctx context.Context, st Store, res *check.Result) error {
+	c, o := res.Comparison, r.o
+	r.conf = res.Confirmation
+	fmt.Fprint(o.Stdout, strings.TrimPrefix(report.ConfirmText(r.conf), "\n"))
+	tally := TallyOf(c)
+	if r.plan.Kind == KindCheck {
+		var err error
+		if r.history, err = ReportHistory(ctx, st, c, r.plan.BaselineBranch); err != nil {
+			o.Log.Annotate("warning", "", fmt.Sprintf("perfgate: no history charts: %v", err))
 		}
-		keepNames, keep = append(keepNames, names[i]), append(keep, x)
 	}
-	if err := check.RecordRuns(ctx, r.o.Stderr, st, keepNames, keep); err != nil {
+	if err := r.report(c, tally); err != nil {
 		return err
 	}
-	if r.plan.Kind == KindCheck {
-		if _, err := check.SaveComparison(ctx, st, c); err != nil {
-			fmt.Fprintf(r.o.Stderr, "perfgate: warning: the comparison was not stored: %v\n", err)
+	r.out = Outcome{Tally: tally, Failed: tally.Fails(r.plan.FailOnRegression)}
+	switch {
+	case r.plan.Kind == KindCheck && o.Shard.Count > 1:
+		if r.out.GitHubErr = r.updateGitHubShards(ctx, st, c); r.out.GitHubErr != nil {
+			o.Log.Annotate("error", "perfgate could not update GitHub", r.out.GitHubErr.Error())
 		}
-		if r.o.Shard.Count <= 1 {
-			r.saveReport(ctx, st, c)
-		}
+	case r.plan.Kind == KindCheck:
+		r.out.GitHubErr = r.updateGitHub(ctx, c, tally)
 	}
 	return nil
+}
+
+// recordPolicy is what the plan records: a check run stores its runs and
+// the comparison, but never a run that claims to be a baseline-branch run
+// (a pull request must never become a baseline); a push stores its runs.
+func (r *run) recordPolicy() check.RecordPolicy {
+	p := check.RecordPolicy{Runs: r.plan.Record, Comparison: r.plan.Kind == KindCheck, Spool: r.o.Spool}
+	if r.plan.Kind == KindCheck {
+		p.Skip = func(name string, x *model.Results) bool {
+			if !x.Run.IsBaselineCandidate(r.plan.BaselineBranch) {
+				return false
+			}
+			r.o.Log.Annotate("warning", "", fmt.Sprintf("%s: run %s claims to be a %s run of %s outside a pull request; not recorded from a pull request",
+				name, x.Run.ID, x.Run.Event, x.Run.Branch))
+			return true
+		}
+	}
+	return p
 }
 
 // TallyOf counts a comparison's verdicts for the status and the outputs.

@@ -1,11 +1,9 @@
 package action
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -50,7 +48,7 @@ type Settings struct {
 	ShardGroup                           string // the run group of a sharded job's runs
 	Inputs                               Inputs
 	Env                                  Env
-	EventPath, APIURL, ReportPath        string
+	APIURL, ReportPath                   string
 	GitHubTimeout, DBTimeout             time.Duration // each GitHub request's and each database operation's deadline
 	Notify                               NotifyPolicy
 	DashboardURL                         string // where perfgate site is published ("" for none)
@@ -84,7 +82,7 @@ func ReadSettings(input, getenv func(string) string, d Defaults) (*Settings, err
 			ServerURL: firstSet(getenv("GITHUB_SERVER_URL"), "https://github.com"), RunID: getenv("GITHUB_RUN_ID"),
 			Workflow: getenv("GITHUB_WORKFLOW"), Job: getenv("GITHUB_JOB"), BaseRef: getenv("GITHUB_BASE_REF"),
 		},
-		EventPath: getenv("GITHUB_EVENT_PATH"), APIURL: getenv("GITHUB_API_URL"),
+		APIURL:     getenv("GITHUB_API_URL"),
 		ReportPath: filepath.Join(firstSet(getenv("RUNNER_TEMP"), "."), "perfgate-report.md"),
 	}
 	s.readPaths(getenv, d)
@@ -313,35 +311,16 @@ func firstSet(v, def string) string {
 	return def
 }
 
-// LoadConfig reads the config input (default: the .perfgate.yml
-// config.Find finds) and takes its baseline branch when the
-// baseline-branch input leaves it open: the plan needs it. With
-// results-file and no config input, a missing .perfgate.yml is no error
-// (nil): the action then judges with its inputs alone. The rest of the
-// config's settings apply in Run (check.ApplyConfig).
-func (s *Settings) LoadConfig(ctx context.Context) (*config.Config, error) {
-	path := s.Config
-	if path == "" {
-		var found bool
-		if path, found = config.Find(ctx, ""); !found && len(s.ResultFiles) > 0 {
-			return nil, nil
-		}
-	}
-	cfg, err := config.Load(path)
-	if err == nil && s.Inputs.BaselineBranch == "" {
+// UseConfig takes the baseline branch of cfg (nil: none) when the
+// baseline-branch input leaves it open: the plan needs it. The rest of the
+// config's settings apply in Run (check.ApplyConfig). The config input
+// names the file (config.LoadOptional reads it; with results-file and no
+// config input a missing .perfgate.yml is no error: the action then
+// judges with its inputs alone).
+func (s *Settings) UseConfig(cfg *config.Config) {
+	if cfg != nil && s.Inputs.BaselineBranch == "" {
 		s.Inputs.BaselineBranch = cfg.Baseline.Branch
 	}
-	return cfg, err
-}
-
-// LoadResultFiles reads the results-file inputs (check.LoadCandidates)
-// and keeps the suites the filter input selects (FilterSuites).
-func (s *Settings) LoadResultFiles() ([]*model.Results, error) {
-	runs, err := check.LoadCandidates(s.ResultFiles)
-	if err != nil {
-		return runs, err
-	}
-	return s.FilterSuites(runs)
 }
 
 // FilterSuites keeps the benchmarks of results-file runs whose suite the
@@ -365,17 +344,4 @@ func (s *Settings) FilterSuites(runs []*model.Results) ([]*model.Results, error)
 		return nil, inputErr("filter", "%q matches no suite of the results files", s.Filter)
 	}
 	return runs, nil
-}
-
-// ReadEvent reads the webhook payload GITHUB_EVENT_PATH names (nil when
-// it names none).
-func (s *Settings) ReadEvent() ([]byte, error) {
-	if s.EventPath == "" {
-		return nil, nil
-	}
-	b, err := os.ReadFile(s.EventPath)
-	if err != nil {
-		return nil, &model.InputError{Msg: "GITHUB_EVENT_PATH: " + err.Error()}
-	}
-	return b, nil
 }

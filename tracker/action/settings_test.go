@@ -2,9 +2,6 @@ package action
 
 import (
 	"github.com/perfgate/perfgate/tracker/compare"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -122,69 +119,5 @@ func TestReadSettingsErrors(t *testing.T) {
 				t.Errorf("error %v; want an input error containing %q", err, tt.want)
 			}
 		})
-	}
-}
-
-// TestReadEvent: no GITHUB_EVENT_PATH is no event; a file is read as it
-// is; a missing one is bad input naming the variable.
-func TestReadEvent(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "event.json")
-	if err := os.WriteFile(p, []byte(`{"number":1}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		path, want, err string
-	}{
-		{"", "", ""},
-		{p, `{"number":1}`, ""},
-		{p + ".missing", "", "GITHUB_EVENT_PATH: open " + p + ".missing: no such file or directory"},
-	} {
-		got, err := (&Settings{EventPath: tc.path}).ReadEvent()
-		if string(got) != tc.want || (err == nil) != (tc.err == "") || (err != nil && (err.Error() != tc.err || !model.IsInputError(err))) {
-			t.Errorf("ReadEvent(%q) = %q, %v; want %q, %q", tc.path, got, err, tc.want, tc.err)
-		}
-	}
-}
-
-// TestLoadResultFiles: the filter input keeps the benchmarks of the
-// suites it matches; one that matches none is bad input naming it; a bad
-// file is bad input.
-func TestLoadResultFiles(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "r.json")
-	r := &model.Results{Schema: model.Schema, Run: model.Run{ID: "r1", Repo: "o/r", Commit: strings.Repeat("a", 40), Branch: "main",
-		Event: model.EventPush, Testbed: "tb", StartedAt: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
-		Benchmarks: []model.Benchmark{
-			{Suite: "gemm", Name: "a", Unit: "ns", Better: model.Lower, Samples: []float64{1, 2, 3}},
-			{Suite: "softmax", Name: "b", Unit: "ns", Better: model.Lower, Samples: []float64{1, 2, 3}},
-		}}
-	if err := model.WriteFile(p, r); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		files  []string
-		filter string
-		want   int    // benchmarks kept
-		err    string // "": none
-	}{
-		{[]string{p}, "", 2, ""},
-		{[]string{p}, "^gemm$", 1, ""},
-		{[]string{p}, "^nothing$", 0, `filter: "^nothing$" matches no suite of the results files`},
-		{[]string{filepath.Join(dir, "missing.json")}, "", 0, "missing.json"},
-	} {
-		s := &Settings{ResultFiles: tc.files}
-		if tc.filter != "" {
-			s.Filter = regexp.MustCompile(tc.filter)
-		}
-		runs, err := s.LoadResultFiles()
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) || !model.IsInputError(err) {
-				t.Errorf("%v %q: error %v, want input error %q", tc.files, tc.filter, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || len(runs) != 1 || len(runs[0].Benchmarks) != tc.want {
-			t.Errorf("%v %q: %v, %v; want %d benchmarks", tc.files, tc.filter, runs, err, tc.want)
-		}
 	}
 }

@@ -199,22 +199,21 @@ func (r *run) repost(ctx context.Context, reports []model.ShardReport) error {
 	return r.updateGitHub(ctx, c, t)
 }
 
-// accept applies the pull request's acceptances to a check's comparison.
-// When they cannot be read the regressions stand, with a warning.
-func (r *run) accept(ctx context.Context, st Store, c *compare.Comparison) {
+// acceptances reads the regressions accepted on the pull request, for a
+// check's comparison. When they cannot be read the regressions stand,
+// with a warning.
+func (r *run) acceptances(ctx context.Context, st Store) []model.Acceptance {
 	as, ok := st.(AcceptanceStore)
 	if !ok {
-		return
+		return nil
 	}
 	accs, err := as.Acceptances(ctx, r.plan.Repo.String(), r.plan.PR)
 	if err != nil {
 		r.o.Log.Annotate("warning", "", fmt.Sprintf("perfgate: the acceptances of #%d could not be read, so no regression counts as accepted: %v", r.plan.PR, err))
-		return
+		return nil
 	}
 	r.accs = accs
-	if n := compare.Accept(c, accs); n > 0 {
-		fmt.Fprintf(r.o.Stderr, "perfgate: %d regression(s) accepted on #%d\n", n, r.plan.PR)
-	}
+	return accs
 }
 
 // saveReport keeps a check's result for /perfgate accept, which posts the

@@ -11,24 +11,36 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
+// downStore is a history whose database is unreachable.
+type downStore struct{ err error }
+
+func (s downStore) Baseline(context.Context, model.BaselineQuery) (*model.Baseline, error) {
+	return nil, s.err
+}
+
+func (s downStore) Record(context.Context, *model.Results) (model.RecordOutcome, error) {
+	return 0, s.err
+}
+
 // TestRunSpoolsOnlyWhenRecording checks that a database failure reaches
 // the spool only when the check was asked to record (issue 11, defect 9).
 func TestRunSpoolsOnlyWhenRecording(t *testing.T) {
 	pr := filepath.Join("..", "..", "examples", "pr.json")
+	cands, err := LoadCandidates([]string{pr})
+	if err != nil {
+		t.Fatal(err)
+	}
 	down := errors.New("database unreachable")
 	for _, record := range []bool{false, true} {
 		spooled := 0
 		_, err := Run(context.Background(), RunOptions{
-			Files:    []string{pr},
+			Candidates: cands, Names: []string{pr},
 			Settings: Settings{Query: Query{Branch: "main", Jobs: 3, History: 20}, Compare: compare.DefaultOptions()},
-			Record:   record,
-			OpenStore: func(context.Context) (Store, func() error, error) {
-				return nil, nil, down
-			},
-			Spool: func(runs []*model.Results, err error) error {
+			Store:    downStore{down},
+			Record: RecordPolicy{Runs: record, Spool: func(runs []*model.Results, err error) error {
 				spooled += len(runs)
 				return err
-			},
+			}},
 			Log: io.Discard,
 		})
 		switch {

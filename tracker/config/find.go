@@ -33,3 +33,16 @@ func LoadFound(ctx context.Context, dir string) (*Config, error) {
 	}
 	return Load(path)
 }
+
+// LoadOptional loads path, or, when path is "", the file Find returns for
+// the working directory. Then a missing file is an error unless optional
+// (nil, nil): a caller with results to judge needs no config.
+func LoadOptional(ctx context.Context, path string, optional bool) (*Config, error) {
+	if path == "" {
+		var found bool
+		if path, found = Find(ctx, ""); !found && optional {
+			return nil, nil
+		}
+	}
+	return Load(path)
+}

@@ -68,9 +68,9 @@ func (j *Job) Annotate(level, title, msg string) {
 func (j *Job) AddStepSummary(md string) { j.gha.AddStepSummary(md) }
 
 // SetOutputs writes the step's outputs to the file GITHUB_OUTPUT names
-// (action.WriteOutputs: hostile values cannot forge other outputs).
+// (WriteOutputs: hostile values cannot forge other outputs).
 func (j *Job) SetOutputs(pairs [][2]string) error {
-	return action.WriteOutputs(j.getenv("GITHUB_OUTPUT"), pairs)
+	return WriteOutputs(j.getenv("GITHUB_OUTPUT"), pairs)
 }
 
 // WriteReport writes the Markdown report to ReportPath.
@@ -79,4 +79,18 @@ func (j *Job) WriteReport(md string) error {
 		return &model.InfraError{Op: "write the report " + j.ReportPath, Err: err}
 	}
 	return nil
+}
+
+// ReadEvent reads the webhook payload GITHUB_EVENT_PATH names (nil when
+// it names none).
+func (j *Job) ReadEvent() ([]byte, error) {
+	path := j.getenv("GITHUB_EVENT_PATH")
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &model.InputError{Msg: "GITHUB_EVENT_PATH: " + err.Error()}
+	}
+	return b, nil
 }

@@ -48,6 +48,7 @@ func Comment(ctx context.Context, e *cli.Env, o *action.Settings, opts action.Ru
 	if f := opts.Plan.Command.Filter; f != "" {
 		o.Filter = regexp.MustCompile(f)
 	}
-	cfg, err := o.LoadConfig(ctx)
+	cfg, err := config.LoadOptional(ctx, o.Config, len(o.ResultFiles) > 0)
+	o.UseConfig(cfg)
 	return &Next{Plan: out.Run, Config: cfg}, err
 }

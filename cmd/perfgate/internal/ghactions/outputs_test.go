@@ -1,10 +1,13 @@
-package action
+package ghactions
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // TestWriteOutputs checks the heredoc format actions/toolkit writes, with
@@ -26,5 +29,27 @@ func TestWriteOutputs(t *testing.T) {
 	}
 	if err := WriteOutputs("", [][2]string{{"a", "b"}}); err != nil {
 		t.Errorf("no GITHUB_OUTPUT: %v, want nothing done", err)
+	}
+}
+
+// TestReadEvent: no GITHUB_EVENT_PATH is no event; a file is read as it
+// is; a missing one is bad input naming the variable.
+func TestReadEvent(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(p, []byte(`{"number":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, want, err string
+	}{
+		{"", "", ""},
+		{p, `{"number":1}`, ""},
+		{p + ".missing", "", "GITHUB_EVENT_PATH: open " + p + ".missing: no such file or directory"},
+	} {
+		job := New(func(k string) string { return map[string]string{"GITHUB_EVENT_PATH": tc.path}[k] }, io.Discard)
+		got, err := job.ReadEvent()
+		if string(got) != tc.want || (err == nil) != (tc.err == "") || (err != nil && (err.Error() != tc.err || !model.IsInputError(err))) {
+			t.Errorf("ReadEvent(%q) = %q, %v; want %q, %q", tc.path, got, err, tc.want, tc.err)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package action
+package ghactions
 
 import (
 	"crypto/rand"
