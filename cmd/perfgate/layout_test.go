@@ -13,8 +13,8 @@ import (
 )
 
 // The layout rule of cmd/perfgate (issue 11): a command's files are
-// cmd_NAME.go and cmd_NAME_*.go, NAME a command (cmd_action_run.go is the
-// action's). A command file uses no top-level name (function, type,
+// cmd_NAME.go and cmd_NAME_*.go, NAME a command (cmd_action_skip_test.go is
+// the action's). A command file uses no top-level name (function, type,
 // variable, constant) declared in another command's files: what two
 // commands share lives in a file whose name does not start with "cmd_"
 // (main.go, store.go, compareflags.go, …), or in a package outside cmd.

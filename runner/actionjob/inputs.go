@@ -11,13 +11,39 @@ import (
 )
 
 // LoadResultFiles reads the results-file inputs (check.LoadCandidates)
-// and keeps the suites the filter input selects (action.Settings.FilterSuites).
+// and keeps the benchmarks of the suites the filter input matches; a
+// filter that keeps nothing is an input error.
 func LoadResultFiles(s *action.Settings) ([]*model.Results, error) {
 	runs, err := check.LoadCandidates(s.ResultFiles)
-	if err != nil {
+	if err != nil || s.Filter == nil {
 		return runs, err
 	}
-	return s.FilterSuites(runs)
+	kept := 0
+	for _, r := range runs {
+		var bs []model.Benchmark
+		for _, b := range r.Benchmarks {
+			if s.Filter.MatchString(b.Suite) {
+				bs = append(bs, b)
+			}
+		}
+		r.Benchmarks = bs
+		kept += len(bs)
+	}
+	if kept == 0 {
+		return nil, &model.InputError{Msg: fmt.Sprintf("filter: %q matches no suite of the results files", s.Filter)}
+	}
+	return runs, nil
+}
+
+// groupShards puts runs measured here into the sharded job's run group,
+// so that a sharded job's history is one job to the baseline.
+func groupShards(s *action.Settings, runs []*model.Results) {
+	if s.Shard.Count <= 1 {
+		return
+	}
+	for _, r := range runs {
+		r.Run.Group = s.ShardGroup
+	}
 }
 
 // skipUnchanged prepares the skip-unchanged-kernels input of a pull

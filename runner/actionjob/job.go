@@ -62,7 +62,7 @@ func (j *Job) Measure(ctx context.Context) (*action.Measurement, error) {
 	} else if m.Runs, err = j.configRuns(ctx); err != nil {
 		return m, err
 	}
-	j.Settings.GroupShards(m.Runs)
+	groupShards(j.Settings, m.Runs)
 	m.Names = check.RunNames(m.Runs)
 	return m, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/report"
@@ -39,6 +40,12 @@ func (r *run) report(c *compare.Comparison, t Tally) error {
 	fmt.Fprintf(r.o.Stdout, "perfgate: %s\n", report.VerdictLine(c))
 	fmt.Fprintf(r.o.Stdout, "perfgate: verdict %s; report %s\n", t.Verdict(), r.o.ReportPath)
 	return nil
+}
+
+// outputs are the step outputs of a verdict.
+func outputs(t Tally, reportPath, runID string) [][2]string {
+	return [][2]string{{"verdict", string(t.Verdict())}, {"regressions", strconv.Itoa(t.Regressions)},
+		{"improvements", strconv.Itoa(t.Improvements)}, {"report", reportPath}, {"run-id", runID}}
 }
 
 // redact replaces the secrets perfgate knows (the token, the database

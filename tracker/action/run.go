@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/check"
@@ -229,10 +228,4 @@ func TallyOf(c *compare.Comparison) Tally {
 		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Noisy: s.Noisy, NotYet: s.NotYet, Skipped: s.Skipped, Accepted: s.Accepted, Threshold: c.Options.Threshold,
 		Policy: c.Options.Inconclusive,
 	}
-}
-
-// outputs are the step outputs of a verdict.
-func outputs(t Tally, reportPath, runID string) [][2]string {
-	return [][2]string{{"verdict", string(t.Verdict())}, {"regressions", strconv.Itoa(t.Regressions)},
-		{"improvements", strconv.Itoa(t.Improvements)}, {"report", reportPath}, {"run-id", runID}}
 }

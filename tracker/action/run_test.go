@@ -106,8 +106,8 @@ func newRunFixture(t *testing.T, cand *model.Results) *runFixture {
 	f.opts = RunOptions{Plan: p, Compare: compare.DefaultOptions(), BaselineRuns: 3, Confirm: true, Comment: CommentAlways,
 		Shard: Shard{Count: 1}, Version: "test", ReportPath: "/tmp/perfgate-report.md", Measurer: f.meas,
 		OpenStore: func(context.Context) (Store, func() error, error) { return st, st.Close, nil },
-		GitHub: &GitHub{Comments: f.cs, Statuses: f.ss, Login: func(context.Context) (string, error) { return me, nil }},
-		Log:    f.log, Files: f.files, Stdout: &f.out, Stderr: &f.err}
+		GitHub:    &GitHub{Comments: f.cs, Statuses: f.ss, Login: func(context.Context) (string, error) { return me, nil }},
+		Log:       f.log, Files: f.files, Stdout: &f.out, Stderr: &f.err}
 	return f
 }
 

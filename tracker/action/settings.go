@@ -234,16 +234,6 @@ func (s *Settings) readShards(in, getenv func(string) string, _ Defaults) error 
 	return nil
 }
 
-// GroupShards puts runs measured here into the sharded job's group.
-func (s *Settings) GroupShards(runs []*model.Results) {
-	if s.Shard.Count <= 1 {
-		return
-	}
-	for _, r := range runs {
-		r.Run.Group = s.ShardGroup
-	}
-}
-
 // readTimeouts reads github-timeout and database-timeout, which default to
 // PERFGATE_GITHUB_TIMEOUT and PERFGATE_DB_TIMEOUT, then to d's deadlines.
 func (s *Settings) readTimeouts(in, getenv func(string) string, d Defaults) error {
@@ -321,27 +311,4 @@ func (s *Settings) UseConfig(cfg *config.Config) {
 	if cfg != nil && s.Inputs.BaselineBranch == "" {
 		s.Inputs.BaselineBranch = cfg.Baseline.Branch
 	}
-}
-
-// FilterSuites keeps the benchmarks of results-file runs whose suite the
-// filter input matches; a filter that keeps nothing is an input error.
-func (s *Settings) FilterSuites(runs []*model.Results) ([]*model.Results, error) {
-	if s.Filter == nil {
-		return runs, nil
-	}
-	kept := 0
-	for _, r := range runs {
-		var bs []model.Benchmark
-		for _, b := range r.Benchmarks {
-			if s.Filter.MatchString(b.Suite) {
-				bs = append(bs, b)
-			}
-		}
-		r.Benchmarks = bs
-		kept += len(bs)
-	}
-	if kept == 0 {
-		return nil, inputErr("filter", "%q matches no suite of the results files", s.Filter)
-	}
-	return runs, nil
 }
