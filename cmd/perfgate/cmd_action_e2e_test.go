@@ -31,6 +31,7 @@ const (
 func buildPerfgate(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "perfgate")
+	//lint:ignore SA1019 a test wants the toolchain go test was built with, not the go first on PATH
 	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	out, err := exec.Command(gobin, "build", "-buildvcs=false", "-ldflags", "-X main.version=e2e", "-o", bin, ".").CombinedOutput()
 	if err != nil {

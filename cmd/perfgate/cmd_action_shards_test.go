@@ -59,7 +59,7 @@ func TestActionShards(t *testing.T) {
 		t.Fatalf("%d comments, want 1", len(cs))
 	}
 	body := cs[0].Body
-	for _, want := range []string{marker, "**Shards**: all 2 reported", "gemm/<wbr>n=4096 @‍shard 1", "Regressions (1)"} {
+	for _, want := range []string{marker, "**Shards**: all 2 reported", "gemm/<wbr>n=4096 @\u200dshard 1", "Regressions (1)"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, body)
 		}

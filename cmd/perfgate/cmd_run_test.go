@@ -203,10 +203,7 @@ func TestRunListConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, builtin, _ := runCmd(t, "run", "--list", "--suite", "memory", "--size", "small", "--filter", "float4")
-	var want []string
-	for _, l := range strings.Split(strings.TrimSpace(builtin), "\n")[1:] {
-		want = append(want, l)
-	}
+	want := strings.Split(strings.TrimSpace(builtin), "\n")[1:]
 	code, out, errs := runCmd(t, "run", "--config", cfg, "--list")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(want) == 0 || len(lines) != len(want)+2 ||

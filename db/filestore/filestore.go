@@ -59,12 +59,6 @@ type Store struct {
 	// swept is set once this Store's first writer removed the leftovers
 	// (under mu held for writing).
 	swept bool
-
-	cache struct { // the last index decoded (see readIndex)
-		sync.Mutex
-		raw []byte
-		ix  *index
-	}
 }
 
 var _ history.Store = (*Store)(nil)

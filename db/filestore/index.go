@@ -288,12 +288,3 @@ func sortedNames(m map[string]fileStat) []string {
 	return names
 }
 
-// find returns the entry of run id, or nil.
-func (ix *index) find(id string) *entry {
-	for i := range ix.Runs {
-		if ix.Runs[i].Run.ID == id {
-			return &ix.Runs[i]
-		}
-	}
-	return nil
-}

@@ -70,7 +70,7 @@ func TestContentHashIsMarshalHash(t *testing.T) {
 	}
 	odd := *r
 	odd.Benchmarks = slices.Clone(r.Benchmarks)
-	odd.Benchmarks[1].Samples = []float64{1e-7, 1e21, 123456789012345678, -0.0, 5e-324, math.MaxFloat64}
+	odd.Benchmarks[1].Samples = []float64{1e-7, 1e21, 123456789012345678, math.Copysign(0, -1), 5e-324, math.MaxFloat64}
 	odd.Benchmarks[1].Name = "<html> & \u2028 \xff"
 	odd.Run.Env = map[string]string{"z": "1", "a": "é"}
 	for _, tc := range []struct {
