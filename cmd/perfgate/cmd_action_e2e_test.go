@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -200,8 +201,8 @@ func TestActionEndToEnd(t *testing.T) {
 		if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, "<!-- perfgate:sticky workflow=perfgate job=perfgate -->\n") {
 			t.Fatalf("comments = %+v, want one sticky comment", comments)
 		}
-		golden(t, "action_comment.md", comments[0].Body)
-		golden(t, "action_log.txt", strings.ReplaceAll(res.stdout, dir, "$TMP"))
+		golden.Check(t, "action_comment.md", comments[0].Body)
+		golden.Check(t, "action_log.txt", strings.ReplaceAll(res.stdout, dir, "$TMP"))
 		sts := fake.Statuses("Codertocat", "Hello-World", e2eHeadSHA)
 		if len(sts) != 1 || sts[0].State != "failure" || sts[0].Context != "perfgate" ||
 			*sts[0].TargetURL != "https://github.com/Codertocat/Hello-World/actions/runs/9004" ||

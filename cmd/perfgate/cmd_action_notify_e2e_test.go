@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -92,7 +93,7 @@ func TestActionNotifyChanges(t *testing.T) {
 		if is.Title != "perfgate: 1 new change point(s) on master at 0123456789ab" || strings.Contains(*is.Body, "copy/bytes") {
 			t.Errorf("issue %q:\n%s", is.Title, *is.Body)
 		}
-		golden(t, "notify_issue.md", *is.Body)
+		golden.Check(t, "notify_issue.md", *is.Body)
 		if !strings.Contains(res.stdout, "perfgate: 1 new change point(s) announced in issue #1: ") {
 			t.Errorf("the log does not link the issue:\n%s", res.stdout)
 		}

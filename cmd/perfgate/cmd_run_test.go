@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
 )
@@ -26,7 +27,7 @@ func TestRunList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "run_list_small.txt", out)
+	golden.Check(t, "run_list_small.txt", out)
 }
 
 func TestRunListFiltered(t *testing.T) {
@@ -48,7 +49,7 @@ func TestRunListSuiteAndOp(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "run_list_suite_op.txt", out)
+	golden.Check(t, "run_list_suite_op.txt", out)
 }
 
 func TestRunUsageErrors(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -28,7 +29,7 @@ func TestChanges(t *testing.T) {
 			if err := c.render(&b, cs); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name, b.Bytes())
+			golden.Check(t, c.name, b.Bytes())
 		})
 	}
 	var empty bytes.Buffer

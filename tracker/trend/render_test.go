@@ -2,33 +2,11 @@ package trend
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", name, got)
-	}
-}
 
 func TestRender(t *testing.T) {
 	tp := series(model.Higher, 1.5e6, 1.52e6, 1.49e6)
@@ -47,7 +25,7 @@ func TestRender(t *testing.T) {
 			if err := c.render(&b, all); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name, b.Bytes())
+			golden.Check(t, c.name, b.Bytes())
 		})
 	}
 	t.Run("empty", func(t *testing.T) {
