@@ -287,4 +287,3 @@ func sortedNames(m map[string]fileStat) []string {
 	slices.Sort(names)
 	return names
 }
-
