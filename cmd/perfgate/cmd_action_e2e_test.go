@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // The end-to-end test of perfgate action: the built binary, a simulated
@@ -61,7 +62,7 @@ func writeRun(t *testing.T, dir, id, branch, event string, pr int, factors [3]fl
 		r.Run.Commit = e2eHeadSHA
 	}
 	path := filepath.Join(dir, id+".json")
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -11,6 +11,7 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // notifyPush writes the results of push i to the baseline branch: two
@@ -34,7 +35,7 @@ func notifyPush(t *testing.T, dir string, i int, factor float64) string {
 		r.Benchmarks = append(r.Benchmarks, model.Benchmark{Suite: "kernels", Name: name, Unit: "us", Better: model.Lower, Samples: s})
 	}
 	path := filepath.Join(dir, r.Run.ID+".json")
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -39,11 +39,7 @@ func writeChart(e *cli.Env, o chart.Output, p *plot.Plot, fit vg.Length) error {
 	if err := o.Encode(&b, p, fit); err != nil {
 		return err
 	}
-	if err := model.WriteFileAtomic(o.Path, b.Bytes()); err != nil {
-		return &model.InfraError{Op: "write " + o.Path, Err: err}
-	}
-	fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", o.Path)
-	return nil
+	return cli.WriteFile(e, o.Path, b.Bytes())
 }
 
 func runChart(ctx context.Context, args []string, e *cli.Env) error {

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 func init() {
@@ -26,7 +26,7 @@ func runSummary(_ context.Context, args []string, e *cli.Env) error {
 	}
 	runs := make([]*model.Results, 0, len(files))
 	for _, f := range files {
-		r, err := model.Load(f)
+		r, err := resultsjson.Load(f)
 		if err != nil {
 			return err
 		}
@@ -37,9 +37,5 @@ func runSummary(_ context.Context, args []string, e *cli.Env) error {
 		_, err := io.WriteString(e.Stdout, md)
 		return err
 	}
-	if err := model.WriteFileAtomic(*out, []byte(md)); err != nil {
-		return &model.InfraError{Op: "write " + *out, Err: err}
-	}
-	fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", *out)
-	return nil
+	return cli.WriteFile(e, *out, []byte(md))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // goldenCases are real tool output (gotest, gbench, pytest-benchmark: see the
@@ -68,10 +69,10 @@ func checkValid(t *testing.T, bs []model.Benchmark) {
 	r := model.Results{Schema: model.Schema, Run: model.Run{ID: "x", Repo: "a/b", Commit: strings.Repeat("0", 40),
 		Branch: "main", Event: model.EventLocal, Testbed: "t"}, Benchmarks: bs}
 	var buf bytes.Buffer
-	if err := model.Encode(&buf, &r); err != nil {
+	if err := resultsjson.Encode(&buf, &r); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := model.Parse("ingested", buf.Bytes()); err != nil {
+	if _, err := resultsjson.Parse("ingested", buf.Bytes()); err != nil {
 		t.Fatalf("not a valid results document: %v", err)
 	}
 }
