@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/chart"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
@@ -39,7 +40,11 @@ func writeChart(e *cli.Env, o chart.Output, p *plot.Plot, fit vg.Length) error {
 	if err := o.Encode(&b, p, fit); err != nil {
 		return err
 	}
-	return cli.WriteFile(e, o.Path, b.Bytes())
+	if err := atomicfile.Write(o.Path, b.Bytes()); err != nil {
+		return &model.InfraError{Op: "write " + o.Path, Err: err}
+	}
+	fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", o.Path)
+	return nil
 }
 
 func runChart(ctx context.Context, args []string, e *cli.Env) error {

@@ -33,9 +33,5 @@ func runSummary(_ context.Context, args []string, e *cli.Env) error {
 		runs = append(runs, r)
 	}
 	md := report.RunSummary(runs)
-	if *out == "" {
-		_, err := io.WriteString(e.Stdout, md)
-		return err
-	}
-	return cli.WriteFile(e, *out, []byte(md))
+	return cli.WriteOutput(e, *out, func(w io.Writer) error { _, err := io.WriteString(w, md); return err })
 }
