@@ -83,13 +83,17 @@ func (g *gpu) load(file, source string, extra []string) (*module, error) {
 	if m, ok := g.modules[key]; ok {
 		return m, nil
 	}
-	cache := ptxCache{dir: cacheDir(g.cacheDir)}
-	ptx, hit, err := cache.get(key)
+	ptx, hit, err := "", false, error(nil)
+	if pm, ok := g.parent.module(key); ok { // a draw loads the session's PTX
+		ptx, hit = pm.ptx, true
+	} else {
+		ptx, hit, err = ptxCache{dir: cacheDir(g.cacheDir)}.get(key)
+	}
 	if err != nil || !hit {
 		if ptx, err = compile(file, source, opts); err != nil {
 			return nil, err
 		}
-		_ = cache.put(key, ptx) // a read-only cache only costs a recompile next time
+		_ = ptxCache{dir: cacheDir(g.cacheDir)}.put(key, ptx) // a read-only cache only costs a recompile next time
 	}
 	mod, err := cu.LoadData(ptx)
 	if err != nil {
@@ -98,6 +102,15 @@ func (g *gpu) load(file, source string, extra []string) (*module, error) {
 	m := &module{mod: mod, ptx: ptx, fns: map[string]cu.Function{}}
 	g.modules[key] = m
 	return m, nil
+}
+
+// module returns the module loaded under key in g (none when g is nil).
+func (g *gpu) module(key string) (*module, bool) {
+	if g == nil {
+		return nil, false
+	}
+	m, ok := g.modules[key]
+	return m, ok
 }
 
 func compile(file, source string, opts []string) (string, error) {

@@ -21,6 +21,7 @@ const (
 	EnvMemoryBytes   = "memory_bytes"
 	EnvCompute       = "compute_capability"
 	EnvNVRTCOptions  = "nvrtc_options"
+	EnvConnections   = "cuda_device_max_connections"
 	EnvECC           = "ecc"
 	EnvMIG           = "mig"
 	EnvComputeMode   = "compute_mode"

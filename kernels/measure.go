@@ -28,6 +28,9 @@ type stopRule struct {
 	// Pace is Options.Pace: how samples are spaced when the GPU throttles
 	// (newPacer).
 	Pace string
+	// MinWarmup is the shortest warm-up (0: minWarmup); the warm-up goes on
+	// while the SM clock rises.
+	MinWarmup time.Duration
 }
 
 // rulesFor returns the stop rule for o: nvbench's defaults (10 samples,

@@ -24,6 +24,10 @@ func ptxKey(source, arch, nvrtcVersion string, options []string) string {
 // A ptxCache keeps compiled PTX on disk under dir/ptx/KEY.ptx.
 type ptxCache struct{ dir string }
 
+// CacheDir returns perfgate's cache directory: dir, or the user cache
+// directory + /perfgate. The PTX cache and the Python harness live there.
+func CacheDir(dir string) string { return cacheDir(dir) }
+
 // cacheDir returns dir, or the user cache directory + /perfgate.
 func cacheDir(dir string) string {
 	if dir != "" {

@@ -33,6 +33,9 @@ type measurement struct {
 	AsIssued float64
 	// Timing says how the samples were timed (info["timing"]).
 	Timing string
+	// Draws is how many contexts the benchmark is spread over (draws.go);
+	// this measurement is one of them.
+	Draws int
 }
 
 // A workMeta describes the work of one launch (or op) for derived metrics.

@@ -64,6 +64,7 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 	}
 	sel := selectCases(def, o)
 	var out []model.Benchmark
+	var pend []*pendingDraw
 	for i := 0; i < len(sel); {
 		j := i + 1
 		for j < len(sel) && sel[j].c.name("") == sel[i].c.name("") {
@@ -73,12 +74,18 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 		for _, x := range sel[i:j] {
 			wanted = append(wanted, x.mode)
 		}
-		bs, err := s.runCase(ctx, sel[i].c, wanted, o, preparers[name])
-		if err != nil {
-			return out, err
+		bs, ps, err := s.runCase(ctx, sel[i].c, wanted, o, preparers[name])
+		for _, pd := range ps {
+			pd.at += len(out)
 		}
-		out = append(out, bs...)
+		out, pend = append(out, bs...), append(pend, ps...)
+		if err != nil {
+			return dropPending(out, pend), err
+		}
 		i = j
+	}
+	if err := s.draw(ctx, out, pend, o); err != nil {
+		return dropPending(out, pend), err
 	}
 	if name == "memory" {
 		s.do(func(g *gpu) error { g.noteCeiling(ceilingOf(out)); return nil })
@@ -87,33 +94,36 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 	return out, nil
 }
 
-// runCase prepares one case and measures it in each wanted mode.
-func (s *Session) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) ([]model.Benchmark, error) {
+// runCase prepares one case and measures it in each wanted mode. A
+// benchmark to be spread over contexts (draws.go) has its first draw
+// measured and a place held in the results; its pendingDraw says where.
+func (s *Session) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) ([]model.Benchmark, []*pendingDraw, error) {
 	var out []model.Benchmark
+	var pend []*pendingDraw
 	err := s.do(func(g *gpu) error {
 		g.cacheDir = o.CacheDir
-		out = g.runCase(ctx, c, wanted, o, prep)
+		out, pend = g.runCase(ctx, c, wanted, o, prep)
 		return nil
 	})
-	for _, b := range out {
-		if o.Progress != nil {
+	for i, b := range out {
+		if o.Progress != nil && !isPending(pend, i) {
 			o.Progress(progressLine(b))
 		}
 	}
 	if err == nil {
 		err = ctx.Err()
 	}
-	return out, err
+	return out, pend, err
 }
 
-func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) []model.Benchmark {
-	fail := func(err error) []model.Benchmark {
+func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) ([]model.Benchmark, []*pendingDraw) {
+	fail := func(err error) ([]model.Benchmark, []*pendingDraw) {
 		g.afterFault()
 		var bs []model.Benchmark
 		for _, m := range wanted {
 			bs = append(bs, errorBenchmark(c, m, err))
 		}
-		return bs
+		return bs, nil
 	}
 	if err := g.ready(); err != nil {
 		return fail(err)
@@ -136,26 +146,35 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 		p.meta.MemBytes = float64(free0 - free1)
 	}
 	var out []model.Benchmark
+	var pend []*pendingDraw
 	for _, mode := range wanted {
 		if b, ok := SkipUnchanged(c.Suite, c.name(mode), c.params(mode), p.meta.PTXHash, o.Unchanged); ok {
 			out = append(out, b)
 			continue
 		}
 		t0 := time.Now()
-		m, err := g.measure(ctx, p, mode, rulesFor(o))
+		draws := func(perOp time.Duration) int { return drawsFor(o, mode, p.stream, perOp) }
+		m, err := g.measure(ctx, p, mode, rulesFor(o), draws)
 		if err != nil {
 			if ctx.Err() != nil {
-				return out
+				return out, pend
 			}
 			g.afterFault()
 			out = append(out, errorBenchmark(c, mode, err))
+			continue
+		}
+		if m.Draws > 1 {
+			pd := &pendingDraw{c: c, prep: prep, mode: mode, at: len(out), meta: p.meta, draws: m.Draws, took: time.Since(t0)}
+			pd.d.add(m)
+			pend = append(pend, pd)
+			out = append(out, model.Benchmark{}) // filled in by Session.draw
 			continue
 		}
 		b := toBenchmark(c, m, p.meta)
 		b.Info["took"] = time.Since(t0).Round(time.Millisecond).String()
 		out = append(out, b)
 	}
-	return out
+	return out, pend
 }
 
 // measureCeiling times the two 1 GiB copies quickly (cold, fast rules) and
@@ -166,7 +185,7 @@ func (g *gpu) measureCeiling(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		m, err := g.measure(ctx, p, ModeCold, rulesFor(Options{Fast: true}))
+		m, err := g.measure(ctx, p, ModeCold, rulesFor(Options{Fast: true}), nil)
 		p.cleanup()
 		if err != nil {
 			return err

@@ -60,6 +60,10 @@ type loop struct {
 	mon   monitor
 	now   func() time.Time
 	sleep func(time.Duration)
+	// draws, when set, says from the warm GPU time of one op how many
+	// contexts the benchmark is spread over (drawsFor); this loop then
+	// takes one draw's share of the stop rule (stopRule.perDraw).
+	draws func(perOp time.Duration) int
 }
 
 // heldLimit is the most repetitions of a work of launches launches that one
@@ -82,7 +86,7 @@ func capturedLimit(launches int) int { return max(graphNodes/max(launches, 1), 1
 // repetitions (heldLimit, capturedLimit). A work of more than one launch
 // (multi) records its as-issued time too.
 func (l loop) measure(ctx context.Context, mode string, ops, limit int, multi bool, r stopRule) (measurement, error) {
-	issued, warm, err := l.warmup(ctx)
+	issued, warm, err := l.warmup(ctx, r.MinWarmup)
 	if err != nil {
 		return measurement{}, err
 	}
@@ -94,7 +98,12 @@ func (l loop) measure(ctx context.Context, mode string, ops, limit int, multi bo
 	if mode == ModeBatch {
 		n = batchSize(per, batchTarget, limit)
 	}
-	m := measurement{Mode: mode, BatchN: n, Warmup: warm, PaceMode: r.Pace}
+	m := measurement{Mode: mode, BatchN: n, Warmup: warm, PaceMode: r.Pace, Draws: 1}
+	if l.draws != nil {
+		if k := l.draws(per / time.Duration(max(ops, 1))); k > 1 {
+			r, m.Draws = r.perDraw(k), k
+		}
+	}
 	if multi {
 		m.AsIssued = float64(issued) / 1e3 / float64(ops)
 	}
@@ -141,10 +150,13 @@ func (l loop) measure(ctx context.Context, mode string, ops, limit int, multi bo
 	return m, nil
 }
 
-// warmup runs the work for at least minWarmup and until the SM clock stops
-// rising (at most maxWarmup), and returns the time of one repetition when
-// warm.
-func (l loop) warmup(ctx context.Context) (per, took time.Duration, err error) {
+// warmup runs the work for at least least (minWarmup when 0) and until the
+// SM clock stops rising (at most maxWarmup), and returns the time of one
+// repetition when warm.
+func (l loop) warmup(ctx context.Context, least time.Duration) (per, took time.Duration, err error) {
+	if least <= 0 {
+		least = minWarmup
+	}
 	t0 := l.now()
 	d, err := l.t.issue(1) // also the first launch: module JIT and lazy loading happen here
 	if err != nil {
@@ -164,7 +176,7 @@ func (l loop) warmup(ctx context.Context) (per, took time.Duration, err error) {
 		if ctx.Err() != nil {
 			return 0, el, ctx.Err()
 		}
-		if el >= maxWarmup || (el >= minWarmup && clk <= prev) {
+		if el >= maxWarmup || (el >= least && clk <= prev) {
 			return per, el, nil
 		}
 		prev = clk

@@ -56,6 +56,9 @@ type gpu struct {
 	ceiling     float64 // measured copy ceiling in GB/s (0: not yet)
 	cacheDir    string
 	blas        *cublas // loaded by the first cuBLAS benchmark
+	// parent is the session's gpu when this one is a draw: a context of
+	// its own (openDraw); nil for the session's.
+	parent *gpu
 }
 
 // Open creates the CUDA context on device 0 (as CUDA_VISIBLE_DEVICES orders
@@ -122,32 +125,58 @@ func openGPU() (*gpu, error) {
 	if err = cu.SetCurrentContext(g.ctx); err != nil {
 		return nil, wrap("set context", err)
 	}
-	if g.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
-		return nil, wrap("create stream", err)
-	}
-	if g.start, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
-		return nil, wrap("create event", err)
-	}
-	if g.stop, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
-		return nil, wrap("create event", err)
-	}
 	if err = g.attributes(); err != nil {
 		return nil, err
-	}
-	// The L2 flush buffer: twice the L2 size, at least 64 MiB.
-	g.flushWords = int64(max(2*g.l2Bytes, 64<<20)) / 4
-	if g.flush, err = cu.MemAlloc(g.flushWords * 4); err != nil {
-		return nil, wrap("allocate L2 flush buffer", err)
 	}
 	uuid, err := g.dev.UUID()
 	if err != nil {
 		return nil, wrap("device UUID", err)
 	}
 	g.mon, _ = openMonitor("GPU-" + uuid.String()) // without NVML the run says so in env
-	if err := g.loadHarness(); err != nil {
+	if err := g.setUp(); err != nil {
 		return nil, err
 	}
 	return g, nil
+}
+
+// openDraw makes a CUDA context of its own on g's device and sets up in it
+// what the measuring loop needs (draws.go), sharing g's attributes, NVML
+// monitor, copy ceiling and compiled PTX. The new context is current; close
+// destroys it, and the caller makes g's context current again.
+func (g *gpu) openDraw() (*gpu, error) {
+	ctx, err := g.dev.MakeContext(0)
+	if err != nil {
+		return nil, wrap("create a CUDA context (cuCtxCreate)", err)
+	}
+	d := &gpu{dev: g.dev, ctx: ctx, parent: g, modules: map[string]*module{}, mon: g.mon,
+		arch: g.arch, nvrtc: g.nvrtc, nvrtcLib: g.nvrtcLib, smCount: g.smCount, cc: g.cc,
+		l2Bytes: g.l2Bytes, ceiling: g.ceiling, cacheDir: g.cacheDir}
+	if err := d.setUp(); err != nil {
+		d.close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// setUp makes the current context's stream, events, L2 flush buffer and
+// blocking kernel.
+func (g *gpu) setUp() error {
+	var err error
+	if g.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
+		return wrap("create stream", err)
+	}
+	if g.start, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+		return wrap("create event", err)
+	}
+	if g.stop, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+		return wrap("create event", err)
+	}
+	// The L2 flush buffer: twice the L2 size, at least 64 MiB.
+	g.flushWords = int64(max(2*g.l2Bytes, 64<<20)) / 4
+	if g.flush, err = cu.MemAlloc(g.flushWords * 4); err != nil {
+		return wrap("allocate L2 flush buffer", err)
+	}
+	return g.loadHarness()
 }
 
 // blockTimeout is how long the blocking kernel waits for the release.
@@ -205,12 +234,28 @@ func (g *gpu) close() {
 	for _, m := range g.modules {
 		m.mod.Unload()
 	}
-	cu.MemFree(g.flush)
-	g.block.params.free()
-	g.flags.free()
-	cu.DestroyEvent(&g.start)
-	cu.DestroyEvent(&g.stop)
-	g.stream.Destroy()
+	if g.flush != 0 {
+		cu.MemFree(g.flush)
+	}
+	if g.block != nil {
+		g.block.params.free()
+	}
+	if g.flags != nil {
+		g.flags.free()
+	}
+	if g.start != (cu.Event{}) {
+		cu.DestroyEvent(&g.start)
+	}
+	if g.stop != (cu.Event{}) {
+		cu.DestroyEvent(&g.stop)
+	}
+	if g.stream != (cu.Stream{}) {
+		g.stream.Destroy()
+	}
+	if g.parent != nil { // a draw: its context goes, the monitor is the session's
+		g.ctx.Destroy()
+		return
+	}
 	g.mon.close()
 	g.dev.ReleasePrimaryCtx()
 }
@@ -242,6 +287,7 @@ func (g *gpu) describe() map[string]string {
 	env[EnvNVRTCLib] = g.nvrtcLib
 	env[model.EnvCUDAHeader] = headerVersion(cuHeaderVersion())
 	env[EnvNVRTCOptions] = strings.Join(nvrtcOptions(g.arch), " ")
+	env[EnvConnections] = connections()
 	env[EnvCPU] = cpuModel()
 	env[EnvGo] = runtime.Version()
 	env[EnvGOMAXPROCS] = strconv.Itoa(runtime.GOMAXPROCS(0))

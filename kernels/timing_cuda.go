@@ -140,15 +140,16 @@ func (t *workTimer) timing(p *prepared) string {
 	return "stream launches " + held
 }
 
-// measure samples p's work in mode with the measuring loop (sampling.go).
-func (g *gpu) measure(ctx context.Context, p *prepared, mode string, r stopRule) (measurement, error) {
+// measure samples p's work in mode with the measuring loop (sampling.go);
+// draws, when set, spreads it over contexts (loop.draws).
+func (g *gpu) measure(ctx context.Context, p *prepared, mode string, r stopRule, draws func(time.Duration) int) (measurement, error) {
 	t := &workTimer{g: g, w: p.work, chunks: p.chunks}
 	limit := heldLimit(p.launches)
 	if !p.stream {
 		t.graphs, limit = map[int]*graph{}, capturedLimit(p.launches)
 	}
 	defer t.close()
-	l := loop{t: t, mon: g.mon, now: time.Now, sleep: time.Sleep}
+	l := loop{t: t, mon: g.mon, now: time.Now, sleep: time.Sleep, draws: draws}
 	m, err := l.measure(ctx, mode, p.ops, limit, p.launches > 1, r)
 	m.Timing = t.timing(p)
 	return m, err

@@ -20,6 +20,13 @@ func userCase(k UserKernel, uc UserCase) benchCase {
 	return c
 }
 
+// UserBenchmarkName returns the name of a user benchmark: op, its params
+// as k=v in key order, and mode=MODE. perfgate's Python harness names the
+// benchmarks of a python suite the same way.
+func UserBenchmarkName(op string, params map[string]string, mode string) string {
+	return userCase(UserKernel{Name: op}, UserCase{Params: params}).name(mode)
+}
+
 // UserBenchmarkNames returns the names of the benchmarks k measures, in
 // the order it measures them (every case in cold and batch mode), without
 // a GPU: what perfgate run --config --list prints.

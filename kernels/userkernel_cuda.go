@@ -23,6 +23,7 @@ func (s *Session) RunUserKernel(ctx context.Context, k UserKernel, o Options) ([
 		}
 	}
 	var out []model.Benchmark
+	var pend []*pendingDraw
 	for _, uc := range k.Cases {
 		c := userCase(k, uc)
 		var wanted []string
@@ -35,11 +36,17 @@ func (s *Session) RunUserKernel(ctx context.Context, k UserKernel, o Options) ([
 			continue
 		}
 		prep := func(g *gpu, c benchCase) (*prepared, error) { return g.prepareUser(k, uc) }
-		bs, err := s.runCase(ctx, c, wanted, o, prep)
-		out = append(out, bs...)
-		if err != nil {
-			return out, err
+		bs, ps, err := s.runCase(ctx, c, wanted, o, prep)
+		for _, pd := range ps {
+			pd.at += len(out)
 		}
+		out, pend = append(out, bs...), append(pend, ps...)
+		if err != nil {
+			return dropPending(out, pend), err
+		}
+	}
+	if err := s.draw(ctx, out, pend, o); err != nil {
+		return dropPending(out, pend), err
 	}
 	return out, nil
 }

@@ -55,7 +55,10 @@ func (r *Runner) Config(ctx context.Context, cfg *config.Config, o ConfigOptions
 		}
 	}
 	bs, err := cr.run(ctx)
-	return bs, gpu.env(), err
+	if env := gpu.env(); env != nil || cr.pyEnv == nil {
+		return bs, env, err
+	}
+	return bs, cr.pyEnv, err // only python suites ran: the Python harness's fingerprint
 }
 
 // ConfigRounds runs the suites of cfg that o selects in spec.Rounds rounds:
@@ -119,6 +122,8 @@ type configRun struct {
 	// unchanged maps "config suite/benchmark" to the baseline's ptx_sha256
 	// (ConfigOptions.SkipUnchangedAgainst).
 	unchanged map[string]string
+	// pyEnv is the run environment the first python suite's harness wrote.
+	pyEnv map[string]string
 }
 
 func (c *configRun) run(ctx context.Context) ([]model.Benchmark, error) {
@@ -135,6 +140,8 @@ func (c *configRun) run(ctx context.Context) ([]model.Benchmark, error) {
 			bs, err = c.runCommand(ctx, s)
 		case s.Kernel != nil:
 			bs, err = c.runKernel(ctx, s)
+		case s.Python != nil:
+			bs, err = c.runPython(ctx, s)
 		default:
 			bs, err = c.runBuiltin(ctx, s)
 		}

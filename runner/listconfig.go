@@ -66,6 +66,10 @@ func configSuiteBenchmarks(cfg *config.Config, s *config.Suite) ([]string, strin
 		}
 		return names, fmt.Sprintf("kernel %s of %s", s.Kernel.Entry, s.Kernel.Source), nil
 	}
+	if p := s.Python; p != nil {
+		names, err := pythonNames(cfg, s)
+		return names, fmt.Sprintf("python %s of %s (perfgate's Python harness)", p.Function, p.Module), err
+	}
 	c := s.Command
 	return nil, fmt.Sprintf("command suite (%s output; its benchmarks are what it prints): %s", c.Format, c.Run), nil
 }

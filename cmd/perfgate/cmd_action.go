@@ -71,8 +71,7 @@ func runAction(ctx context.Context, args []string, e *cli.Env) error {
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: %s on %s (%s): %s, baseline branch %s\n",
 		plan.Event, plan.Repo, model.ShortSHA(plan.HeadSHA), plan.Kind, plan.BaselineBranch)
-	a := &actionRun{e: e, job: job, o: o, cfg: cfg, plan: plan}
-	return a.run(ctx)
+	return (&actionRun{e: e, job: job, o: o, cfg: cfg, plan: plan}).run(ctx)
 }
 
 // errNotInActions answers 'perfgate action' run by hand: it reads its

@@ -8,6 +8,7 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/ghactions"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/githubapi"
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/steer"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/check"
@@ -45,7 +46,7 @@ func (a *actionRun) run(ctx context.Context) error {
 		return err
 	}
 	sf := storeFlags{dir: a.o.StoreDir, dbURL: a.o.DatabaseURL, spool: a.o.SpoolDir, timeout: a.o.DBTimeout, warn: a.warnStore}
-	out, err := action.Run(ctx, action.RunOptions{
+	opts := action.RunOptions{
 		Plan: a.plan, Config: a.cfg, Compare: a.o.Compare, Explicit: a.o.Explicit,
 		BaselineRuns: a.o.BaselineRuns, BaselineTestbed: a.o.BaselineTestbed, Filter: a.o.Filter,
 		Confirm: a.o.Confirm, Comment: a.o.Comment, Shard: a.o.Shard, Secrets: action.Secrets(a.o.Token, a.o.DatabaseURL),
@@ -60,7 +61,16 @@ func (a *actionRun) run(ctx context.Context) error {
 		},
 		Spool:  func(runs []*model.Results, err error) error { return spoolOnFailure(a.e, sf, runs, err) },
 		GitHub: gh, Notify: notify, Log: a.job, Files: a.job, Stdout: a.e.Stdout, Stderr: a.e.Stderr,
-	})
+	}
+	if a.plan.Kind == action.KindSteer || a.plan.Kind == action.KindIgnore { // a comment: /perfgate run goes on as a check
+		next, err := steer.Comment(ctx, a.e, a.o, opts)
+		if next == nil || err != nil {
+			return err
+		}
+		a.plan, a.cfg = next.Plan, next.Config
+		return a.run(ctx)
+	}
+	out, err := action.Run(ctx, opts)
 	switch {
 	case err != nil:
 		return err

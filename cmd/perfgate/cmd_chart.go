@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/chart"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
@@ -33,18 +31,13 @@ func registerChartOutput(fs interface {
 	fs.Float64Var(&o.Height, "height", 0, "image height in `inches` (0: 4 for a trend, fitted to the benchmarks for a comparison)")
 }
 
-// writeChart encodes p as o says (fit: the chart's own height) and writes
-// it atomically.
+// writeChart writes p as o says (fit: the chart's own height; chart.Output.WriteFile).
 func writeChart(e *cli.Env, o chart.Output, p *plot.Plot, fit vg.Length) error {
-	var b bytes.Buffer
-	if err := o.Encode(&b, p, fit); err != nil {
-		return err
+	err := o.WriteFile(p, fit)
+	if err == nil {
+		fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", o.Path)
 	}
-	if err := atomicfile.Write(o.Path, b.Bytes()); err != nil {
-		return &model.InfraError{Op: "write " + o.Path, Err: err}
-	}
-	fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", o.Path)
-	return nil
+	return err
 }
 
 func runChart(ctx context.Context, args []string, e *cli.Env) error {
@@ -58,8 +51,7 @@ func runChart(ctx context.Context, args []string, e *cli.Env) error {
 	}
 	if len(args) == 0 || (args[0] != "trend" && args[0] != "compare") {
 		fmt.Fprintln(e.Stderr, usage)
-		switch {
-		case len(args) > 0 && strings.HasPrefix(args[0], "-"):
+		if len(args) > 0 && strings.HasPrefix(args[0], "-") {
 			return cli.UsageErrorf("chart: flag %s before what to draw: name trend or compare first", args[0])
 		}
 		return cli.UsageErrorf("chart: name what to draw: trend or compare")

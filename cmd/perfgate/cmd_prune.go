@@ -17,7 +17,6 @@ func init() {
 
 // pruneOptions are the parsed flags of perfgate prune.
 type pruneOptions struct {
-	q         model.PruneQuery
 	yes       bool
 	maxDelete int // without yes, refuse to delete more runs than this
 }
@@ -45,13 +44,12 @@ func runPrune(ctx context.Context, args []string, e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	o.q = q
 	st, err := openStore(ctx, sf)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	q, res, err := history.Prune(ctx, st, o.q, o.yes, o.maxDelete)
+	q, res, err := history.Prune(ctx, st, q, o.yes, o.maxDelete)
 	var tm *history.TooManyError
 	if err != nil && !errors.As(err, &tm) {
 		return err

@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/chart"
 	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
@@ -15,8 +16,10 @@ func init() {
 }
 
 func runSummary(_ context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e, "summary", "[--out SUMMARY.md] RESULTS.json...")
+	fs := cli.NewFlagSet(e, "summary", "[--format markdown|csv|latex] [--out SUMMARY.md] [--charts DIR] RESULTS.json...")
 	out := fs.String("out", "", "write to this `FILE` instead of stdout")
+	format := fs.String("format", report.FormatMarkdown, "output format: "+strings.Join(report.SummaryFormats, ", "))
+	charts := fs.String("charts", "", "also write each suite's charts, median time and speedup by size (SVG), into this `DIR`")
 	files, err := cli.ParseFlagsAndFiles(fs, args)
 	if err != nil {
 		return err
@@ -24,14 +27,17 @@ func runSummary(_ context.Context, args []string, e *cli.Env) error {
 	if len(files) == 0 {
 		return cli.UsageErrorf("summary: name at least one results file")
 	}
-	runs := make([]*model.Results, 0, len(files))
-	for _, f := range files {
-		r, err := resultsjson.Load(f)
-		if err != nil {
+	if err := cli.CheckChoice("--format", *format, report.SummaryFormats); err != nil {
+		return err
+	}
+	runs, err := resultsjson.LoadAll(files)
+	if err != nil {
+		return err
+	}
+	if *charts != "" {
+		if err := cli.WriteFiles(e, *charts)(chart.RunCharts(runs, "svg")); err != nil {
 			return err
 		}
-		runs = append(runs, r)
 	}
-	md := report.RunSummary(runs)
-	return cli.WriteOutput(e, *out, func(w io.Writer) error { _, err := io.WriteString(w, md); return err })
+	return cli.WriteOutput(e, *out, func(w io.Writer) error { return report.WriteRunSummary(w, runs, *format) })
 }

@@ -25,11 +25,31 @@ func TestExports(t *testing.T) {
 	if _, errOut, code := invoke(t, nil, "summary"); code != 2 || !strings.Contains(errOut, "results file") {
 		t.Errorf("summary without files: exit %d, %q", code, errOut)
 	}
+	// A single run as CSV and LaTeX, with the derived figures (the history's
+	// GB/s and % of copy).
+	out, errOut, code = invoke(t, nil, "summary", "--format", "csv", filepath.Join(hist, "main-1.json"))
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(rows) < 2 || rows[0][2] != "name" || rows[0][16] != "gbps" || rows[1][16] == "" {
+		t.Errorf("summary --format csv: exit %d, %v, %s\n%.400s", code, err, errOut, out)
+	}
+	out, errOut, code = invoke(t, nil, "summary", "--format", "latex", filepath.Join(hist, "main-1.json"))
+	if code != 0 || !strings.Contains(out, `\begin{tabular}`) || !strings.Contains(out, "GB/s") {
+		t.Errorf("summary --format latex: exit %d, %s\n%.400s", code, errOut, out)
+	}
+	charts := filepath.Join(t.TempDir(), "charts")
+	if _, errOut, code := invoke(t, nil, "summary", "--charts", charts, "--out", file, filepath.Join(hist, "main-1.json")); code != 0 || !strings.Contains(errOut, "wrote 2 files to "+charts) {
+		t.Errorf("summary --charts: exit %d, %q", code, errOut)
+	} else if b, err := os.ReadFile(filepath.Join(charts, "elementwise-time-cold.svg")); err != nil || !strings.Contains(string(b), "elementwise (cold): median time by n") {
+		t.Errorf("the elementwise chart: %v %.200q", err, b)
+	}
+	if _, errOut, code := invoke(t, nil, "summary", "--format", "html", filepath.Join(hist, "main-1.json")); code != 2 || !strings.Contains(errOut, "--format") {
+		t.Errorf("summary --format html: exit %d, %q", code, errOut)
+	}
 
 	base := []string{"--baseline", filepath.Join(hist, "main-1.json"), "--baseline", filepath.Join(hist, "main-2.json"),
 		"--candidate", filepath.Join(hist, "main-3.json")}
 	out, errOut, code = invoke(t, nil, append([]string{"compare", "--format", "csv"}, base...)...)
-	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	rows, err = csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code > 1 || err != nil || len(rows) != 37 || rows[0][0] != "suite" || rows[0][7] != "change" {
 		t.Errorf("compare --format csv: exit %d, %v, %s: %d rows", code, err, errOut, len(rows))
 	}

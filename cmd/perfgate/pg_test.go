@@ -38,10 +38,10 @@ func TestPostgresCommands(t *testing.T) {
 		t.Fatalf("record before migrate: exit %d, stderr %q, spooled %v; want 3, the migrate hint and nothing spooled", code, errOut, left)
 	}
 	out, errOut, code := invoke(t, vars, "migrate")
-	if code != 0 || !strings.Contains(out, "schema migrated from version 0 to 4") {
+	if code != 0 || !strings.Contains(out, "schema migrated from version 0 to 5") {
 		t.Fatalf("migrate: exit %d, %q %q", code, out, errOut)
 	}
-	if out, _, code := invoke(t, vars, "migrate"); code != 0 || !strings.Contains(out, "already at version 4") {
+	if out, _, code := invoke(t, vars, "migrate"); code != 0 || !strings.Contains(out, "already at version 5") {
 		t.Errorf("migrate again: exit %d, %q; want a no-op", code, out)
 	}
 	if out, errOut, code := invoke(t, vars, append([]string{"record"}, main...)...); code != 0 || strings.Count(out, ": recorded run") != 3 {

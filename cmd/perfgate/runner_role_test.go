@@ -10,11 +10,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // runnerGrants returns the SQL of docs/runner.md's grants block, with the
@@ -112,6 +115,22 @@ func TestRunnerRoleGrants(t *testing.T) {
 	if out, errOut, code := invoke(t, vars, "prune", "--older-than", "1d", "--keep", "1"); code != 0 || !strings.Contains(out, "deleted 3 run(s)") {
 		t.Errorf("prune as %s: exit %d, %q %q; want m1, m2 and the PR run deleted", role, code, out, errOut)
 	}
+	// The steering the runner does: /perfgate accept records an
+	// acceptance, the merge's push a reset (as baseline reset does by hand).
+	if out, errOut, code := invoke(t, vars, "baseline", "reset", "add/*", "--reason", "accepted on #4", "--repo", "o/r"); code != 0 || !strings.Contains(out, "baseline reset") {
+		t.Errorf("baseline reset as %s: exit %d, %q %q", role, code, out, errOut)
+	}
+	st, err := db.Open(ctx, asRole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := model.Acceptance{Repo: "o/r", PR: 4, Glob: "add/*", Who: "octocat", At: time.Now()}
+	if err := st.AddAcceptance(ctx, a); err != nil {
+		t.Errorf("record an acceptance as %s: %v", role, err)
+	} else if got, err := st.Acceptances(ctx, "o/r", 4); err != nil || len(got) != 1 {
+		t.Errorf("read the acceptances as %s: %v, %v", role, got, err)
+	}
+	st.Close()
 	if left, _ := filepath.Glob(filepath.Join(dir, "spool", "*")); len(left) != 0 {
 		t.Errorf("runs spooled instead of stored: %v", left)
 	}

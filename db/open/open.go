@@ -157,3 +157,15 @@ func (s *deadlineStore) AddReset(ctx context.Context, r model.Reset) error {
 func (s *deadlineStore) Resets(ctx context.Context) ([]model.Reset, error) {
 	return bounded(ctx, s.timeout, "read the baseline resets", func(ctx context.Context) ([]model.Reset, error) { return s.st.Resets(ctx) })
 }
+
+// AddAcceptance records a regression accepted on a pull request
+// (/perfgate accept).
+func (s *deadlineStore) AddAcceptance(ctx context.Context, a model.Acceptance) error {
+	_, err := bounded(ctx, s.timeout, "record the acceptance", func(ctx context.Context) (struct{}, error) { return struct{}{}, s.st.AddAcceptance(ctx, a) })
+	return err
+}
+
+// Acceptances lists the acceptances of a pull request (0: of every one).
+func (s *deadlineStore) Acceptances(ctx context.Context, repo string, pr int) ([]model.Acceptance, error) {
+	return bounded(ctx, s.timeout, "read the acceptances", func(ctx context.Context) ([]model.Acceptance, error) { return s.st.Acceptances(ctx, repo, pr) })
+}

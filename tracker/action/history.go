@@ -27,7 +27,7 @@ func ReportHistory(ctx context.Context, src TrendSource, c *compare.Comparison, 
 	want := map[string]bool{}
 	var suites []string
 	// The report's order: regressions, warnings, improvements, noisy.
-	for _, v := range []compare.Verdict{compare.Regression, compare.Warn, compare.Improvement, compare.Noisy} {
+	for _, v := range []compare.Verdict{compare.Regression, compare.Accepted, compare.Warn, compare.Improvement, compare.Noisy} {
 		for _, r := range c.Results {
 			if r.Verdict != v || len(want) == report.MaxCharts+report.MaxSparklines {
 				continue

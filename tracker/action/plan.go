@@ -22,6 +22,12 @@ const (
 	// KindReport only reports to the job summary (workflow_dispatch, pushes
 	// to other branches); it records only when the record input says so.
 	KindReport Kind = "report"
+	// KindSteer answers a /perfgate command in a pull request's comment
+	// (issue_comment; steer.go): accept regressions, or run the suites.
+	KindSteer Kind = "steer"
+	// KindIgnore does nothing: a comment that is no /perfgate command, or
+	// not on a pull request, or not a new comment.
+	KindIgnore Kind = "ignore"
 )
 
 // Env is the runner's description of the job: the GITHUB_* variables.
@@ -73,6 +79,13 @@ type Plan struct {
 	FailOnRegression bool
 	RunURL           string
 	Marker           string // the sticky comment's hidden marker
+	// Command is the comment's command (KindSteer), and Why says why a
+	// KindIgnore plan does nothing.
+	Command *Command
+	Why     string
+	// AllowForks: a command may run a fork's pull request (the allow-forks
+	// input; KindSteer).
+	AllowForks bool
 }
 
 // A ForkError refuses a pull request from a fork: on a self-hosted runner
@@ -113,6 +126,21 @@ type payload struct {
 		FullName      string `json:"full_name"`
 		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
+	// An issue_comment's: the action, the issue (a pull request when
+	// issue.pull_request is set) and the comment.
+	Action string `json:"action"`
+	Issue  *struct {
+		Number      int              `json:"number"`
+		PullRequest *json.RawMessage `json:"pull_request"`
+	} `json:"issue"`
+	Comment *struct {
+		ID      int64  `json:"id"`
+		Body    string `json:"body"`
+		HTMLURL string `json:"html_url"`
+		User    struct {
+			Login string `json:"login"`
+		} `json:"user"`
+	} `json:"comment"`
 }
 
 // Decide makes the plan for an event: env from the runner, the event
@@ -155,11 +183,13 @@ func (pl *Plan) decideKind(env Env, p payload, in Inputs) error {
 		}
 	case "workflow_dispatch":
 		pl.Kind, pl.Record = KindReport, in.Record
+	case "issue_comment":
+		pl.decideComment(p, in)
 	case "pull_request_target":
 		return &EventError{env.EventName, "not supported: it runs with the base repository's secrets and write token, " +
 			"so checking out and running the pull request's code would hand them to it; use pull_request"}
 	default:
-		return &EventError{env.EventName, "not supported (use pull_request, push, schedule or workflow_dispatch)"}
+		return &EventError{env.EventName, "not supported (use pull_request, push, schedule, workflow_dispatch or issue_comment)"}
 	}
 	return nil
 }

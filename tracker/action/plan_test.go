@@ -55,7 +55,7 @@ func TestDecide(t *testing.T) {
 		{"schedule without payload uses the ref", with("schedule", "refs/heads/trunk"), "", Inputs{},
 			Plan{Kind: KindBaseline, HeadSHA: "merge0sha", Branch: "trunk", BaselineBranch: "trunk", Record: true}, nil},
 		{"pull_request_target refused", with("pull_request_target", "refs/heads/master"), "pull_request.opened.json", Inputs{}, Plan{}, new(*EventError)},
-		{"issue_comment unsupported", with("issue_comment", "refs/heads/master"), "push.json", Inputs{}, Plan{}, new(*EventError)},
+		{"check_run unsupported", with("check_run", "refs/heads/master"), "push.json", Inputs{}, Plan{}, new(*EventError)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,7 +21,7 @@ const maxSummaryBytes = 1000 << 10
 func (r *run) report(c *compare.Comparison, t Tally) error {
 	r.logSuites(c)
 	r.annotate(c)
-	opt := report.Options{Title: "perfgate", Footer: r.footer(), History: r.history, Confirmation: r.conf}
+	opt := report.Options{Title: "perfgate", Footer: r.footer(), History: r.history, Confirmation: r.conf, Acceptances: r.accs}
 	md := r.redact(report.WithPreRunNotes(report.Markdown(c, opt), r.notes))
 	if err := r.o.Files.WriteReport(md); err != nil {
 		return err
@@ -106,7 +106,7 @@ func (r *run) updateGitHub(ctx context.Context, c *compare.Comparison, t Tally) 
 	pointer := "The full report is in the job summary: " + r.plan.RunURL
 	notes := len(report.WithPreRunNotes("", r.notes))
 	body := r.redact(report.WithPreRunNotes(report.Markdown(c, report.Options{Confirmation: r.conf,
-		Title: "perfgate", Footer: r.footer(), Overflow: pointer, History: r.history,
+		Title: "perfgate", Footer: r.footer(), Overflow: pointer, History: r.history, Acceptances: r.accs,
 		MaxBytes: MaxCommentChars - len(r.plan.Marker) - 1 - notes,
 	}), r.notes))
 	body = FitComment(r.plan.Marker, body, pointer)

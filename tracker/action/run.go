@@ -69,6 +69,7 @@ type GitHub struct {
 	Comments Comments
 	Statuses Statuses
 	Login    func(ctx context.Context) (string, error)
+	Pulls    Pulls // commands from comments (KindSteer) and the re-baseline on merge (KindBaseline)
 }
 
 // RunOptions is everything one run of the action acts on once its Plan is
@@ -155,9 +156,13 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, spool(err)
 	}
+	if r.plan.Kind == KindCheck {
+		r.accept(ctx, st, c) // first: an accepted regression is not re-run
+	}
 	if r.confirming(c, m) {
 		var extra []*model.Results
 		c, r.conf, extra = o.Measurer.Confirm(ctx, b, m, c)
+		compare.Accept(c, r.accs)
 		fmt.Fprint(o.Stdout, strings.TrimPrefix(report.ConfirmText(r.conf), "\n"))
 		runs, names = append(runs, extra...), append(names, check.RunNames(extra)...)
 	}
@@ -183,6 +188,7 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 		return Outcome{}, spool(err)
 	}
 	if r.plan.Kind == KindBaseline && r.plan.Record {
+		r.rebaseline(ctx, st, runs)
 		r.reportChanges(ctx, st, runs)
 	}
 	return out, nil
@@ -195,6 +201,7 @@ type run struct {
 	history report.Histories      // a check run's recent baseline medians, for the charts
 	conf    *confirm.Confirmation // what re-running the regressions showed (nil: not re-run)
 	notes   []string              // the pre-run checks' warnings
+	accs    []model.Acceptance    // the regressions accepted on the pull request (steer.go)
 }
 
 // confirming reports whether the regressions of c are re-run: on a pull
@@ -244,6 +251,9 @@ func (r *run) record(ctx context.Context, st Store, names []string, runs []*mode
 		if _, err := check.SaveComparison(ctx, st, c); err != nil {
 			fmt.Fprintf(r.o.Stderr, "perfgate: warning: the comparison was not stored: %v\n", err)
 		}
+		if r.o.Shard.Count <= 1 {
+			r.saveReport(ctx, st, c)
+		}
 	}
 	return nil
 }
@@ -253,7 +263,7 @@ func TallyOf(c *compare.Comparison) Tally {
 	s := c.Summary
 	return Tally{
 		Regressions: s.Regressions, Improvements: s.Improvements, Warnings: s.Warnings, Insufficient: s.Insufficient,
-		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Noisy: s.Noisy, NotYet: s.NotYet, Skipped: s.Skipped, Threshold: c.Options.Threshold,
+		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Noisy: s.Noisy, NotYet: s.NotYet, Skipped: s.Skipped, Accepted: s.Accepted, Threshold: c.Options.Threshold,
 		Policy: c.Options.Inconclusive,
 	}
 }

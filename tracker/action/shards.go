@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -60,9 +61,29 @@ type shardData struct {
 	Label      string // the shard's testbed, for the comment
 	Comparison *compare.Comparison
 	Notes      []string // pre-run check warnings
+	// History and Confirmation are a job's own (not sharded) report's, so
+	// that /perfgate accept renders the whole comment again (steer.go).
+	History      report.Histories
+	Confirmation *confirm.Confirmation
 }
 
 func encodeShard(d shardData) ([]byte, error) {
+	// A result's Warnings are errors of types gob does not know: they are
+	// left out (the report file and the job summary keep them).
+	c := *d.Comparison
+	c.Results = slices.Clone(c.Results)
+	for i := range c.Results {
+		c.Results[i].Warnings = nil
+	}
+	d.Comparison = &c
+	if d.Confirmation != nil {
+		conf := *d.Confirmation
+		conf.Outcomes = slices.Clone(conf.Outcomes)
+		for i := range conf.Outcomes {
+			conf.Outcomes[i].First.Warnings = nil
+		}
+		d.Confirmation = &conf
+	}
 	var b bytes.Buffer
 	err := gob.NewEncoder(&b).Encode(d)
 	return b.Bytes(), err
@@ -299,7 +320,8 @@ func (r *run) postMerged(ctx context.Context, m *ShardMerge) error {
 	var notes []string
 	notes = append(notes, m.Notes...)
 	extra := len(report.WithPreRunNotes("", notes)) + len(report.WithShards("### \n", m.Progress))
-	body := report.Markdown(m.Comparison, report.Options{Title: "perfgate", Footer: r.footer(), Overflow: pointer,
+	compare.Accept(m.Comparison, r.accs)
+	body := report.Markdown(m.Comparison, report.Options{Title: "perfgate", Footer: r.footer(), Overflow: pointer, Acceptances: r.accs,
 		MaxBytes: MaxCommentChars - len(r.plan.Marker) - 1 - extra})
 	body = r.redact(report.WithShards(report.WithPreRunNotes(body, notes), m.Progress))
 	body = FitComment(r.plan.Marker, body, pointer)

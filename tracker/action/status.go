@@ -28,6 +28,7 @@ type Tally struct {
 	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
 	NotYet                                                                                    int     // not yet gateable: too little history
 	Skipped                                                                                   int     // not measured: kernel unchanged since the baseline
+	Accepted                                                                                  int     // regressions accepted on the pull request (/perfgate accept)
 	Threshold                                                                                 float64 // fraction, for the description
 	// Policy is what inconclusive verdicts do (the inconclusive input).
 	Policy compare.InconclusivePolicy
@@ -52,13 +53,13 @@ func (t Tally) Fails(failOnRegression bool) bool {
 func (t Tally) gate() (compare.Outcome, bool) {
 	return compare.Summary{
 		Regressions: t.Regressions, Improvements: t.Improvements, Warnings: t.Warnings, Insufficient: t.Insufficient,
-		Unchanged: t.Unchanged, Errors: t.Errors, Incomparable: t.Incomparable, Noisy: t.Noisy, NotYet: t.NotYet, Skipped: t.Skipped,
+		Unchanged: t.Unchanged, Errors: t.Errors, Incomparable: t.Incomparable, Noisy: t.Noisy, NotYet: t.NotYet, Skipped: t.Skipped, Accepted: t.Accepted,
 	}.Gate(t.Policy)
 }
 
 // Changed reports whether any benchmark is not unchanged.
 func (t Tally) Changed() bool {
-	return t.Regressions+t.Improvements+t.Warnings+t.Insufficient+t.Errors+t.Incomparable+t.Noisy+t.NotYet > 0
+	return t.Regressions+t.Accepted+t.Improvements+t.Warnings+t.Insufficient+t.Errors+t.Incomparable+t.Noisy+t.NotYet > 0
 }
 
 // StatusFor is the commit status for a tally: failure when the tally fails
@@ -76,7 +77,7 @@ func StatusFor(t Tally, failOnRegression bool, targetURL string) Status {
 		n    int
 		what string
 	}{
-		{t.Regressions, "regression"}, {t.Improvements, "improvement"}, {t.Warnings, "warning"},
+		{t.Regressions, "regression"}, {t.Accepted, "accepted"}, {t.Improvements, "improvement"}, {t.Warnings, "warning"},
 		{t.Unchanged, "unchanged"}, {t.Noisy, "too noisy"}, {t.NotYet, "not yet gateable"}, {t.Insufficient, "insufficient data"}, {t.Incomparable, "incomparable"},
 		{t.Errors, "error"}, {t.Skipped, "skipped (kernel unchanged)"},
 	} {

@@ -1,13 +1,16 @@
 package chart
 
 import (
+	"bytes"
 	"io"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/internal/safetext"
+	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
 
@@ -33,6 +36,19 @@ func (o Output) Encode(w io.Writer, p *plot.Plot, fit vg.Length) error {
 		h = vg.Length(o.Height) * vg.Inch
 	}
 	return Encode(w, p, o.Format, vg.Length(o.Width)*vg.Inch, h)
+}
+
+// WriteFile encodes p as Encode does and writes it to o.Path atomically: a
+// failed chart leaves no half-written file.
+func (o Output) WriteFile(p *plot.Plot, fit vg.Length) error {
+	var b bytes.Buffer
+	if err := o.Encode(&b, p, fit); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(o.Path, b.Bytes()); err != nil {
+		return &model.InfraError{Op: "write " + o.Path, Err: err}
+	}
+	return nil
 }
 
 // text is user text (names, units, commits, titles) as a chart sets it:

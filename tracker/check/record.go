@@ -101,7 +101,8 @@ func ComparisonRecord(c *compare.Comparison) *model.ComparisonRecord {
 		Failed: c.Failed(),
 		Summary: map[string]any{"regressions": s.Regressions, "improvements": s.Improvements,
 			"warnings": s.Warnings, "insufficient": s.Insufficient, "unchanged": s.Unchanged,
-			"errors": s.Errors, "incomparable": s.Incomparable, "noisy": s.Noisy, "not_yet_gateable": s.NotYet, "below_threshold": s.BelowThreshold},
+			"errors": s.Errors, "incomparable": s.Incomparable, "noisy": s.Noisy, "not_yet_gateable": s.NotYet, "below_threshold": s.BelowThreshold,
+			"accepted": s.Accepted},
 	}
 	if !math.IsNaN(s.GeomeanChange) && !math.IsInf(s.GeomeanChange, 0) {
 		rec.Summary["geomean_change"] = s.GeomeanChange

@@ -37,6 +37,10 @@ const (
 	// kernels' PTX is the baseline's; Reason says why. Neither a pass nor
 	// insufficient data.
 	Skipped Verdict = "skipped"
+	// Accepted: a regression a maintainer accepted on the pull request
+	// (/perfgate accept; Accept); Reason says who and why. It passes the
+	// gate.
+	Accepted Verdict = "accepted"
 )
 
 // A Result is the comparison of one benchmark. Medians are in Unit; NaN
@@ -104,6 +108,7 @@ type Summary struct {
 	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
 	NotYet                                                                                    int // not yet gateable: a history too short
 	Skipped                                                                                   int // not measured on purpose
+	Accepted                                                                                  int // regressions accepted on the pull request
 	// BelowThreshold counts the Unchanged benchmarks with a significant
 	// change smaller than the threshold.
 	BelowThreshold int
@@ -328,6 +333,8 @@ func summarize(rs []Result) Summary {
 			s.Incomparable++
 		case Skipped:
 			s.Skipped++
+		case Accepted:
+			s.Accepted++
 		}
 		if hasEstimate(r) {
 			logSum += math.Log1p(r.Change)

@@ -52,7 +52,7 @@ func (s Summary) Inconclusive() int {
 // only). Under neutral and fail any inconclusive benchmark makes it
 // inconclusive, and fail fails it.
 func (s Summary) Gate(p InconclusivePolicy) (Outcome, bool) {
-	judged := s.Improvements+s.Warnings+s.Unchanged+s.Noisy+s.Skipped > 0
+	judged := s.Improvements+s.Warnings+s.Unchanged+s.Noisy+s.Skipped+s.Accepted > 0
 	switch {
 	case s.Regressions > 0:
 		return OutcomeFail, true

@@ -71,6 +71,10 @@ type side struct {
 	skipped  string    // why a run did not measure it on purpose (model.InfoSkipped)
 	// summaryOnly: some run reported summaries, not raw samples.
 	summaryOnly bool
+	// draws is the most CUDA contexts a run measured it in, drawSpreads
+	// those runs' spreads between contexts (model.MetricDrawSpread, %).
+	draws       int
+	drawSpreads []float64
 	samples     []float64 // pooled, sorted, in the common unit (set by resolveUnit)
 	// jobs holds each job's per-run summaries (log medians in the common
 	// unit), by job rank (set by resolveUnit): the replicates the
@@ -100,6 +104,12 @@ func (s *side) add(b *model.Benchmark, run, job int, pooled bool, runs int) {
 		s.errors = append(s.errors, b.Error)
 	}
 	s.summaryOnly = s.summaryOnly || b.SummaryOnly
+	if d := int(b.Metrics[model.MetricDraws]); d > 1 {
+		s.draws = max(s.draws, d)
+		if v, ok := b.Metrics[model.MetricDrawSpread]; ok {
+			s.drawSpreads = append(s.drawSpreads, v)
+		}
+	}
 }
 
 // addSum appends ref, making room for one of each of the side's runs

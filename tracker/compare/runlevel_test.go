@@ -324,3 +324,30 @@ func TestCleanDoubleReadsPlus100(t *testing.T) {
 			r.Verdict, 100*r.Change, 100*r.CILow, 100*r.CIHigh, r.BaselineMedian, r.CandidateMedian)
 	}
 }
+
+// TestNoisyNamesTheDraws: a noisy benchmark whose candidate runs were each
+// measured in several CUDA contexts says so, with the contexts' spread.
+func TestNoisyNamesTheDraws(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var base []*model.Results
+	for i, lv := range []float64{100, 89, 108, 95, 111} {
+		base = append(base, jobRuns(t, rng, fmt.Sprintf("b%d", i), 20-i, lv)...)
+	}
+	cand := jobRuns(t, rng, "c", 21, 112, 110, 113)
+	for i, r := range cand {
+		r.Benchmarks[0].Metrics = map[string]float64{model.MetricDraws: 4, model.MetricDrawSpread: []float64{2.5, 1.8, 3.1}[i]}
+	}
+	c, err := Compare(base, cand, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := byName(t, c, "x")
+	want := "each run pooled 4 CUDA contexts, whose levels were ±2.5% apart (median over its runs)"
+	if r.Verdict != Noisy || !strings.Contains(r.Reason, want) {
+		t.Fatalf("verdict %s (%q), want noisy with %q", r.Verdict, r.Reason, want)
+	}
+	base2, _ := Compare(base, jobRuns(t, rng, "d", 21, 112), DefaultOptions())
+	if r := byName(t, base2, "x"); strings.Contains(r.Reason, "CUDA contexts") {
+		t.Errorf("a run without draws names contexts: %q", r.Reason)
+	}
+}

@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -180,7 +181,20 @@ func join(a, b string) string {
 func (it *item) noisyReason() string {
 	r := it.res
 	return fmt.Sprintf("runs move ±%s between processes (over %d jobs): only changes beyond %s are detectable",
-		pctAbs(r.RunSpread), r.HistoryJobs, pct(r.Detectable))
+		pctAbs(r.RunSpread), r.HistoryJobs, pct(r.Detectable)) + it.pool.cand.drawNote()
+}
+
+// drawNote says, for a benchmark measured in several CUDA contexts per run,
+// how many and how far apart their levels were: the part of the spread
+// between processes that each run already averages over.
+func (s *side) drawNote() string {
+	if s.draws < 2 || len(s.drawSpreads) == 0 {
+		return ""
+	}
+	spreads := slices.Clone(s.drawSpreads)
+	slices.Sort(spreads)
+	return fmt.Sprintf("; each run pooled %d CUDA contexts, whose levels were ±%.1f%% apart (median over its runs)",
+		s.draws, median(spreads))
 }
 
 // notYetReason says why a benchmark with a short history cannot be gated

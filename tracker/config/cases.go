@@ -40,10 +40,29 @@ type CaseArg struct {
 // Cases expands the sweep and evaluates every expression at every point. A
 // kernel without a sweep has one case with no parameters.
 func (k *Kernel) Cases() ([]Case, error) {
+	points, ok := sweepPoints(k.Sweep)
+	if !ok {
+		return nil, k.errf(nil, "sweep", fmt.Sprintf("the sweep has more than %d points", maxCases))
+	}
+	cases := make([]Case, 0, len(points))
+	for _, pt := range points {
+		c, err := k.evalCase(pt)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+// sweepPoints expands a sweep into its cartesian product, first parameter
+// outermost; false when it has more than maxCases points. No sweep is one
+// point with no parameters.
+func sweepPoints(sweep []Param) ([]map[string]string, bool) {
 	points := []map[string]string{{}}
-	for _, p := range k.Sweep {
+	for _, p := range sweep {
 		if len(points)*len(p.Values) > maxCases {
-			return nil, k.errf(nil, "sweep", fmt.Sprintf("the sweep has more than %d points", maxCases))
+			return nil, false
 		}
 		var next []map[string]string
 		for _, pt := range points {
@@ -58,15 +77,7 @@ func (k *Kernel) Cases() ([]Case, error) {
 		}
 		points = next
 	}
-	cases := make([]Case, 0, len(points))
-	for _, pt := range points {
-		c, err := k.evalCase(pt)
-		if err != nil {
-			return nil, err
-		}
-		cases = append(cases, c)
-	}
-	return cases, nil
+	return points, true
 }
 
 // A KernelError is a problem evaluating a kernel suite's expressions.

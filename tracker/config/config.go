@@ -1,5 +1,5 @@
 // Package config reads .perfgate.yml: the suites a repository declares
-// (command, kernel and builtin), its threshold, ignore and better overrides,
+// (command, kernel, builtin and python), its threshold, ignore and better overrides,
 // and its baseline defaults. Errors name the file, the line and the key.
 //
 // Kernel suites are evaluated here into plain Cases (every expression of the
@@ -70,13 +70,14 @@ type Baseline struct {
 	Testbed string // "" = the current run's testbed
 }
 
-// A Suite is one entry of suites:; exactly one of Command, Kernel, Builtin is set.
+// A Suite is one entry of suites:; exactly one of Command, Kernel, Builtin, Python is set.
 type Suite struct {
 	Name    string
 	Line    int // where the suite is declared, for messages
 	Command *Command
 	Kernel  *Kernel
 	Builtin *Builtin
+	Python  *Python
 }
 
 // A Command suite runs a shell command and parses what it produced.

@@ -165,6 +165,8 @@ func FuzzParseConfig(f *testing.F) {
 			"    buffers: [{name: x, dtype: fp32, len: n, init: random}, {name: y, dtype: fp32, len: n, output: true}]\n" +
 			"    args: [x, y, {value: 2.5, dtype: fp32}, {value: n, dtype: i32}]\n    grid: cdiv(n, 256 * u)\n    block: 256\n" +
 			"    bytes: 12 * n\n    flops: 2 * n\n    reference: {entry: r, tolerance: 1e-6}\n    speedup_vs: {u: 1}\n",
+		"suites:\n- name: p\n  python:\n    module: k.py\n    function: f\n    reference: {function: g, tolerance: 1e-3}\n" +
+			"    sweep: {n: [1024]}\n    dtypes: [fp16]\n    bytes: 3 * n * elem_bytes\n    flops: n\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -180,6 +182,11 @@ func FuzzParseConfig(f *testing.F) {
 			if s.Kernel != nil {
 				if _, err := s.Kernel.Cases(); err != nil {
 					t.Fatalf("Parse accepted a kernel whose Cases fail: %v", err)
+				}
+			}
+			if s.Python != nil {
+				if _, err := s.Python.Cases(); err != nil {
+					t.Fatalf("Parse accepted a python suite whose Cases fail: %v", err)
 				}
 			}
 		}

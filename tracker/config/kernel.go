@@ -93,7 +93,7 @@ func (d *decoder) kernel(n *yaml.Node, key string) (*Kernel, error) {
 		"source":     d.str(&k.Source),
 		"entry":      d.str(&k.Entry),
 		"options":    d.strList(&k.Options),
-		"sweep":      func(v *yaml.Node, kk string) error { return d.sweep(k, v, kk) },
+		"sweep":      func(v *yaml.Node, kk string) error { return d.sweep(&k.Sweep, v, kk) },
 		"buffers":    func(v *yaml.Node, kk string) error { return d.buffers(k, v, kk) },
 		"args":       func(v *yaml.Node, kk string) error { return d.args(k, v, kk) },
 		"grid":       func(v *yaml.Node, kk string) error { return d.dims(k, &k.Grid, v, kk) },
@@ -182,7 +182,8 @@ func (d *decoder) expr(k *Kernel, dst **Expr) handler {
 	}
 }
 
-func (d *decoder) sweep(k *Kernel, n *yaml.Node, key string) error {
+// sweep decodes a sweep: parameter names, each with a list of values.
+func (d *decoder) sweep(dst *[]Param, n *yaml.Node, key string) error {
 	ks, vs, err := d.pairs(n, key)
 	if err != nil {
 		return err
@@ -198,7 +199,7 @@ func (d *decoder) sweep(k *Kernel, n *yaml.Node, key string) error {
 		if len(p.Values) == 0 {
 			return d.errf(vs[i], key+"."+name.Value, "needs at least one value")
 		}
-		k.Sweep = append(k.Sweep, p)
+		*dst = append(*dst, p)
 	}
 	return nil
 }

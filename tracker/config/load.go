@@ -31,6 +31,14 @@ func Load(path string) (*Config, error) {
 	}
 	c.Dir = abs
 	for i := range c.Suites {
+		if p := c.Suites[i].Python; p != nil {
+			for _, m := range p.Modules() {
+				if _, err := os.Stat(filepath.Join(c.Dir, m)); err != nil {
+					return nil, &model.InputError{File: path, Path: fmt.Sprintf("line %d: suites[%d].python.module", p.line, i),
+						Msg: fmt.Sprintf("module %s: %v", m, errors.Unwrap(err))}
+				}
+			}
+		}
 		k := c.Suites[i].Kernel
 		if k == nil {
 			continue
@@ -128,6 +136,12 @@ func (d *decoder) suite(n *yaml.Node, key string) (*Suite, error) {
 			s.Builtin = &Builtin{}
 			return d.builtin(s.Builtin, v, k)
 		},
+		"python": func(v *yaml.Node, k string) error {
+			kinds++
+			var err error
+			s.Python, err = d.python(v, k)
+			return err
+		},
 	})
 	switch {
 	case err != nil:
@@ -137,7 +151,7 @@ func (d *decoder) suite(n *yaml.Node, key string) (*Suite, error) {
 	case !suiteNameRe.MatchString(s.Name):
 		return nil, d.errf(n, key+".name", "%q: use letters, digits, '_', '.' and '-'", s.Name)
 	case kinds != 1:
-		return nil, d.errf(n, key, "a suite needs exactly one of command:, kernel:, builtin:")
+		return nil, d.errf(n, key, "a suite needs exactly one of command:, kernel:, builtin:, python:")
 	}
 	if s.Kernel != nil && s.Kernel.Name == "" {
 		s.Kernel.Name = s.Kernel.Entry

@@ -62,6 +62,8 @@ func latexText(s string) string {
 			b.WriteString(`--`)
 		case '±':
 			b.WriteString(`$\pm$`)
+		case '×':
+			b.WriteString(`$\times$`)
 		case '·':
 			b.WriteString(`;`)
 		default:

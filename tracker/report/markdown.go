@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/confirm"
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // Options controls Markdown rendering.
@@ -32,6 +33,10 @@ type Options struct {
 	// the candidate of each changed benchmark (mermaid.go); the charts go
 	// first when the report must be cut.
 	History Histories
+	// Acceptances are the regressions accepted on the pull request
+	// (/perfgate accept): who accepted which benchmarks and why, listed
+	// under the verdict (accept.go); never cut.
+	Acceptances []model.Acceptance
 }
 
 // layout says which parts of the report to render.
@@ -126,6 +131,7 @@ func renderMarkdown(c *compare.Comparison, o Options, l layout) string {
 			md(strings.Join(diffs, ", ")), map[bool]string{true: " (see Environment below)", false: ""}[l.context])
 	}
 	b.WriteString(confirmMarkdown(o.Confirmation))
+	b.WriteString(acceptMarkdown(c, o.Acceptances))
 	writeChanged(&b, c, l.rows, l.context)
 	writeWarnings(&b, c)
 	if l.context { // dropped with the context when the report must be cut; the verdict line keeps the count
@@ -167,6 +173,7 @@ type section struct {
 // a benchmark that failed may hide one.
 var sections = []section{
 	{"❌ Regressions", compare.Regression, false},
+	{"☑️ Accepted regressions", compare.Accepted, true},
 	{"💥 Errors", compare.Error, true},
 	{"⚠️ Inconclusive", compare.Warn, true},
 	{"🟢 Improvements", compare.Improvement, false},

@@ -133,12 +133,14 @@ func mermaidChart(r *compare.Result, h History) string {
 	return b.String()
 }
 
-// lineColor is GitHub's red for a regression, green for an improvement,
-// yellow for a warning and blue otherwise.
+// lineColor is GitHub's red for a regression, purple for an accepted one,
+// green for an improvement, yellow for a warning and blue otherwise.
 func lineColor(v compare.Verdict) string {
 	switch v {
 	case compare.Regression:
 		return "#cf222e"
+	case compare.Accepted:
+		return "#8250df"
 	case compare.Improvement:
 		return "#1a7f37"
 	case compare.Warn:

@@ -14,7 +14,10 @@ import (
 // suites, the run's metadata and its environment), then one table per
 // suite with each benchmark's sample statistics: n, mean, median,
 // standard deviation, p95, p99 (linear interpolation, R type 7), min and
-// max. A benchmark that failed shows its error. All user text is escaped.
+// max. A benchmark that failed shows its error. Below it, the derived
+// figures the benchmarks' metrics hold (figures.go): speedups over in-run
+// references with their categories, throughput, GB/s, TFLOP/s, peak memory
+// and efficiency. All user text is escaped.
 func RunSummary(runs []*model.Results) string {
 	var b strings.Builder
 	b.WriteString("# perfgate run summary\n\n")
@@ -47,6 +50,12 @@ func writeRunSummary(b *strings.Builder, r *model.Results) {
 		b.WriteString("\n</details>\n\n")
 	}
 	for _, s := range suites {
+		var inSuite []model.Benchmark
+		for _, bm := range r.Benchmarks {
+			if bm.Suite == s {
+				inSuite = append(inSuite, bm)
+			}
+		}
 		fmt.Fprintf(b, "### %s\n\n", md(s))
 		b.WriteString("| benchmark | unit | n | mean | median | std | p95 | p99 | min | max |\n")
 		b.WriteString("|:--|:--|--:|--:|--:|--:|--:|--:|--:|--:|\n")
@@ -64,5 +73,6 @@ func writeRunSummary(b *strings.Builder, r *model.Results) {
 				mdValue(d.P99, bm.Unit), mdValue(d.Min, bm.Unit), mdValue(d.Max, bm.Unit))
 		}
 		b.WriteString("\n")
+		writeFigures(b, inSuite)
 	}
 }

@@ -25,6 +25,8 @@ func verdict(c *compare.Comparison) (emoji, text string) {
 	case s.Regressions > 0:
 		head := fmt.Sprintf("Regression: %d of %s slower by more than %s", s.Regressions, count(n, "benchmark"), thresholdWords(c))
 		return "❌", head + tail(c, false)
+	case s.Accepted > 0 && s.Inconclusive() == 0:
+		return "☑️", "No regression left: " + count(n, "benchmark") + tail(c, true)
 	case n > 0 && s.Incomparable == n || n == 0 && len(c.Incomparable) > 0:
 		return "🚫", fmt.Sprintf("Incomparable: no baseline run on a comparable testbed (%s passed over: %s)",
 			count(len(c.Incomparable), "run"), firstReason(c))
@@ -61,6 +63,7 @@ func tail(c *compare.Comparison, withUnchanged bool) string {
 			parts = append(parts, count(n, one))
 		}
 	}
+	add(s.Accepted, "accepted regression")
 	add(s.Warnings, "warning")
 	add(s.Errors, "error")
 	add(s.Improvements, "improvement")
@@ -102,6 +105,6 @@ func firstReason(c *compare.Comparison) string {
 
 // order ranks verdicts for reports: what needs attention first.
 var order = map[compare.Verdict]int{
-	compare.Regression: 0, compare.Error: 1, compare.Warn: 2, compare.Improvement: 3,
-	compare.Noisy: 4, compare.NotYet: 5, compare.Insufficient: 6, compare.Incomparable: 7, compare.Unchanged: 8, compare.Skipped: 9,
+	compare.Regression: 0, compare.Accepted: 1, compare.Error: 2, compare.Warn: 3, compare.Improvement: 4,
+	compare.Noisy: 5, compare.NotYet: 6, compare.Insufficient: 7, compare.Incomparable: 8, compare.Unchanged: 9, compare.Skipped: 10,
 }

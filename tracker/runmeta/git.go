@@ -62,3 +62,38 @@ func originRepo(ctx context.Context) string {
 	}
 	return parts[len(parts)-2] + "/" + parts[len(parts)-1]
 }
+
+// CheckoutHead checks out sha, a pull request's head as the API named it,
+// in dir ("" = the working directory), detached. When the commit is not in
+// the clone it first fetches the pull request's head (refs/pull/PR/head)
+// from origin; a head that moved since the API was asked is refused. sha
+// must be a full hexadecimal commit name: it never reaches git as an
+// option.
+func CheckoutHead(ctx context.Context, dir string, pr int, sha string) error {
+	if !isFullSHA(sha) || pr <= 0 {
+		return fmt.Errorf("check out pull request #%d: %q is not a full commit SHA", pr, sha)
+	}
+	if _, err := Git(ctx, dir, "cat-file", "-e", sha+"^{commit}"); err != nil {
+		ref := fmt.Sprintf("+refs/pull/%d/head:refs/remotes/origin/perfgate/pr-%d", pr, pr)
+		if _, err := Git(ctx, dir, "fetch", "--no-tags", "origin", ref); err != nil {
+			return fmt.Errorf("fetch pull request #%d: %w", pr, err)
+		}
+		if _, err := Git(ctx, dir, "cat-file", "-e", sha+"^{commit}"); err != nil {
+			return fmt.Errorf("pull request #%d's head %.12s is not in what origin has: it moved since; comment again", pr, sha)
+		}
+	}
+	_, err := Git(ctx, dir, "-c", "advice.detachedHead=false", "checkout", "--detach", sha)
+	return err
+}
+
+func isFullSHA(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -29,6 +29,11 @@ type Options struct {
 	// reads: O(n²), and the page is about the recent past.
 	StepRuns int
 	Steps    trend.Options
+	// Resets are the re-baseline points (perfgate baseline reset, and the
+	// merge of an accepted regression) drawn on the charts of the
+	// benchmarks they cover, those of repository Repo ("" = any).
+	Resets []model.Reset
+	Repo   string
 }
 
 // DefaultOptions draw 400 points a series and find steps in the latest 300 runs.
@@ -75,6 +80,17 @@ type seriesDoc struct {
 	N       int          `json:"n"`     // points in all
 	Points  [][3]float64 `json:"p"`     // [point index, run index, median], downsampled
 	Steps   []stepDoc    `json:"steps"` // newest last
+	Resets  []resetDoc   `json:"resets"`
+}
+
+// A resetDoc is a re-baseline point on a chart: drawn before point Index
+// (the first run started at or after it; N: after the last).
+type resetDoc struct {
+	Index    int    `json:"i"`
+	At       string `json:"at"`
+	Who      string `json:"who"`
+	Reason   string `json:"reason"`
+	Accepted bool   `json:"accepted"` // the merge of a regression accepted on a pull request
 }
 
 type stepDoc struct {
@@ -157,7 +173,8 @@ func buildSuite(suite string, series []model.TrendSeries, o Options) suiteDoc {
 		if !slices.Contains(doc.Testbeds, bed) {
 			doc.Testbeds = append(doc.Testbeds, bed)
 		}
-		sd := seriesDoc{Name: shown(se.Name), Unit: shown(se.Unit), Better: se.Better, Testbed: bed, N: len(se.Points), Steps: []stepDoc{}}
+		sd := seriesDoc{Name: shown(se.Name), Unit: shown(se.Unit), Better: se.Better, Testbed: bed, N: len(se.Points), Steps: []stepDoc{},
+			Resets: resetDocs(se, o)}
 		x, y := make([]float64, len(se.Points)), make([]float64, len(se.Points))
 		for i, p := range se.Points {
 			x[i], y[i] = float64(i), p.Median
@@ -180,6 +197,21 @@ func buildSuite(suite string, series []model.TrendSeries, o Options) suiteDoc {
 	nameSeries(doc.Series, series)
 	slices.Sort(doc.Testbeds)
 	return doc
+}
+
+// resetDocs places the resets that cover the series on its chart.
+func resetDocs(se model.TrendSeries, o Options) []resetDoc {
+	out := []resetDoc{}
+	key := model.Key{Suite: se.Suite, Name: se.Name}.String()
+	for _, r := range o.Resets {
+		if r.Repo != "" && o.Repo != "" && r.Repo != o.Repo || !model.MatchGlob(r.Glob, key) {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(se.Points, r.At, func(p model.TrendPoint, at time.Time) int { return p.Run.StartedAt.Compare(at) })
+		out = append(out, resetDoc{Index: i, At: r.At.UTC().Format(time.RFC3339), Who: shown(r.Who), Reason: shown(r.Reason),
+			Accepted: strings.HasPrefix(r.Reason, "accepted on #")})
+	}
+	return out
 }
 
 // nameSeries tells apart the series of one benchmark on one testbed that a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/trend"
 )
 
 // Published is what Publish did, for its log line.
@@ -15,13 +16,19 @@ type Published struct {
 	Read, Built   time.Duration // reading the history; building and writing the files
 }
 
-// Publish reads the series of q from src, builds the dashboard (Build)
-// and writes it into dir (Write).
+// Publish reads the series of q from src, and its re-baseline points when
+// o has none, builds the dashboard (Build) and writes it into dir (Write).
 func Publish(ctx context.Context, src history.TrendSource, q model.TrendQuery, o Options, dir string) (Published, error) {
 	start := time.Now()
 	series, err := src.Trend(ctx, q)
 	if err != nil {
 		return Published{}, err
+	}
+	if o.Resets == nil {
+		if o.Resets, err = trend.ReadResets(ctx, src); err != nil {
+			return Published{}, err
+		}
+		o.Repo = q.Repo
 	}
 	p := Published{Series: len(series), Read: time.Since(start)}
 	files, err := Build(series, o)

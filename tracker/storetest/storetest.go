@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) history.Store) {
 		{"Prune", pruneTests},
 		{"Shards", shardTests},
 		{"Resets", resetTests},
+		{"Acceptances", acceptanceTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,7 +1,8 @@
 // Package suites runs command suites: a user's shell command (go test -bench,
 // a Google Benchmark binary, pytest, cargo bench, a PyTorch script) in its
 // working directory with its environment and timeout, repeated R times, its
-// output parsed by tracker/ingest and the repeats pooled.
+// output parsed by tracker/ingest and the repeats pooled; and python suites:
+// perfgate's Python harness on a spec, its results v1 read back (python.go).
 //
 // Pooling never invents samples: tools that report raw samples contribute
 // all of them from every repeat; tools that report only a summary contribute

@@ -140,9 +140,21 @@
       l.appendChild(title);
       svg.appendChild(l);
     }
+    // Re-baseline points: the runs left of the line feed no baseline.
+    for (const r of s.resets || []) {
+      const x = X(r.i - 0.5);
+      const l = svgEl("line", { class: "reset", x1: x, y1: T, x2: x, y2: H - B });
+      const title = svgEl("title", {}); title.textContent = resetText(r);
+      l.appendChild(title);
+      svg.appendChild(l);
+    }
     const pts = s.p.map((p) => X(p[0]).toFixed(1) + "," + Y(p[2] * s.scale).toFixed(1)).join(" ");
     svg.appendChild(svgEl("polyline", { class: "line", points: pts }));
     card.appendChild(svg);
+    if ((s.resets || []).length) {
+      const ul = card.appendChild(el("ul", { class: "resets" }));
+      for (const r of s.resets) ul.appendChild(el("li", {}, resetText(r)));
+    }
     if (s.steps.length) {
       const ul = card.appendChild(el("ul", { class: "steps" }));
       for (const st of s.steps.slice(-3).reverse()) {
@@ -152,6 +164,12 @@
         li.appendChild(document.createTextNode(" (" + val(st.before, s) + " → " + val(st.after, s) + ")"));
       }
     }
+  }
+
+  // resetText says what a re-baseline point is: who, when and why.
+  function resetText(r) {
+    return (r.accepted ? "↺ accepted change merged: baseline reset " : "↺ baseline reset ") + r.at.slice(0, 16).replace("T", " ") + "Z" +
+      (r.who ? " by " + r.who : "") + (r.reason ? ": " + r.reason : "") + " (earlier runs feed no baseline)";
   }
 
   async function suite() {

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -139,5 +142,29 @@ func TestGetenvOr(t *testing.T) {
 	e := &Env{Getenv: func(k string) string { return map[string]string{"A": "x"}[k] }}
 	if e.GetenvOr("A", "d") != "x" || e.GetenvOr("B", "d") != "d" {
 		t.Errorf("GetenvOr: got %q, %q; want x, d", e.GetenvOr("A", "d"), e.GetenvOr("B", "d"))
+	}
+}
+
+func TestWriteFiles(t *testing.T) {
+	var stderr strings.Builder
+	e := &Env{Stdout: io.Discard, Stderr: &stderr}
+	dir := filepath.Join(t.TempDir(), "new")
+	if err := WriteFiles(e, dir)(map[string][]byte{"a.svg": []byte("A"), "b.svg": []byte("B")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "b.svg")); string(b) != "B" || !strings.Contains(stderr.String(), "wrote 2 files to "+dir) {
+		t.Errorf("b.svg %q, stderr %q", b, stderr.String())
+	}
+	for _, bad := range []string{"../x.svg", "d/x.svg", ".."} {
+		if err := WriteFiles(e, dir)(map[string][]byte{bad: nil}, nil); err == nil {
+			t.Errorf("%q was written", bad)
+		}
+	}
+	boom := errors.New("boom")
+	if err := WriteFiles(e, filepath.Join(dir, "never"))(nil, boom); err != boom {
+		t.Errorf("err %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "never")); err == nil {
+		t.Error("an error still created the directory")
 	}
 }

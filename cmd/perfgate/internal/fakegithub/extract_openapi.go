@@ -35,6 +35,11 @@ var operations = []string{
 	"repos/list-comments-for-commit",
 	"issues/create",
 	"issues/list-for-repo",
+	// Steering the gate from a pull request (tracker/action/steer.go).
+	"pulls/get",
+	"repos/get-collaborator-permission-level",
+	"reactions/create-for-issue-comment",
+	"repos/list-pull-requests-associated-with-commit",
 }
 
 type op struct {

@@ -2,7 +2,9 @@
 // server under a non-empty base path (like GitHub Enterprise Server's
 // /api/v3) that keeps issue comments, commit statuses and releases (their
 // assets uploaded under /api/uploads and downloaded from
-// /OWNER/REPO/releases/download/TAG/NAME, as on GHES), paginates like
+// /OWNER/REPO/releases/download/TAG/NAME, as on GHES), pull requests,
+// collaborators' permissions and comment reactions (SetPull, SetPermission,
+// Reactions), paginates like
 // GitHub (per_page, page, Link headers), can be told to fail with 5xx and
 // rate-limit responses, and checks every request it receives against
 // GitHub's official REST description (testdata/openapi-ops.json).
@@ -58,9 +60,14 @@ type Server struct {
 	// are notify.go's.
 	commitComments map[string][]*CommitComment
 	issues         map[string][]*Issue
-	nextID         int64
-	stubs          []*stub
-	violations     []string
+	// pulls (by "owner/repo#n"), perms (by "owner/repo@user") and
+	// reactions (by "owner/repo/commentID") are pulls.go's.
+	pulls      map[string]Pull
+	perms      map[string][2]string
+	reactions  map[string][]string
+	nextID     int64
+	stubs      []*stub
+	violations []string
 
 	reqMu    sync.Mutex
 	requests []Request
@@ -191,7 +198,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, op *Operation, p
 	case "repos/delete-release-asset":
 		s.deleteAsset(w, p)
 	default:
-		if s.handleNotify(w, r, op, p, body) {
+		if s.handleNotify(w, r, op, p, body) || s.handlePulls(w, r, op, p, body) {
 			return
 		}
 		writeJSON(w, http.StatusNotImplemented, map[string]string{"message": "fakegithub: " + op.ID + " not implemented"})

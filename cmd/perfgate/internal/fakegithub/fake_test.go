@@ -41,21 +41,25 @@ func TestOperationsExtract(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"issues/list-comments":           "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
-		"issues/create-comment":          "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
-		"issues/update-comment":          "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
-		"issues/delete-comment":          "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
-		"users/get-authenticated":        "GET /user",
-		"repos/create-commit-status":     "POST /repos/{owner}/{repo}/statuses/{sha}",
-		"repos/get-release-by-tag":       "GET /repos/{owner}/{repo}/releases/tags/{tag}",
-		"repos/create-release":           "POST /repos/{owner}/{repo}/releases",
-		"repos/update-release":           "PATCH /repos/{owner}/{repo}/releases/{release_id}",
-		"repos/upload-release-asset":     "POST /repos/{owner}/{repo}/releases/{release_id}/assets",
-		"repos/delete-release-asset":     "DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}",
-		"repos/create-commit-comment":    "POST /repos/{owner}/{repo}/commits/{commit_sha}/comments",
-		"repos/list-comments-for-commit": "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",
-		"issues/create":                  "POST /repos/{owner}/{repo}/issues",
-		"issues/list-for-repo":           "GET /repos/{owner}/{repo}/issues",
+		"issues/list-comments":                            "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+		"issues/create-comment":                           "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
+		"issues/update-comment":                           "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
+		"issues/delete-comment":                           "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
+		"users/get-authenticated":                         "GET /user",
+		"repos/create-commit-status":                      "POST /repos/{owner}/{repo}/statuses/{sha}",
+		"repos/get-release-by-tag":                        "GET /repos/{owner}/{repo}/releases/tags/{tag}",
+		"repos/create-release":                            "POST /repos/{owner}/{repo}/releases",
+		"repos/update-release":                            "PATCH /repos/{owner}/{repo}/releases/{release_id}",
+		"repos/upload-release-asset":                      "POST /repos/{owner}/{repo}/releases/{release_id}/assets",
+		"repos/delete-release-asset":                      "DELETE /repos/{owner}/{repo}/releases/assets/{asset_id}",
+		"repos/create-commit-comment":                     "POST /repos/{owner}/{repo}/commits/{commit_sha}/comments",
+		"repos/list-comments-for-commit":                  "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",
+		"issues/create":                                   "POST /repos/{owner}/{repo}/issues",
+		"issues/list-for-repo":                            "GET /repos/{owner}/{repo}/issues",
+		"pulls/get":                                       "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+		"repos/get-collaborator-permission-level":         "GET /repos/{owner}/{repo}/collaborators/{username}/permission",
+		"reactions/create-for-issue-comment":              "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+		"repos/list-pull-requests-associated-with-commit": "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
 	}
 	for _, o := range ops {
 		if want[o.ID] != o.Method+" "+o.Path {
@@ -73,7 +77,8 @@ func TestVerifyReportsViolations(t *testing.T) {
 		name, method, path, body string
 		want                     string // a fragment of the one expected error
 	}{
-		{"unknown endpoint", "GET", "/repos/o/r/pulls/1", "", "no operation"},
+		{"unknown endpoint", "GET", "/repos/o/r/pulls/1/files", "", "no operation"},
+		{"reaction outside the enum", "POST", "/repos/o/r/issues/comments/1/reactions", `{"content":"thumbsup"}`, `"content" = thumbsup`},
 		{"wrong method", "PUT", "/repos/o/r/issues/1/comments", `{"body":"x"}`, "no operation"},
 		{"missing body field", "POST", "/repos/o/r/issues/1/comments", `{"text":"x"}`, `required body field "body"`},
 		{"status state outside the enum", "POST", "/repos/o/r/statuses/abc", `{"state":"failed"}`, `"state" = failed`},

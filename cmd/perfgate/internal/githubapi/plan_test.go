@@ -18,9 +18,12 @@ func TestForPlan(t *testing.T) {
 		wantErr            string
 	}{
 		{"a pull request check", action.Plan{Kind: action.KindCheck}, withToken, true, false, ""},
-		{"a check without a token", action.Plan{Kind: action.KindCheck}, &action.Settings{}, false, false, "github-token: empty; a pull request check"},
+		{"a check without a token", action.Plan{Kind: action.KindCheck}, &action.Settings{}, false, false, "github-token: empty; a pull request check or command"},
 		{"a check against a bad API root", action.Plan{Kind: action.KindCheck}, &action.Settings{Token: "tok", APIURL: "api.example"}, false, false, "GITHUB_API_URL"},
-		{"a recorded push that notifies", action.Plan{Kind: action.KindBaseline, Record: true}, withToken, false, true, ""},
+		{"a recorded push that notifies (and asks which pull request it merged)", action.Plan{Kind: action.KindBaseline, Record: true}, withToken, true, true, ""},
+		{"a recorded push with a token asks which pull request it merged", action.Plan{Kind: action.KindBaseline, Record: true}, &action.Settings{Token: "tok", Notify: action.NotifyOff}, true, false, ""},
+		{"a command from a comment", action.Plan{Kind: action.KindSteer}, withToken, true, false, ""},
+		{"a command without a token", action.Plan{Kind: action.KindSteer}, &action.Settings{}, false, false, "github-token: empty; a pull request check or command"},
 		{"notify without a token", action.Plan{Kind: action.KindBaseline, Record: true}, &action.Settings{Notify: action.NotifyCommitComment}, false, false, "notify-changes: commit-comment needs it"},
 		{"a push not recorded", action.Plan{Kind: action.KindBaseline}, withToken, false, false, ""},
 		{"notify-changes off", action.Plan{Kind: action.KindBaseline, Record: true}, &action.Settings{Notify: action.NotifyOff}, false, false, ""},

@@ -1,6 +1,8 @@
-// Package steer holds the commands that steer the gate by hand: perfgate
-// baseline reset (docs/action.md, "Steering the gate"). It parses their
-// flags and calls tracker/history; package main gives it the store.
+// Package steer holds the commands that steer the gate
+// (docs/action.md, "Steering the gate"): perfgate baseline reset, which it
+// parses and hands to tracker/history, and the /perfgate commands of pull
+// request comments, which perfgate action hands it (comment.go) and which
+// tracker/action answers; package main gives it the store.
 package steer
 
 import (

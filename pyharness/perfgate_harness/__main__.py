@@ -1,0 +1,32 @@
+"""python3 -m perfgate_harness run SPEC.json OUT.json: run a python: suite's spec into results v1.
+
+Exit status 0 when the results were written (failed benchmarks are error
+entries in them), 2 for a spec, module or function that cannot be used.
+"""
+
+import json
+import sys
+
+from . import results
+from .runspec import SpecError, run_spec
+
+USAGE = "usage: python3 -m perfgate_harness run SPEC.json OUT.json"
+
+
+def main(argv):
+    if len(argv) != 3 or argv[0] != "run":
+        sys.stderr.write(USAGE + "\n")
+        return 2
+    try:
+        with open(argv[1], encoding="utf-8") as f:
+            spec = json.load(f)
+        bs, env = run_spec(spec)
+    except (OSError, ValueError, SpecError) as e:
+        sys.stderr.write("perfgate_harness: %s: %s\n" % (argv[1], e))
+        return 2
+    results.write_results(argv[2], results.new_run(env=env), bs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

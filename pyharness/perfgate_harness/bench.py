@@ -1,0 +1,62 @@
+"""Timing a callable: measure() for one mode, bench() for results-v1 entries, do_bench() for Triton's users."""
+
+from . import results
+from .cuda import TorchTimer, open_monitor
+from .loop import MODE_BATCH, MODE_COLD, Loop, captured_limit, held_limit
+from .sampling import S, rules_for
+
+MODES = (MODE_COLD, MODE_BATCH)
+_monitor = []
+
+
+def monitor():
+    """Return the process's SM clock monitor (NVML when it loads), opened once."""
+    if not _monitor:
+        _monitor.append(open_monitor()[0])
+    return _monitor[0]
+
+
+def measure(fn, mode=MODE_COLD, rule=None, graph=True):
+    """Time fn, a callable of no arguments that queues GPU work, in mode; return a loop.Measurement.
+
+    cold: one call a sample after an L2 flush; batch: N calls a sample, N
+    chosen so a sample lasts about 1 ms. Samples are µs per call.
+    """
+    timer = TorchTimer(fn, graph=graph)
+    timer.probe()
+    limit = captured_limit(1) if timer.use_graph else held_limit(1)
+    m = Loop(timer, monitor()).measure(mode, 1, limit, False, rule or rules_for())
+    m.timing = timer.timing
+    return m
+
+
+def bench(fn, suite, op, params=None, modes=MODES, rule=None, bytes_=0.0, flops=0.0, reference=""):
+    """Measure fn in each mode and return results-v1 benchmarks named op/params/mode=…
+
+    reference is the in-run reference's op (its benchmarks are suite/reference/…
+    with the same params); the speedup metric is added by results.add_ref_speedups.
+    """
+    params = {str(k): str(v) for k, v in (params or {}).items()}
+    out = []
+    for mode in modes:
+        ref = suite + "/" + results.benchmark_name(reference, params, mode) if reference else ""
+        try:
+            m = measure(fn, mode, rule)
+        except Exception as e:  # noqa: BLE001 - a failing benchmark is an error benchmark, the run goes on
+            out.append(results.error_benchmark(suite, op, params, mode, e))
+            continue
+        out.append(results.to_benchmark(suite, op, params, m, bytes_, flops, reference=ref))
+    return out
+
+
+def do_bench(fn, mode=MODE_COLD, size="", fast=False, max_time_s=0):
+    """Return fn's median time in ms, measured by perfgate's rules: a stand-in for triton.testing.do_bench.
+
+    Triton's do_bench flushes the L2 and times each call; so does the
+    default cold mode. Use mode="batch" for back-to-back calls.
+    """
+    m = measure(fn, mode, rules_for(size=size, fast=fast, max_time=int(max_time_s * S)))
+    b = results.to_benchmark("do_bench", "fn", {}, m)
+    if b.get("error"):
+        raise RuntimeError(b["error"])
+    return b["metrics"]["median_us"] / 1e3

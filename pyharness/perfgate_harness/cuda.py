@@ -1,0 +1,262 @@
+"""The torch side of the harness: a timer of CUDA events, an NVML monitor, the GPU's fingerprint.
+
+TorchTimer times a callable as kernels/timing_cuda.go times a kernel: every
+sample replays a CUDA graph of the sample's repetitions (one in cold mode, N
+in batch mode), queued behind a block so that the events time back-to-back
+GPU work rather than how fast Python issues launches; in cold mode an L2
+flush (a memset of twice the L2 size) goes before the block. The block is
+torch.cuda._sleep, a kernel that spins for a number of clock cycles (the Go
+harness spins on a flag in host memory instead, which Python cannot launch);
+when the GPU reached the start event before the launches were all queued,
+the block was too short: it is doubled and the sample retaken. A callable
+that cannot be captured is timed as stream launches, and info.timing says
+why. NvmlMonitor reads the SM clock and clock-event reasons through
+libnvidia-ml with ctypes; without it, clocks are 0 (unknown), as in Go.
+"""
+
+import ctypes
+import time
+
+import torch
+
+from .loop import BlockTimeout
+from .sampling import MS, US
+
+# Clock-event reason bits and names (kernels/doctor.go's clockReasonNames).
+REASON_NAMES = [(0x1, "gpu_idle"), (0x2, "applications_clocks"), (0x4, "sw_power_cap"), (0x8, "hw_slowdown"),
+                (0x10, "sync_boost"), (0x20, "sw_thermal"), (0x40, "hw_thermal"), (0x80, "hw_power_brake"),
+                (0x100, "display_clocks")]
+
+MAX_BLOCK = 50 * MS  # the Go harness's blocking kernel gives up after 50 ms
+TIMING_GRAPH = "graph: every sample replays a CUDA graph of its repetitions behind a block"
+
+
+def _ns(start, end):
+    return int(round(start.elapsed_time(end) * 1e6))
+
+
+_shared = {}
+
+
+def _flush_buffer(props):
+    """Return the process's L2 flush buffer: twice the L2 size, as the Go harness's."""
+    if "flush" not in _shared:
+        l2 = getattr(props, "L2_cache_size", 0) or 64 << 20
+        _shared["flush"] = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
+    return _shared["flush"]
+
+
+def _calibrate():
+    """Return the block's clock cycles per ns (torch.cuda._sleep counts cycles), measured once."""
+    if "cycles" not in _shared:
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(20_000_000)  # about 10 ms first, so that an idle GPU's clock has risen
+        s.record()
+        torch.cuda._sleep(2_000_000)
+        e.record()
+        e.synchronize()
+        _shared["cycles"] = 2_000_000 / max(_ns(s, e), 1)
+    return _shared["cycles"]
+
+
+class TorchTimer:
+    """A TorchTimer times repetitions of fn, a callable of no arguments, on the current stream."""
+
+    def __init__(self, fn, graph=True):
+        self.fn = fn
+        self.stream = torch.cuda.current_stream()
+        props = torch.cuda.get_device_properties(torch.cuda.current_device())
+        self.flush_buf = _flush_buffer(props)
+        self.graphs = {}
+        self.use_graph = graph
+        self.timing = TIMING_GRAPH if graph else "stream: stream launches behind a block (graphs off)"
+        self.can_block = hasattr(torch.cuda, "_sleep")
+        if not self.can_block:
+            self.timing += "; no torch.cuda._sleep: samples are not held behind a block"
+        self.block = 100 * US
+        self.cycles_per_ns = _calibrate() if self.can_block else 0.0
+
+    def probe(self):
+        """Capture one repetition; on failure fall back to stream launches. Returns the timing note."""
+        if self.use_graph:
+            self._runner(1)
+        return self.timing
+
+    def _runner(self, n):
+        if self.use_graph:
+            g = self.graphs.get(n)
+            if g is None:
+                try:
+                    g = self._capture(n)
+                except Exception as e:  # noqa: BLE001 - any capture failure means: use stream launches
+                    torch.cuda.synchronize()
+                    self.use_graph, self.graphs = False, {}
+                    first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                    self.timing = "stream: stream launches behind a block; CUDA graph capture failed: " + first[:200]
+                else:
+                    self.graphs = {n: g}  # one graph at a time: each holds its own memory pool
+            if self.use_graph:
+                return g.replay
+        fn = self.fn
+
+        def launches():
+            for _ in range(n):
+                fn()
+        return launches
+
+    def _capture(self, n):
+        side = torch.cuda.Stream()
+        side.wait_stream(self.stream)
+        with torch.cuda.stream(side):  # torch asks for a warm-up on a side stream before capture
+            self.fn()
+        self.stream.wait_stream(side)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            for _ in range(n):
+                self.fn()
+        torch.cuda.synchronize()
+        return g
+
+    def issue(self, n):
+        """Run n repetitions as Python issues them and return their GPU time in ns."""
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(n):
+            self.fn()
+        e.record()
+        e.synchronize()
+        return _ns(s, e)
+
+    def held(self, n, cold):
+        """Time n repetitions queued behind the block (after an L2 flush when cold), in ns."""
+        run = self._runner(n)
+        for _ in range(4):
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            if cold:
+                self.flush_buf.zero_()
+            t0 = time.perf_counter_ns()
+            if self.can_block:
+                torch.cuda._sleep(int(self.block * self.cycles_per_ns))
+            s.record()
+            run()
+            e.record()
+            issued = time.perf_counter_ns() - t0
+            late = self.can_block and s.query()
+            e.synchronize()
+            if not late:
+                if 2 * issued > self.block:
+                    self.block = min(2 * issued, MAX_BLOCK)
+                return _ns(s, e)
+            if self.block >= MAX_BLOCK:
+                break
+            self.block = min(2 * self.block, MAX_BLOCK)
+        raise BlockTimeout("the block ran out before the launches of a sample were queued")
+
+
+def _reason_names(mask):
+    return [name for bit, name in REASON_NAMES if mask & bit]
+
+
+class NullMonitor:
+    """A NullMonitor knows no clocks (no NVML): every clock is 0, nothing is throttled."""
+
+    def sm_clock(self):
+        return 0.0
+
+    def sample(self):
+        return 0.0
+
+    def throttled_now(self):
+        return False
+
+    def take_reasons(self):
+        return []
+
+
+class NvmlMonitor:
+    """An NvmlMonitor reads the SM clock and clock-event reasons of one GPU through libnvidia-ml."""
+
+    def __init__(self, lib, handle):
+        self.lib, self.h = lib, handle
+        self.reasons_fn = getattr(lib, "nvmlDeviceGetCurrentClocksEventReasons", None) or \
+            getattr(lib, "nvmlDeviceGetCurrentClocksThrottleReasons")
+        self.last_read = 0
+        self.last_clock = 0.0
+        self.last_mask = 0
+        self.seen = 0
+
+    def sm_clock(self):
+        v = ctypes.c_uint()
+        if self.lib.nvmlDeviceGetClockInfo(self.h, 1, ctypes.byref(v)) != 0:  # NVML_CLOCK_SM
+            return 0.0
+        return float(v.value)
+
+    def sample(self):
+        now = time.perf_counter_ns()
+        if now - self.last_read >= MS:
+            self.last_read = now
+            self.last_clock = self.sm_clock()
+            mask = ctypes.c_ulonglong()
+            if self.reasons_fn(self.h, ctypes.byref(mask)) == 0:
+                self.last_mask = mask.value
+                self.seen |= mask.value & ~0x1
+        return self.last_clock
+
+    def throttled_now(self):
+        from .pace import throttled
+        return throttled(self.last_mask)
+
+    def take_reasons(self):
+        names, self.seen = _reason_names(self.seen), 0
+        return names
+
+
+def _nvml():
+    try:
+        lib = ctypes.CDLL("libnvidia-ml.so.1")
+    except OSError:
+        return None
+    return lib if lib.nvmlInit_v2() == 0 else None
+
+
+def open_monitor():
+    """Return an NvmlMonitor of the current CUDA device, or a NullMonitor (and why) without NVML."""
+    lib = _nvml()
+    if lib is None:
+        return NullMonitor(), "libnvidia-ml.so.1 not loadable"
+    uuid = str(getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "uuid", ""))
+    if uuid and not uuid.startswith(("GPU-", "MIG-")):
+        uuid = "GPU-" + uuid
+    h = ctypes.c_void_p()
+    if not uuid or lib.nvmlDeviceGetHandleByUUID(uuid.encode(), ctypes.byref(h)) != 0:
+        return NullMonitor(), "no NVML device with UUID " + uuid
+    return NvmlMonitor(lib, h), ""
+
+
+def fingerprint():
+    """Return run.env for the current device: the keys model.Comparable uses (gpu, driver, cuda) and more."""
+    dev = torch.cuda.current_device()
+    p = torch.cuda.get_device_properties(dev)
+    env = {"gpu": p.name, "sm_count": str(p.multi_processor_count), "memory_bytes": str(p.total_memory),
+           "compute_capability": "%d.%d" % (p.major, p.minor), "torch": torch.__version__,
+           "harness": "perfgate_harness (Python)"}
+    if getattr(p, "L2_cache_size", 0):
+        env["l2_bytes"] = str(p.L2_cache_size)
+    if getattr(p, "uuid", None):
+        u = str(p.uuid)
+        env["gpu_uuid"] = u if u.startswith(("GPU-", "MIG-")) else "GPU-" + u
+    try:
+        import triton
+        env["triton"] = triton.__version__
+    except Exception:  # noqa: BLE001 - triton is optional
+        pass
+    lib = _nvml()
+    if lib is not None:
+        buf = ctypes.create_string_buffer(96)
+        if lib.nvmlSystemGetDriverVersion(buf, 96) == 0:
+            env["driver"] = buf.value.decode()
+        v = ctypes.c_int()
+        if lib.nvmlSystemGetCudaDriverVersion_v2(ctypes.byref(v)) == 0:
+            env["cuda"] = "%d.%d" % (v.value // 1000, v.value % 1000 // 10)
+    env["nvml"] = "yes" if lib is not None else "no"
+    return env

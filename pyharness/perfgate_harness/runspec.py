@@ -1,0 +1,148 @@
+"""Running a .perfgate.yml python: suite from the spec perfgate writes (runner/python.go).
+
+perfgate evaluates the sweep, the dtypes and the bytes/flops expressions and
+passes every case as numbers, so nothing here evaluates an expression. A spec:
+
+    {"suite": "triton", "name": "add", "module": "/abs/kernels/add.py", "function": "make_add",
+     "reference": {"name": "torch_add", "module": "/abs/kernels/add.py", "function": "make_torch_add"},
+     "tolerance": 0, "modes": ["cold", "batch"], "size": "", "fast": false, "max_time_ns": 0, "pace": "",
+     "cases": [{"params": {"n": "1048576"}, "dtype": "fp16", "bytes": 6291456, "flops": 0}]}
+
+The function is a factory: called with the case's parameters as keyword
+arguments (numbers as int or float) and dtype= a torch dtype when the suite
+lists dtypes, it returns the callable to time (no arguments). With a
+reference, both callables' return values are compared (check.py) before
+anything is timed; a mismatch makes the case's benchmarks errors.
+"""
+
+import importlib.util
+import os
+import sys
+
+from . import results
+from .check import Mismatch, check_outputs
+
+TORCH_DTYPES = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "fp64": "float64", "i32": "int32",
+                "i8": "int8", "u8": "uint8", "i64": "int64", "i16": "int16"}
+
+
+class SpecError(Exception):
+    """A SpecError is a spec, module or function perfgate cannot use (exit 2)."""
+
+
+def _number(v):
+    for conv in (int, float):
+        try:
+            return conv(v)
+        except ValueError:
+            pass
+    return v
+
+
+_modules = {}
+
+
+def load_function(path, name):
+    """Import the module at path (once) and return its callable name."""
+    if path not in _modules:
+        modname = "perfgate_user_" + str(len(_modules))
+        spec = importlib.util.spec_from_file_location(modname, path)
+        if spec is None or spec.loader is None:
+            raise SpecError("%s: not a Python module" % path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = mod  # dataclasses and pickling look modules up here
+        sys.path.insert(0, os.path.dirname(path))  # the module's own imports of its neighbours
+        try:
+            spec.loader.exec_module(mod)
+        except FileNotFoundError as e:
+            raise SpecError("%s: %s" % (path, e))
+        _modules[path] = mod
+    fn = getattr(_modules[path], name, None)
+    if not callable(fn):
+        raise SpecError("%s has no function %s" % (path, name))
+    return fn
+
+
+def _check_spec(spec):
+    for key in ("suite", "name", "module", "function", "cases", "modes"):
+        if key not in spec:
+            raise SpecError("the spec has no %s" % key)
+    ref = spec.get("reference")
+    if ref is not None and not all(k in ref for k in ("name", "module", "function")):
+        raise SpecError("the spec's reference needs name, module and function")
+
+
+def run_spec(spec, log=sys.stderr):
+    """Run every case of spec and return (benchmarks, env)."""
+    import torch
+
+    from .cuda import fingerprint
+    from .sampling import rules_for
+
+    _check_spec(spec)
+    rule = rules_for(size=spec.get("size", ""), fast=spec.get("fast", False),
+                     max_time=int(spec.get("max_time_ns", 0)), pace=spec.get("pace", ""))
+    make = load_function(spec["module"], spec["function"])
+    ref = spec.get("reference")
+    make_ref = load_function(ref["module"], ref["function"]) if ref else None
+    suite, op, modes = spec["suite"], spec["name"], spec["modes"]
+    out = []
+    for case in spec["cases"]:
+        params = dict(case.get("params", {}))
+        kwargs = {k: _number(v) for k, v in params.items()}
+        if case.get("dtype"):
+            params["dtype"] = case["dtype"]
+            kwargs["dtype"] = getattr(torch, TORCH_DTYPES[case["dtype"]])
+        bs = _run_case(suite, op, params, kwargs, make, ref and ref["name"], make_ref, modes, rule, case, spec)
+        for b in bs:
+            log.write(progress_line(b) + "\n")
+            log.flush()
+        out.extend(bs)
+        torch.cuda.empty_cache()
+    results.add_ref_speedups(out)
+    return out, fingerprint()
+
+
+def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, case, spec):
+    from .bench import bench
+
+    def errors(name, err):
+        return [results.error_benchmark(suite, name, params, m, err) for m in modes]
+    try:
+        fn = make(**kwargs)
+    except Exception as e:  # noqa: BLE001 - the user's code failing is an error benchmark
+        return errors(op, "%s(%s) raised %s: %s" % (spec["function"], _show(kwargs), type(e).__name__, e)) + \
+            (errors(ref_op, "not run: %s failed" % spec["function"]) if ref_op else [])
+    out, mismatch = [], None
+    if make_ref is not None:
+        try:
+            rfn = make_ref(**kwargs)
+        except Exception as e:  # noqa: BLE001
+            return errors(op, "not checked: the reference failed") + errors(ref_op, "%s(%s) raised %s: %s" % (
+                spec["reference"]["function"], _show(kwargs), type(e).__name__, e))
+        try:
+            check_outputs(fn(), rfn(), float(spec.get("tolerance", 0)))
+        except Mismatch as e:
+            mismatch = str(e)
+        except Exception as e:  # noqa: BLE001
+            mismatch = "running %s and %s to compare them raised %s: %s" % (op, ref_op, type(e).__name__, e)
+        out = bench(rfn, suite, ref_op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0))
+    if mismatch:
+        return errors(op, mismatch) + out
+    return bench(fn, suite, op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0), ref_op or "") + out
+
+
+def _show(kwargs):
+    return ", ".join("%s=%s" % (k, v) for k, v in kwargs.items())
+
+
+def progress_line(b):
+    """Return the one-line summary of a finished benchmark, as the Go harness prints it."""
+    key = b["suite"] + "/" + b["name"]
+    if b.get("error"):
+        return "%-60s ERROR %s" % (key, b["error"])
+    m = b["metrics"]
+    s = "%-60s %10.3f us  cv %5.2f%%  n=%-6d" % (key, m["median_us"], 100 * m.get("cv", 0), len(b["samples"]))
+    if "gbps" in m:
+        s += "  %7.1f GB/s" % m["gbps"]
+    return s + "  [%s]" % b["info"]["stop"]

@@ -1,0 +1,110 @@
+"""The torch side on a GPU: timer, graph fallback, correctness check, spec runner.
+
+Skipped without torch or CUDA (the device script runs them: docs/results/python/device.sh).
+"""
+
+import os
+import unittest
+
+try:
+    import torch
+    HAVE_CUDA = torch.cuda.is_available()
+except ImportError:
+    HAVE_CUDA = False
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+@unittest.skipUnless(HAVE_CUDA, "no torch with CUDA: the torch side needs a GPU")
+class TorchSide(unittest.TestCase):
+    def test_sleep_kernel_times_as_events_do(self):
+        """A kernel of a fixed number of cycles (torch.cuda._sleep, about 200 µs) is timed at what a pair of
+        events around it says, in both modes."""
+        from perfgate_harness import bench
+        from perfgate_harness.sampling import SIZE_CI, rules_for
+        cycles = 400_000
+        for _ in range(50):
+            torch.cuda._sleep(cycles)  # the clock up first
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        torch.cuda._sleep(cycles)
+        e.record()
+        e.synchronize()
+        direct = s.elapsed_time(e) * 1e3
+        for mode in ("cold", "batch"):
+            m = bench.measure(lambda: torch.cuda._sleep(cycles), mode, rules_for(size=SIZE_CI))
+            med = sorted(m.samples)[len(m.samples) // 2]
+            self.assertAlmostEqual(med, direct, delta=0.1 * direct, msg="%s: median %.1f µs, events %.1f µs (%s)" % (mode, med, direct, m.timing))
+            self.assertTrue(m.timing.startswith("graph"), m.timing)
+
+    def test_uncapturable_callable_is_timed_as_stream_launches(self):
+        from perfgate_harness import bench
+        from perfgate_harness.sampling import SIZE_CI, rules_for
+        a = torch.ones(1 << 20, device="cuda")
+
+        def syncs():
+            torch.cuda.synchronize()  # not allowed while capturing
+            return a * 2
+        m = bench.measure(syncs, "batch", rules_for(size=SIZE_CI))
+        self.assertTrue(m.timing.startswith("stream"), m.timing)
+        self.assertEqual(len(m.samples), 40)
+
+    def test_check_outputs(self):
+        from perfgate_harness.check import Mismatch, check_outputs
+        x = torch.randn(3 << 20, device="cuda")
+        check_outputs(x, x.clone())
+        check_outputs((x.half(),), [x.half() * (1 + 1e-3)])
+        y = x.clone()
+        y[5] += 1
+        with self.assertRaisesRegex(Mismatch, r"element 5 is .*1 elements wrong"):
+            check_outputs(x, y)
+        with self.assertRaisesRegex(Mismatch, "shape"):
+            check_outputs(x, x[:10])
+
+    def test_do_bench(self):
+        from perfgate_harness import do_bench
+        a, b = torch.rand(1 << 24, device="cuda"), torch.rand(1 << 24, device="cuda")
+        ms = do_bench(lambda: torch.add(a, b), fast=True)
+        self.assertTrue(0.005 < ms < 5, ms)
+
+    def test_run_spec(self):
+        try:
+            import triton  # noqa: F401
+        except ImportError:
+            self.skipTest("no triton")
+        from perfgate_harness.runspec import run_spec
+        mod = os.path.join(ROOT, "examples", "python", "add_triton.py")
+        spec = {"suite": "t", "name": "triton_add", "module": mod, "function": "triton_add",
+                "reference": {"name": "torch_add", "module": mod, "function": "torch_add"},
+                "modes": ["cold", "batch"], "fast": True,
+                "cases": [{"params": {"n": "65536"}, "dtype": "fp16", "bytes": 3 * 65536 * 2, "flops": 65536}]}
+        bs, env = run_spec(spec, log=open(os.devnull, "w"))
+        self.assertEqual([b["name"] for b in bs], ["triton_add/dtype=fp16/n=65536/mode=cold", "triton_add/dtype=fp16/n=65536/mode=batch",
+                                                    "torch_add/dtype=fp16/n=65536/mode=cold", "torch_add/dtype=fp16/n=65536/mode=batch"])
+        for b in bs:
+            self.assertNotIn("error", b, b.get("error"))
+        self.assertIn("speedup_vs_torch_add", bs[0]["metrics"])
+        self.assertIn("gpu", env)
+        spec["reference"]["function"] = "triton_add"
+        spec["function"] = "torch_add"
+        spec["cases"][0]["params"]["n"] = "1000"  # both fine: a wrong one is below
+        bs, _ = run_spec(spec, log=open(os.devnull, "w"))
+        self.assertFalse(any("error" in b for b in bs))
+
+    def test_wrong_result_is_an_error_benchmark(self):
+        from perfgate_harness.runspec import run_spec
+        path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "perfgate_wrong.py")
+        with open(path, "w") as f:
+            f.write("import torch\n"
+                    "def good(n, dtype):\n    x = torch.ones(n, device='cuda', dtype=dtype)\n    return lambda: x * 2\n"
+                    "def bad(n, dtype):\n    x = torch.ones(n, device='cuda', dtype=dtype)\n    return lambda: x * 3\n")
+        spec = {"suite": "w", "name": "bad", "module": path, "function": "bad",
+                "reference": {"name": "good", "module": path, "function": "good"}, "modes": ["cold"], "fast": True,
+                "cases": [{"params": {"n": "1024"}, "dtype": "fp32"}]}
+        bs, _ = run_spec(spec, log=open(os.devnull, "w"))
+        self.assertRegex(bs[0]["error"], r"wrong result: output 0 element 0 is 3, want 2")
+        self.assertNotIn("error", bs[1])
+
+
+if __name__ == "__main__":
+    unittest.main()
