@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // TestLoadResultFiles: the filter input keeps the benchmarks of the
@@ -23,7 +24,7 @@ func TestLoadResultFiles(t *testing.T) {
 			{Suite: "gemm", Name: "a", Unit: "ns", Better: model.Lower, Samples: []float64{1, 2, 3}},
 			{Suite: "softmax", Name: "b", Unit: "ns", Better: model.Lower, Samples: []float64{1, 2, 3}},
 		}}
-	if err := model.WriteFile(p, r); err != nil {
+	if err := resultsjson.WriteFile(p, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
