@@ -56,6 +56,10 @@ type Options struct {
 	Inconclusive InconclusivePolicy
 }
 
+// DefaultThresholdPercent is the default Threshold, in percent as people
+// write it (Settings.Threshold): the one place the 10% is written.
+const DefaultThresholdPercent = 10
+
 // DefaultHistory is the default HistoryJobs: 20 jobs give the spread
 // estimate 19 degrees of freedom, where Student's t is within 12% of the
 // normal at the 1% level; fewer make verdicts cautious, as they should.
@@ -91,7 +95,7 @@ func (ov Override) matches(key string) bool {
 // threshold, alpha 0.01, Benjamini-Hochberg, at least 5 samples per side,
 // and DefaultRunSpread where the run-to-run spread is unknown.
 func DefaultOptions() Options {
-	return Options{Threshold: 0.10, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5, RunSpreadPrior: DefaultRunSpread, HistoryJobs: DefaultHistory,
+	return Options{Threshold: DefaultThresholdPercent / 100.0, Alpha: 0.01, Correction: CorrectionBH, MinSamples: 5, RunSpreadPrior: DefaultRunSpread, HistoryJobs: DefaultHistory,
 		Inconclusive: DefaultInconclusive}
 }
 

@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -23,7 +24,7 @@ type Settings struct {
 // DefaultSettings are DefaultOptions, written as Settings.
 func DefaultSettings() Settings {
 	o := DefaultOptions()
-	return Settings{Threshold: "10%", Alpha: o.Alpha, Correction: o.Correction, MinSamples: o.MinSamples,
+	return Settings{Threshold: strconv.Itoa(DefaultThresholdPercent) + "%", Alpha: o.Alpha, Correction: o.Correction, MinSamples: o.MinSamples,
 		History: o.HistoryJobs, RunSpread: 100 * o.RunSpreadPrior, Inconclusive: string(o.Inconclusive)}
 }
 
