@@ -114,7 +114,12 @@ func (s *Settings) readPaths(getenv func(string) string, d Defaults) {
 
 // readStatistics reads filter, threshold, alpha and inconclusive.
 func (s *Settings) readStatistics(in, _ func(string) string, _ Defaults) error {
-	s.Explicit = map[string]bool{"threshold": in("threshold") != "", "alpha": in("alpha") != "", check.SetInconclusive: in("inconclusive") != ""}
+	s.Explicit = map[string]bool{}
+	for _, set := range compare.VerdictSettings {
+		if set.Input != "" {
+			s.Explicit[set.Name] = in(set.Input) != ""
+		}
+	}
 	var err error
 	if f := in("filter"); f != "" {
 		if s.Filter, err = regexp.Compile(f); err != nil {

@@ -9,16 +9,19 @@ import (
 )
 
 // The baseline a check reads unless told otherwise: the latest DefaultJobs
-// comparable jobs of DefaultBranch. A query pools at most MaxJobs.
+// comparable jobs of DefaultBranch. A query pools at most MaxJobs
+// (compare.BaselineSettings' range of baseline-runs).
 const (
 	DefaultBranch = "main"
 	DefaultJobs   = 3
-	MaxJobs       = 1000
 )
 
+// MaxJobs bounds a query's Jobs.
+var MaxJobs = int(compare.Lookup(SetRuns).Max)
+
 // QueryEnv names the variable each setting of the baseline query (by its
-// flag name) defaults from, as compare.SettingEnv does for the verdict's.
-var QueryEnv = map[string]string{SetBranch: "PERFGATE_BASELINE_BRANCH", SetRuns: "PERFGATE_BASELINE_RUNS", SetTestbed: "PERFGATE_BASELINE_TESTBED"}
+// flag name) defaults from (compare.BaselineSettings).
+var QueryEnv = compare.Envs(compare.BaselineSettings)
 
 // SettingEnv names the variable of each setting a .perfgate.yml may also
 // supply (QueryEnv's and compare.SettingEnv's): a variable set, like a

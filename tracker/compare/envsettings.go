@@ -6,11 +6,10 @@ import (
 	"strings"
 )
 
-// SettingEnv names the variable each setting (by its flag name) defaults
-// from: PERFGATE_THRESHOLD for threshold, and so on.
-var SettingEnv = map[string]string{"threshold": "PERFGATE_THRESHOLD", "alpha": "PERFGATE_ALPHA", "correction": "PERFGATE_CORRECTION",
-	"min-samples": "PERFGATE_MIN_SAMPLES", "history": "PERFGATE_HISTORY", "run-spread": "PERFGATE_RUN_SPREAD",
-	"inconclusive": "PERFGATE_INCONCLUSIVE"}
+// SettingEnv names the variable each verdict setting (by its flag name)
+// defaults from: PERFGATE_THRESHOLD for threshold, and so on
+// (VerdictSettings).
+var SettingEnv = Envs(VerdictSettings)
 
 // EnvSettings are DefaultSettings with the value getenv gives each
 // setting's variable (SettingEnv) in its place. A number that does not

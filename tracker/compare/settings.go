@@ -39,6 +39,7 @@ func (e *SettingError) Error() string { return e.Setting + ": " + e.Msg }
 // Options checks s and returns the options, or a *SettingError for the
 // first bad setting.
 func (s Settings) Options() (Options, error) {
+	minSamples, history, runSpread := Lookup("min-samples"), Lookup("history"), Lookup("run-spread")
 	threshold, err := ParseThreshold(s.Threshold)
 	if err != nil {
 		return Options{}, &SettingError{"threshold", err.Error()}
@@ -46,12 +47,12 @@ func (s Settings) Options() (Options, error) {
 	switch {
 	case !(s.Alpha > 0 && s.Alpha < 1):
 		return Options{}, &SettingError{"alpha", fmt.Sprintf("must be in (0, 1), got %v", s.Alpha)}
-	case s.MinSamples < 2:
-		return Options{}, &SettingError{"min-samples", fmt.Sprintf("must be at least 2, got %d", s.MinSamples)}
-	case s.History < 1 || s.History > 1000:
-		return Options{}, &SettingError{"history", fmt.Sprintf("must be between 1 and 1000 jobs, got %d", s.History)}
-	case !(s.RunSpread >= 0) || s.RunSpread > 100:
-		return Options{}, &SettingError{"run-spread", fmt.Sprintf("must be a percentage in [0, 100], got %v", s.RunSpread)}
+	case s.MinSamples < int(minSamples.Min) || s.MinSamples > int(minSamples.Max):
+		return Options{}, &SettingError{"min-samples", fmt.Sprintf("must be from %d to %d, got %d", int(minSamples.Min), int(minSamples.Max), s.MinSamples)}
+	case s.History < int(history.Min) || s.History > int(history.Max):
+		return Options{}, &SettingError{"history", fmt.Sprintf("must be between %d and %d jobs, got %d", int(history.Min), int(history.Max), s.History)}
+	case !(s.RunSpread >= runSpread.Min) || s.RunSpread > runSpread.Max:
+		return Options{}, &SettingError{"run-spread", fmt.Sprintf("must be a percentage in [%v, %v], got %v", runSpread.Min, runSpread.Max, s.RunSpread)}
 	case !slices.Contains(InconclusivePolicies, s.Inconclusive):
 		return Options{}, &SettingError{"inconclusive", fmt.Sprintf("must be one of %s, got %q", strings.Join(InconclusivePolicies, ", "), s.Inconclusive)}
 	case !slices.Contains(Corrections, s.Correction):

@@ -182,6 +182,13 @@ func (d *decoder) integer(dst *int, lo, hi int) handler {
 	}
 }
 
+// bounded reads a whole number in the range of the judging setting named
+// (compare.Lookup): the file and the flags accept the same values.
+func (d *decoder) bounded(dst *int, setting string) handler {
+	lo, hi := compare.Lookup(setting).IntRange()
+	return d.integer(dst, lo, hi)
+}
+
 func (d *decoder) number(dst *float64) handler {
 	return func(n *yaml.Node, key string) error {
 		s, err := d.scalar(n, key)

@@ -239,7 +239,7 @@ func (d *decoder) thresholds(t *Thresholds, n *yaml.Node, key string) error {
 		"default":     d.threshold(&t.Default),
 		"alpha":       d.number(&t.Alpha),
 		"correction":  d.oneOf(&t.Correction, "bh", "holm", "none"),
-		"min_samples": d.integer(&t.MinSamples, 2, 1000000),
+		"min_samples": d.bounded(&t.MinSamples, "min-samples"),
 		// The policies are compare.InconclusivePolicies, which config may not import.
 		"inconclusive": d.oneOf(&t.Inconclusive, "neutral", "pass", "fail"),
 		"benchmarks": func(v *yaml.Node, k string) error {
@@ -285,8 +285,8 @@ func (d *decoder) better(dst *[]BetterOverride, n *yaml.Node, key string) error 
 func (d *decoder) baseline(b *Baseline, n *yaml.Node, key string) error {
 	return d.fields(n, key, map[string]handler{
 		"branch":  d.str(&b.Branch),
-		"runs":    d.integer(&b.Runs, 1, 1000),
-		"history": d.integer(&b.History, 1, 1000),
+		"runs":    d.bounded(&b.Runs, "baseline-runs"),
+		"history": d.bounded(&b.History, "history"),
 		"testbed": d.str(&b.Testbed),
 	})
 }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/config"
+)
+
+// oneSuite is the least a .perfgate.yml holds.
+const oneSuite = "suites:\n  - name: a\n    command:\n      run: x\n      format: gotest\n"
+
+// TestSettingsTable: each judging setting is what compare's table
+// (compare.VerdictSettings, compare.BaselineSettings) says wherever users
+// meet it: a flag of perfgate check whose usage names the table's
+// variable and which takes the table's range; an input of action.yml
+// when the table gives one; a .perfgate.yml key, documented in
+// docs/config.md, that takes the same range.
+func TestSettingsTable(t *testing.T) {
+	help, _, _ := invoke(t, nil, "check", "--help")
+	yml, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../docs/config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range append(append([]compare.Setting(nil), compare.VerdictSettings...), compare.BaselineSettings...) {
+		t.Run(s.Name, func(t *testing.T) {
+			usage := regexp.MustCompile(`(?m)^  --` + regexp.QuoteMeta(s.Name) + `\b.*\n(.*)$`).FindStringSubmatch(help)
+			switch {
+			case usage == nil:
+				t.Errorf("perfgate check has no --%s", s.Name)
+			case !strings.Contains(usage[1], "(env "+s.Env+")"):
+				t.Errorf("--%s's usage does not name %s: %s", s.Name, s.Env, usage[1])
+			}
+			if s.Input != "" && !strings.Contains(string(yml), "\n  "+s.Input+":\n") {
+				t.Errorf("action.yml has no input %s", s.Input)
+			}
+			if s.Max == 0 {
+				return
+			}
+			lo, hi := s.IntRange()
+			for _, v := range []int{lo, hi, lo - 1, hi + 1} {
+				ok := v >= lo && v <= hi
+				_, stderr, code := invoke(t, nil, "check", fmt.Sprintf("--%s=%d", s.Name, v), "--store", t.TempDir(), "nothing.json")
+				if refused := code == 2 && strings.Contains(stderr, "--"+s.Name); refused == ok {
+					t.Errorf("--%s=%d: exit %d, %s (in range %d to %d: %v)", s.Name, v, code, stderr, lo, hi, ok)
+				}
+				if s.Config == "" {
+					continue
+				}
+				section, key, _ := strings.Cut(s.Config, ".")
+				_, err := config.Parse(".perfgate.yml", fmt.Appendf(nil, "%s:\n  %s: %d\n%s", section, key, v, oneSuite))
+				if (err == nil) != ok {
+					t.Errorf("%s: %d: %v (in range %d to %d: %v)", s.Config, v, err, lo, hi, ok)
+				}
+			}
+		})
+		if s.Config != "" {
+			_, key, _ := strings.Cut(s.Config, ".")
+			if !strings.Contains(string(doc), "\n  "+key+":") {
+				t.Errorf("docs/config.md does not show %s", s.Config)
+			}
+		}
+	}
+}
