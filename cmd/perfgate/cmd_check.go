@@ -38,10 +38,10 @@ func (cf *checkFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	if errors.As(err, &se) {
 		cf.envErr = cli.UsageErrorf("%s: %s", check.QueryEnv[se.Setting], se.Msg)
 	}
-	fs.StringVar(&cf.q.Branch, "baseline-branch", def.Branch, "the branch whose runs are the baseline (env PERFGATE_BASELINE_BRANCH)")
-	fs.IntVar(&cf.q.Jobs, "baseline-runs", def.Jobs, "how many of the latest comparable baseline jobs to pool: runs, or all the shards of a run group (env PERFGATE_BASELINE_RUNS)")
+	fs.StringVar(&cf.q.Branch, "baseline-branch", def.Branch, envUsage("the branch whose runs are the baseline", "baseline-branch"))
+	fs.IntVar(&cf.q.Jobs, "baseline-runs", def.Jobs, envUsage("how many of the latest comparable baseline jobs to pool: runs, or all the shards of a run group", "baseline-runs"))
 	fs.StringVar(&cf.q.Testbed, "baseline-testbed", def.Testbed,
-		"take baseline runs from this testbed `label` instead of the candidate's; GPU, driver and CUDA must still match (env PERFGATE_BASELINE_TESTBED)")
+		envUsage("take baseline runs from this testbed `label` instead of the candidate's; GPU, driver and CUDA must still match", "baseline-testbed"))
 	fs.StringVar(&cf.config, "config", e.GetenvOr("PERFGATE_CONFIG", ""),
 		"the .perfgate.yml whose baseline, thresholds, ignore and better settings are the defaults (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root, if any)")
 	fs.BoolVar(&cf.record, "record", false, "also store the candidate runs (pull-request runs are stored but never become baselines)")

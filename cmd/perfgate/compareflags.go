@@ -35,23 +35,29 @@ func (f *compareFlags) register(fs *flag.FlagSet, e *cli.Env) {
 		f.envErrs[name] = cli.UsageErrorf("%s (default of --%s): %s", compare.SettingEnv[name], name, se.Msg)
 	}
 	fs.StringVar(&f.s.Threshold, "threshold", def.Threshold,
-		"the smallest change that matters, in `percent`: 10 and 10% are ten percent; below 1 write the sign (0.5%) (env PERFGATE_THRESHOLD)")
-	fs.Float64Var(&f.s.Alpha, "alpha", def.Alpha, "significance level of the adjusted p-values, in (0, 1); the CI level is 1 − alpha (env PERFGATE_ALPHA)")
+		envUsage("the smallest change that matters, in `percent`: 10 and 10% are ten percent; below 1 write the sign (0.5%)", "threshold"))
+	fs.Float64Var(&f.s.Alpha, "alpha", def.Alpha, envUsage("significance level of the adjusted p-values, in (0, 1); the CI level is 1 − alpha", "alpha"))
 	fs.StringVar(&f.s.Correction, "correction", def.Correction,
-		"multiple-testing correction: "+strings.Join(compare.Corrections, ", ")+" (env PERFGATE_CORRECTION)")
-	fs.IntVar(&f.s.MinSamples, "min-samples", def.MinSamples, "fewest samples per side to judge a benchmark (env PERFGATE_MIN_SAMPLES)")
+		envUsage("multiple-testing correction: "+strings.Join(compare.Corrections, ", "), "correction"))
+	fs.IntVar(&f.s.MinSamples, "min-samples", def.MinSamples, envUsage("fewest samples per side to judge a benchmark", "min-samples"))
 	f.s.History, f.defHistory = compare.DefaultSettings().History, def.History // --history is check's (registerHistory)
 	fs.Float64Var(&f.s.RunSpread, "run-spread", def.RunSpread,
-		"the run-to-run spread, in `percent`, assumed where no replicated runs measure it (one job a side) (env PERFGATE_RUN_SPREAD)")
-	fs.StringVar(&f.s.Inconclusive, "inconclusive", def.Inconclusive, "what inconclusive verdicts (warn, noisy, insufficient, not yet gateable, error) do when nothing regressed: neutral (exit 0, reported inconclusive), fail (exit 1) or pass (env PERFGATE_INCONCLUSIVE)")
+		envUsage("the run-to-run spread, in `percent`, assumed where no replicated runs measure it (one job a side)", "run-spread"))
+	fs.StringVar(&f.s.Inconclusive, "inconclusive", def.Inconclusive, envUsage("what inconclusive verdicts (warn, noisy, insufficient, not yet gateable, error) do when nothing regressed: neutral (exit 0, reported inconclusive), fail (exit 1) or pass", "inconclusive"))
 	fs.StringVar(&f.format, "format", report.FormatText, "output format: "+strings.Join(report.Formats, ", "))
+}
+
+// envUsage is usage naming the variable of the judging setting named, as
+// compare's table declares it (compare.Lookup).
+func envUsage(usage, setting string) string {
+	return usage + " (env " + compare.Lookup(setting).Env + ")"
 }
 
 // registerHistory adds --history, which only check reads: compare and ab
 // are given both sides' runs and read no history.
 func (f *compareFlags) registerHistory(fs *flag.FlagSet) {
 	fs.IntVar(&f.s.History, "history", f.defHistory,
-		"how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline (env PERFGATE_HISTORY)")
+		envUsage("how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline", "history"))
 }
 
 // options checks the flags (compare.Settings.Options) and --format. Errors
