@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -28,8 +30,8 @@ func runPrune(ctx context.Context, args []string, e *cli.Env) error {
 	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	olderThan := fs.String("older-than", "", "delete runs that started longer ago than this `age`: 90d, 12w, 6mo, 1y or 36h (m is refused: minutes or months?)")
 	dryRun := fs.Bool("dry-run", false, "count what would be deleted, delete nothing")
-	branch := fs.String("baseline-branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"),
-		"the baseline branch: its runs go last (env PERFGATE_BASELINE_BRANCH)")
+	branch := fs.String("baseline-branch", e.GetenvOr(compare.Lookup(check.SetBranch).Env, check.DefaultBranch),
+		envUsage("the baseline branch: its runs go last", check.SetBranch))
 	keep := fs.Int("keep", 3, "never delete the latest `K` baseline runs of each repo and testbed configuration")
 	var o pruneOptions
 	fs.BoolVar(&o.yes, "yes", false, "delete even when that is more than --max-delete runs")

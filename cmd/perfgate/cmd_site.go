@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/site"
 )
@@ -21,7 +23,7 @@ func runSite(ctx context.Context, args []string, e *cli.Env) error {
 	sf.register(fs, e)
 	sf.existing = true // reads or deletes history only: a mistyped --store is refused
 	out := fs.String("out", "", "write the dashboard into this `DIR` (created; its files are replaced)")
-	branch := fs.String("branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"), "the baseline `BRANCH` whose runs are drawn (env PERFGATE_BASELINE_BRANCH)")
+	branch := fs.String("branch", e.GetenvOr(compare.Lookup(check.SetBranch).Env, check.DefaultBranch), envUsage("the baseline `BRANCH` whose runs are drawn", check.SetBranch))
 	since := fs.String("since", "365d", "only runs that started within this `age` (0 = all)")
 	repo := fs.String("repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
 	repoURL := fs.String("repo-url", "", "link commits to this repository `URL` (default https://github.com/ + --repo)")

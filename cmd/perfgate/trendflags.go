@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
@@ -23,8 +25,8 @@ func (tf *trendFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&tf.pattern, "benchmark", "", "benchmark name `PATTERN`: a glob matched segment by segment from the left, e.g. 'add' (every add benchmark), 'add/dtype=fp32' (every fp32 one), 'add/dtype=fp32/n=16M/mode=cold' (one); the suite may lead, as the table prints it ('elementwise/add'); '*' means every benchmark")
 	fs.StringVar(&tf.suite, "suite", "", "only this `SUITE`")
 	fs.StringVar(&tf.since, "since", "90d", "only runs that started within this `age` (90d, 2w, 36h; 0 = all)")
-	fs.StringVar(&tf.branch, "branch", e.GetenvOr("PERFGATE_BASELINE_BRANCH", "main"),
-		"only baseline runs of this `BRANCH` (never pull-request runs); '' = every run (env PERFGATE_BASELINE_BRANCH)")
+	fs.StringVar(&tf.branch, "branch", e.GetenvOr(compare.Lookup(check.SetBranch).Env, check.DefaultBranch),
+		envUsage("only baseline runs of this `BRANCH` (never pull-request runs); '' = every run", check.SetBranch))
 	fs.StringVar(&tf.testbed, "testbed", "", "only runs on this testbed `LABEL`")
 	fs.StringVar(&tf.repo, "repo", e.Getenv("GITHUB_REPOSITORY"), "only runs of this `owner/name` (env GITHUB_REPOSITORY; '' = any)")
 	def := trend.DefaultOptions()
