@@ -1,8 +1,10 @@
 package ab
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -16,11 +18,11 @@ func TestOptionsCheck(t *testing.T) {
 		want   string // "": no error
 	}{
 		{ok, 1, ""},
-		{ok, 1000, ""},
+		{ok, runner.MaxRounds, ""},
 		{Options{Base: "main", Order: OrderABAB}, 5, ""},
 		{Options{Order: OrderABBA}, 5, "--base: required (a git ref such as main or origin/main)"},
-		{ok, 0, "--rounds: must be from 1 to 1000, got 0"},
-		{ok, 1001, "--rounds: must be from 1 to 1000, got 1001"},
+		{ok, 0, fmt.Sprintf("--rounds: must be from 1 to %d, got 0", runner.MaxRounds)},
+		{ok, runner.MaxRounds + 1, fmt.Sprintf("--rounds: must be from 1 to %d, got %d", runner.MaxRounds, runner.MaxRounds+1)},
 		{Options{Base: "main", Order: "aabb"}, 5, `--order: must be abba or abab, got "aabb"`},
 	} {
 		err := tc.o.Check(tc.rounds)

@@ -29,14 +29,15 @@ type Options struct {
 }
 
 // Check reports the flags of perfgate ab that cannot run, before anything
-// does: Base is required, rounds is from 1 to 1000, Order is OrderABBA or
+// does: Base is required, rounds is from 1 to runner.MaxRounds (the bound
+// of perfgate run and of the action's rounds input), Order is OrderABBA or
 // OrderABAB. Each is a model.InputError.
 func (o Options) Check(rounds int) error {
 	switch {
 	case o.Base == "":
 		return inputErr("--base: required (a git ref such as main or origin/main)")
-	case rounds < 1 || rounds > 1000:
-		return inputErr("--rounds: must be from 1 to 1000, got %d", rounds)
+	case rounds < 1 || rounds > runner.MaxRounds:
+		return inputErr("--rounds: must be from 1 to %d, got %d", runner.MaxRounds, rounds)
 	case o.Order != OrderABBA && o.Order != OrderABAB:
 		return inputErr("--order: must be abba or abab, got %q", o.Order)
 	}

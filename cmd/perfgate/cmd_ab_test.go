@@ -149,7 +149,7 @@ func TestABUsageErrors(t *testing.T) {
 	}{
 		{[]string{"ab"}, "-base: required"},
 		{[]string{"ab", "--repo", repo, "--base", "nope"}, "-base: \"nope\" is not a commit"},
-		{[]string{"ab", "--repo", repo, "--base", "HEAD~1", "--rounds", "0"}, "-rounds: must be from 1 to 1000"},
+		{[]string{"ab", "--repo", repo, "--base", "HEAD~1", "--rounds", "0"}, "-rounds: must be from 1 to 100"},
 		{[]string{"ab", "--repo", repo, "--base", "HEAD~1", "--order", "aabb"}, "-order: must be abba or abab"},
 		{[]string{"ab", "--repo", repo, "--base", "HEAD~1", "--config", filepath.Join(repo, "missing.yml")}, "missing.yml: cannot read the configuration"},
 		{[]string{"ab", "--repo", t.TempDir(), "--base", "HEAD"}, "is not inside a git repository"},
