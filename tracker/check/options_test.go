@@ -1,7 +1,9 @@
 package check
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/perfgate/perfgate/tracker/compare"
@@ -90,5 +92,40 @@ func TestApplyConfigCompare(t *testing.T) {
 	}
 	if !compare.Match(got.Overrides[0].Glob, "k/rate[x]") || compare.Match(got.Overrides[0].Glob, "k/ratex") {
 		t.Error("the escaped glob does not match exactly its key")
+	}
+}
+
+// TestApplyConfigCoversTable: every judging setting that compare's table
+// gives a .perfgate.yml key is applied from the file under the table's
+// name, and left alone when that name was chosen explicitly; so a key the
+// table declares cannot go unread, nor be read under another name.
+func TestApplyConfigCoversTable(t *testing.T) {
+	values := map[string]string{ // a value of each key other than the default
+		"thresholds.default": "7%", "thresholds.alpha": "0.05", "thresholds.correction": "holm",
+		"thresholds.min_samples": "9", "thresholds.inconclusive": "fail",
+		"baseline.history": "30", "baseline.branch": "dev", "baseline.runs": "5", "baseline.testbed": "tb2",
+	}
+	def := Settings{Query: Query{Branch: DefaultBranch, Jobs: DefaultJobs, History: compare.DefaultHistory}, Compare: compare.DefaultOptions()}
+	for _, s := range append(append([]compare.Setting(nil), compare.VerdictSettings...), compare.BaselineSettings...) {
+		if s.Config == "" {
+			continue
+		}
+		section, key, _ := strings.Cut(s.Config, ".")
+		v, ok := values[s.Config]
+		if !ok {
+			t.Errorf("%s: no test value for %s", s.Name, s.Config)
+			continue
+		}
+		cfg, err := config.Parse(".perfgate.yml", fmt.Appendf(nil, "%s:\n  %s: %s\nsuites:\n  - name: a\n    command:\n      run: x\n      format: gotest\n", section, key, v))
+		if err != nil {
+			t.Errorf("%s: %v", s.Config, err)
+			continue
+		}
+		if got := ApplyConfig(def, cfg, nil, nil); reflect.DeepEqual(got, def) {
+			t.Errorf("%s: %s: %s changed nothing", s.Name, s.Config, v)
+		}
+		if got := ApplyConfig(def, cfg, map[string]bool{s.Name: true}, nil); !reflect.DeepEqual(got, def) {
+			t.Errorf("%s: %s: %s applied although --%s was chosen: %+v", s.Name, s.Config, v, s.Name, got)
+		}
 	}
 }
