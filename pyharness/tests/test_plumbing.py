@@ -24,6 +24,12 @@ def wrong(n, dtype):
     return lambda: (w(), torch.Tensor([1.0, 3.0]))[1]
 def boom(n, dtype):
     raise ValueError("no such size")
+def syncs(n, dtype):
+    return torch.syncing_work(n)
+def syncs_later(n, dtype):
+    return torch.syncing_work(n, after=3)
+def uncapturable(n, dtype):
+    return torch.uncapturable_work(n)
 """
 
 
@@ -70,6 +76,38 @@ class Plumbing(unittest.TestCase):
             p, doc = self.run_spec(d, spec(mod, "nothere", None))
             self.assertEqual((p.returncode, doc), (2, None))
             self.assertIn("has no function nothere", p.stderr)
+
+    def test_how_a_callable_is_timed(self):
+        """The timer's decision, as info.timing reports it: a graph when fn can be captured, stream launches
+        behind the block when it cannot, and as issued (no block, the CPU's time included, said so) when
+        one call waits for the GPU, whether the probe sees it or only the loop does."""
+        with tempfile.TemporaryDirectory() as d:
+            mod = os.path.join(d, "m.py")
+            open(mod, "w").write(MODULE)
+            for function, want in [
+                ("f", ["graph: every sample replays a CUDA graph"]),
+                ("uncapturable", ["stream: stream launches behind a block; CUDA graph capture failed: cannot capture this"]),
+                ("syncs", ["issued: CUDA events around the calls as Python issues them, no block, because one call did "
+                           "not return before a 50ms block ran out: the callable waits for the GPU",
+                           "a sample includes the CPU's time to issue the calls and to wait for the GPU, not only GPU work",
+                           "; CUDA graph capture failed: CUDA error: operation not permitted when stream is capturing"]),
+                ("syncs_later", ["issued: CUDA events around the calls as Python issues them, no block, because the "
+                                 "block kept running out in the loop (the block ran out",
+                                 "not only GPU work; CUDA graph capture failed"]),
+            ]:
+                with self.subTest(function):
+                    sp = spec(mod, function, None)
+                    if function == "syncs_later":
+                        sp["modes"] = ["cold"]  # its first three calls queue (the probe's), the rest wait for the GPU
+                    p, doc = self.run_spec(d, sp)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    for b in doc["benchmarks"]:
+                        self.assertNotIn("error", b, b.get("error"))
+                        timing = b["info"]["timing"]
+                        for w in want:
+                            self.assertIn(w, timing)
+                        self.assertEqual(b["metrics"]["median_us"], 3.0, b["name"])  # the fake GPU's 3 µs a call
+                        self.assertNotIn("block_timeouts", b["metrics"])
 
 
 if __name__ == "__main__":
