@@ -4,7 +4,7 @@ TorchTimer times a callable as kernels/timing_cuda.go times a kernel: every
 sample replays a CUDA graph of the sample's repetitions (one in cold mode, N
 in batch mode), queued behind a block so that the events time back-to-back
 GPU work rather than how fast Python issues launches; in cold mode an L2
-flush (a memset of twice the L2 size) goes before the block. The block is
+flush (a fill of twice the L2 size) goes before the block. The block is
 torch.cuda._sleep, a kernel that spins for a number of clock cycles (the Go
 harness spins on a flag in host memory instead, which Python cannot launch);
 when the GPU reached the start event before the launches were all queued,
@@ -13,8 +13,9 @@ that cannot be captured is timed as stream launches, and info.timing says
 why; one that cannot even be queued behind the block (it waits for the GPU:
 .item(), torch.cuda.synchronize(), a copy to the host) is timed as issued,
 events around the calls with no block, as the Go harness's as-issued time,
-and info.timing says that the time includes the CPU's. NvmlMonitor reads the SM clock and clock-event reasons through
-libnvidia-ml with ctypes; without it, clocks are 0 (unknown), as in Go.
+and info.timing says that the time includes the CPU's. NvmlMonitor reads
+the SM clock and clock-event reasons through libnvidia-ml with ctypes;
+without it, clocks are 0 (unknown), as in Go.
 """
 
 import ctypes
@@ -47,7 +48,7 @@ _shared = {}
 
 
 def _flush_buffer(props):
-    """Return the process's L2 flush buffer: twice the L2 size, as the Go harness's."""
+    """Return the process's L2 flush buffer: twice the L2 size, at least 64 MiB, as the Go harness's."""
     if "flush" not in _shared:
         l2 = getattr(props, "L2_cache_size", 0)
         _shared["flush"] = torch.empty(max(2 * l2, MIN_FLUSH) // 4, dtype=torch.int32, device="cuda")

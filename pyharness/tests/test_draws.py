@@ -6,7 +6,7 @@ import unittest
 from perfgate_harness import draws as dr
 from perfgate_harness import loop as lp
 from perfgate_harness import sampling as sp
-from perfgate_harness.sampling import MS, US, S
+from perfgate_harness.sampling import MS, US
 
 from .test_loop import FakeGPU
 
