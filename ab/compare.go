@@ -7,6 +7,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // Compare runs rounds of the suites only matches (all when nil) on both
@@ -35,7 +36,7 @@ func WritePooled(path string, side []*model.Results) error {
 	if err != nil {
 		return err
 	}
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		return &model.InfraError{Op: "write " + path, Err: err}
 	}
 	return nil

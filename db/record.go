@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // Record stores a run in one transaction: the run row, then one
@@ -24,14 +25,14 @@ import (
 // The content hash (encoding every sample) is computed while the server
 // works on the lookups and the dimension rows, which need no hash.
 func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error) {
-	return s.RecordSource(ctx, model.SourceOf(r))
+	return s.RecordSource(ctx, resultsjson.SourceOf(r))
 }
 
 // RecordSource is Record for a run read a benchmark at a time: the rows
 // are built from the benchmarks' heads, and each benchmark's samples are
 // read as COPY asks for its row, so a results file's samples are never
 // held whole.
-func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
+func (s *Store) RecordSource(ctx context.Context, src *resultsjson.Source) (model.RecordOutcome, error) {
 	hashed := make(chan struct{})
 	var sum []byte
 	var hashErr error
@@ -95,7 +96,7 @@ func isConflict(err error) bool { return errors.As(err, new(*model.ConflictError
 
 // contentHash is the SHA-256 of the run's canonical JSON (model.Results.ContentHash:
 // benchmark order, time zone and empty-versus-absent fields do not count).
-func contentHash(src *model.Source) ([]byte, error) {
+func contentHash(src *resultsjson.Source) ([]byte, error) {
 	sum, err := src.ContentHash()
 	if err != nil && !model.IsInputError(err) { // an input error names the file
 		return nil, &model.InputError{Msg: "cannot encode run " + src.Run.ID, Err: err}
@@ -125,7 +126,7 @@ func sameContent(id string, have, sum []byte) (model.RecordOutcome, bool, error)
 // insertRun writes the run inside tx. When another writer stored the same
 // ID first, the insert does nothing and the stored content decides.
 // readErr is the error of reading the run's benchmarks, if that failed.
-func insertRun(ctx context.Context, tx pgx.Tx, src *model.Source, sum []byte, tb int64, benchIDs []benchRow) (out model.RecordOutcome, readErr, err error) {
+func insertRun(ctx context.Context, tx pgx.Tx, src *resultsjson.Source, sum []byte, tb int64, benchIDs []benchRow) (out model.RecordOutcome, readErr, err error) {
 	var pk int64
 	r := &src.Run
 	err = tx.QueryRow(ctx, `
@@ -155,7 +156,7 @@ func insertRun(ctx context.Context, tx pgx.Tx, src *model.Source, sum []byte, tb
 
 // runStatus is ok when every benchmark has samples, failed when none has,
 // partial otherwise.
-func runStatus(src *model.Source) string {
+func runStatus(src *resultsjson.Source) string {
 	if src.Failed() {
 		return "failed"
 	}
@@ -172,7 +173,7 @@ func runStatus(src *model.Source) string {
 // from the benchmark read then (src.Each, pulled), so no second copy of
 // the run is held, nor, from a file, the run itself. readErr is the error
 // of reading the benchmarks, if that is what failed.
-func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, src *model.Source, rows []benchRow) (readErr, err error) {
+func copyBenchmarks(ctx context.Context, tx pgx.Tx, pk int64, src *resultsjson.Source, rows []benchRow) (readErr, err error) {
 	next, stop := iter.Pull2(func(yield func(int, *model.Benchmark) bool) {
 		readErr = src.Each(func(i int, b *model.Benchmark) error {
 			if !yield(i, b) {
@@ -251,7 +252,7 @@ func (s *Store) testbedID(ctx context.Context, fp model.Fingerprint, env map[str
 // state (a project recording the same benchmarks run after run) inserts
 // nothing. The insert sorts the rows by key, so two writers adding
 // overlapping sets lock them in the same order.
-func (s *Store) benchmarkIDs(ctx context.Context, bs []model.BenchmarkHead) ([]benchRow, error) {
+func (s *Store) benchmarkIDs(ctx context.Context, bs []resultsjson.BenchmarkHead) ([]benchRow, error) {
 	keys, params := newBenchmarkRows(bs)
 	rows, found, err := s.lookupBenchmarks(ctx, keys)
 	if err != nil {
@@ -386,7 +387,7 @@ func (s *Store) insertedBenchmarks(ctx context.Context, insert string, keys []be
 // the rows to look up, and to insert (the insert sorts them, in the
 // server's collation, so that writers lock rows in one order). Its cost is
 // linear in the benchmarks (TestRecordArgsLinear).
-func newBenchmarkRows(bs []model.BenchmarkHead) (keys []benchKey, params []map[string]string) {
+func newBenchmarkRows(bs []resultsjson.BenchmarkHead) (keys []benchKey, params []map[string]string) {
 	keys = make([]benchKey, len(bs))
 	params = make([]map[string]string, len(bs))
 	for i := range bs {

@@ -11,13 +11,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 func TestRecordRejectsWhatTheSchemaForbids(t *testing.T) {
 	t.Parallel()
 	s, _ := migratedStore(t)
 	r := syntheticRun("bad-better", 2, 3, time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
-	r.Benchmarks[1].Better = "smaller" // model.Load would have refused it; Record must not store it either
+	r.Benchmarks[1].Better = "smaller" // resultsjson.Load would have refused it; Record must not store it either
 	_, err := s.Record(context.Background(), r)
 	if !model.IsInputError(err) || errors.As(err, new(*model.InfraError)) {
 		t.Fatalf("Record = %v, want a *model.InputError (bad input, not a database failure)", err)
@@ -64,7 +65,7 @@ func TestInsertBenchmarksAfterAnotherWriter(t *testing.T) {
 	if _, err := s.Record(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	bs := model.SourceOf(syntheticRun("mine", 5, 1, at)).Heads()
+	bs := resultsjson.SourceOf(syntheticRun("mine", 5, 1, at)).Heads()
 	bs[0], bs[4] = bs[4], bs[0] // not in key order
 	keys, params := newBenchmarkRows(bs)
 	rows, err := s.insertBenchmarks(ctx, keys, params)

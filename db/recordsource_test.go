@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 	"github.com/perfgate/perfgate/tracker/storetest"
 )
 
@@ -68,10 +69,10 @@ func TestRecordSourceFileChanged(t *testing.T) {
 	s, _ := migratedStore(t)
 	r := syntheticRun("changed", 20, 5, time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 	path := filepath.Join(t.TempDir(), "run.json")
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
-	src, err := model.OpenSource(path)
+	src, err := resultsjson.OpenSource(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/internal/scaletest"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // TestRecordArgsLinear: preparing a run's benchmark rows for Record is
@@ -13,7 +13,7 @@ import (
 // for each one's params). No database is needed.
 func TestRecordArgsLinear(t *testing.T) {
 	scaletest.Linear(t, scaletest.Case{N: 50000, Setup: func(n int) func() {
-		bs := model.SourceOf(syntheticRun("scale", n, 1, time.Unix(0, 0))).Heads()
+		bs := resultsjson.SourceOf(syntheticRun("scale", n, 1, time.Unix(0, 0))).Heads()
 		return func() { newBenchmarkRows(bs) }
 	}})
 }
@@ -21,7 +21,7 @@ func TestRecordArgsLinear(t *testing.T) {
 // TestContentHashLinear: hashing a run is linear in its samples.
 func TestContentHashLinear(t *testing.T) {
 	scaletest.Linear(t, scaletest.Case{N: 2000, Setup: func(n int) func() {
-		r := model.SourceOf(syntheticRun("scale", n, 20, time.Unix(0, 0)))
+		r := resultsjson.SourceOf(syntheticRun("scale", n, 20, time.Unix(0, 0)))
 		return func() {
 			if _, err := contentHash(r); err != nil {
 				t.Fatal(err)

@@ -16,12 +16,15 @@ type (
 		op, stream uint32
 	}
 	launchCmd struct {
-		op          uint32
-		grid, block [3]uint32
-		params      [128]byte
+		op   uint32
+		grid [3]uint32
+		//lint:ignore U1000 the fields give the command its size: the suite times moving commands of these sizes
+		block  [3]uint32
+		params [128]byte
 	}
 	transferCmd struct {
-		op  uint32
+		op uint32
+		//lint:ignore U1000 the fields give the command its size: the suite times moving commands of these sizes
 		dst uint64
 		buf sharedBuf
 	}

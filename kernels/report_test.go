@@ -2,14 +2,11 @@ package kernels
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/perfgate/perfgate/internal/golden"
+)
 
 // doctorReport is a Report as an H100 with two problems would give it
 // (values from docs/results/h100-doctor.txt, then MIG on, another process and exclusive_process).
@@ -33,19 +30,7 @@ func doctorReport() Report {
 func TestReportWrite(t *testing.T) {
 	var b bytes.Buffer
 	doctorReport().Write(&b)
-	path := filepath.Join("testdata", "doctor_report.txt")
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("Write:\n%s\nwant (%s):\n%s", b.String(), path, want)
-	}
+	golden.Check(t, "doctor_report.txt", b.Bytes())
 	rep := doctorReport()
 	rep.Warnings = nil
 	b.Reset()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/ingest"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // python returns the python3 on PATH, or skips: the harness's pure modules
@@ -65,7 +66,7 @@ results.write_results(sys.argv[1], results.new_run(env={"gpu": "NVIDIA H100 80GB
 `
 
 // TestPythonWriterIsResultsV1 checks that what the Python harness writes
-// loads through the Go reader (model.Load, every rule of the format) and
+// loads through the Go reader (resultsjson.Load, every rule of the format) and
 // through perfgate ingest's perfgate format, with the samples, metrics and
 // errors it wrote.
 func TestPythonWriterIsResultsV1(t *testing.T) {
@@ -80,9 +81,9 @@ func TestPythonWriterIsResultsV1(t *testing.T) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("python writer: %v\n%s", err, b)
 	}
-	r, err := model.Load(out)
+	r, err := resultsjson.Load(out)
 	if err != nil {
-		t.Fatalf("model.Load: %v", err)
+		t.Fatalf("resultsjson.Load: %v", err)
 	}
 	if len(r.Benchmarks) != 3 || r.Run.Env["gpu"] != "NVIDIA H100 80GB HBM3" || r.Run.Event != "local" {
 		t.Fatalf("run %+v with %d benchmarks", r.Run, len(r.Benchmarks))

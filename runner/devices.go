@@ -17,6 +17,7 @@ import (
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // EnvDevices is the run.env key listing a --devices run's GPUs as index:UUID.
@@ -117,7 +118,7 @@ func (r *Runner) OnDevices(ctx context.Context, devs []kernels.Device, args []st
 	}
 	runs := make([]DeviceRun, len(devs))
 	for i, d := range devs {
-		res, err := model.Load(paths[i])
+		res, err := resultsjson.Load(paths[i])
 		if err != nil {
 			return nil, &model.InfraError{Op: fmt.Sprintf("run --devices: read GPU %d's results", d.Index), Err: err}
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // Rounds replicate a run across processes. Samples of one process share its
@@ -142,7 +143,7 @@ func (r *Runner) runUnit(ctx context.Context, u Unit, path string, run model.Run
 		}
 		return nil, &model.InfraError{Op: "run " + what, Err: err}
 	}
-	return model.Load(path)
+	return resultsjson.Load(path)
 }
 
 // MetaArgs are the run-metadata flags that give a child the job's run

@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // Settings are perfgate run's flags as the user gives them, before they
@@ -141,7 +142,7 @@ func List(w io.Writer, o Options) error {
 func (r *Runner) WriteRounds(stdout io.Writer, paths []string, rs []*model.Results) error {
 	for i, res := range rs {
 		if paths[i] == "" || paths[i] == "-" {
-			if err := model.Encode(stdout, res); err != nil {
+			if err := resultsjson.Encode(stdout, res); err != nil {
 				return err
 			}
 			continue
@@ -149,7 +150,7 @@ func (r *Runner) WriteRounds(stdout io.Writer, paths []string, rs []*model.Resul
 		if err := os.MkdirAll(filepath.Dir(paths[i]), 0o755); err != nil {
 			return &model.InfraError{Op: "create " + filepath.Dir(paths[i]), Err: err}
 		}
-		if err := model.WriteFile(paths[i], res); err != nil {
+		if err := resultsjson.WriteFile(paths[i], res); err != nil {
 			return &model.InfraError{Op: "write " + paths[i], Err: err}
 		}
 		r.logf("perfgate: wrote %d benchmarks to %s\n", len(res.Benchmarks), paths[i])

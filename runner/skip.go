@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // Skipping benchmarks whose kernels are unchanged (run
@@ -43,7 +44,7 @@ func loadUnchanged(paths string) (map[string]string, error) {
 			files = append(files, p)
 		}
 	}
-	runs, err := model.LoadAll(files)
+	runs, err := resultsjson.LoadAll(files)
 	if err != nil {
 		return nil, fmt.Errorf("--skip-unchanged-against: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 func hashedRun(id string, hour int, hashes map[string]string) *model.Results {
@@ -67,7 +68,7 @@ func TestSkipUnchangedReachesTheGPU(t *testing.T) {
 		return
 	}
 	base := filepath.Join(t.TempDir(), "base.json")
-	if err := model.WriteFile(base, hashedRun("b", 1, map[string]string{"add/n=1M": "abc"})); err != nil {
+	if err := resultsjson.WriteFile(base, hashedRun("b", 1, map[string]string{"add/n=1M": "abc"})); err != nil {
 		t.Fatal(err)
 	}
 	gpu := &optionsGPU{}
@@ -101,7 +102,7 @@ func TestSkipUnchangedConfigSuites(t *testing.T) {
 		Samples: []float64{1}, Info: map[string]string{"ptx_sha256": "zzz"}})
 	base.Benchmarks[0].Suite = "ew"
 	file := filepath.Join(dir, "base.json")
-	if err := model.WriteFile(file, base); err != nil {
+	if err := resultsjson.WriteFile(file, base); err != nil {
 		t.Fatal(err)
 	}
 	gpu := &optionsGPU{}

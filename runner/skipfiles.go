@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // WriteSkipBaseline writes the baseline runs of skip-unchanged-kernels, one
@@ -30,7 +31,7 @@ func WriteSkipBaseline(tempRoot string, runs []*model.Results, cfg *config.Confi
 	var paths []string
 	for i, r := range runs {
 		p := filepath.Join(dir, strconv.Itoa(i)+".json")
-		if err := model.WriteFile(p, r); err != nil {
+		if err := resultsjson.WriteFile(p, r); err != nil {
 			return "", cleanup, err
 		}
 		paths = append(paths, p)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 const goTestOutput = "../../tracker/ingest/testdata/gotest/benchpkg_count5.txt"
@@ -35,7 +35,7 @@ func TestFlagsAnywhere(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		r, err := model.Load(out)
+		r, err := resultsjson.Load(out)
 		if err != nil || len(r.Benchmarks) == 0 {
 			t.Fatalf("the results file: %v (%d benchmarks)", err, len(r.Benchmarks))
 		}
@@ -94,7 +94,7 @@ func TestIngestStdin(t *testing.T) {
 	if code := runEnv(context.Background(), []string{"ingest", "--format", "gotest", "-"}, e); code != 0 {
 		t.Fatalf("ingest -: exit %d: %s", code, stderr.String())
 	}
-	r, err := model.Parse("stdout", stdout.Bytes())
+	r, err := resultsjson.Parse("stdout", stdout.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // abConfig runs examples/benchpkg's 1 KiB checksum from a test binary built
@@ -129,7 +129,7 @@ func TestABInterleaved(t *testing.T) {
 				t.Errorf("worktree left behind:\n%s", out)
 			}
 			for _, side := range []string{"base", "head"} {
-				r, err := model.Load(filepath.Join(outs, side+".json"))
+				r, err := resultsjson.Load(filepath.Join(outs, side+".json"))
 				if err != nil {
 					t.Fatal(err)
 				}

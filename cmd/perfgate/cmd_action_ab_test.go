@@ -14,6 +14,7 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // abActionConfig's suite prints the samples committed in samples.json, so
@@ -150,7 +151,7 @@ func checkRecordedPR(t *testing.T, store, id string, confirmRounds int) {
 	files2, _ := filepath.Glob(filepath.Join(store, "*", "*", "*.json"))
 	var rounds []string
 	for _, f := range append(files, files2...) {
-		r, err := model.Load(f)
+		r, err := resultsjson.Load(f)
 		if err != nil || r.Run.Group != job {
 			continue
 		}

@@ -39,6 +39,7 @@ func actBinary(t *testing.T) string {
 	if p, err := exec.LookPath("act"); err == nil {
 		cands = append(cands, p)
 	}
+	//lint:ignore SA1019 a test wants the toolchain go test was built with, not the go first on PATH
 	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "env", "GOPATH").Output(); err == nil {
 		for _, d := range filepath.SplitList(strings.TrimSpace(string(out))) {
 			cands = append(cands, filepath.Join(d, "bin", "act"))
@@ -211,6 +212,7 @@ func (r *actRunner) run(t *testing.T, event, payload string, extra ...string) ac
 		"--local-repository", "actions/setup-go@v5=" + filepath.Join(testdata, "setup-go"),
 		"--local-repository", "actions/upload-artifact@v4=" + filepath.Join(testdata, "upload-artifact"),
 		"--env", "GITHUB_API_URL=" + r.fake.URL, "--env", "PERFGATE_ACT_ARTIFACTS=" + r.artifacts,
+		//lint:ignore SA1019 a test wants the toolchain go test was built with, not the go first on PATH
 		"--env", "PERFGATE_ACT_GOROOT=" + runtime.GOROOT(), "--env", "RUNNER_NAME=act-runner-1",
 		"--env", "PERFGATE_BUILD_FROM_SOURCE=1", // test this checkout, never a published release
 		"-s", "GITHUB_TOKEN=" + e2eToken, "--var", "PERFGATE_STORE_DIR=" + r.store,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // writeConfig writes a .perfgate.yml with extra appended to one command suite.
@@ -149,12 +150,12 @@ func TestActionBaselineTestbed(t *testing.T) {
 		}
 	}
 	pr := writeRun(t, dir, "pr-1", "changes", model.EventPullRequest, e2ePR, [3]float64{1.25, 1, 1})
-	moved, err := model.Load(pr)
+	moved, err := resultsjson.Load(pr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	moved.Run.Testbed = "gpu-runner-2"
-	if err := model.WriteFile(pr, moved); err != nil {
+	if err := resultsjson.WriteFile(pr, moved); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

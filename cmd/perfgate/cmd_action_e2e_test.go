@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // The end-to-end test of perfgate action: the built binary, a simulated
@@ -31,6 +33,7 @@ const (
 func buildPerfgate(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "perfgate")
+	//lint:ignore SA1019 a test wants the toolchain go test was built with, not the go first on PATH
 	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	out, err := exec.Command(gobin, "build", "-buildvcs=false", "-ldflags", "-X main.version=e2e", "-o", bin, ".").CombinedOutput()
 	if err != nil {
@@ -59,7 +62,7 @@ func writeRun(t *testing.T, dir, id, branch, event string, pr int, factors [3]fl
 		r.Run.Commit = e2eHeadSHA
 	}
 	path := filepath.Join(dir, id+".json")
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -199,8 +202,8 @@ func TestActionEndToEnd(t *testing.T) {
 		if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, "<!-- perfgate:sticky workflow=perfgate job=perfgate -->\n") {
 			t.Fatalf("comments = %+v, want one sticky comment", comments)
 		}
-		golden(t, "action_comment.md", comments[0].Body)
-		golden(t, "action_log.txt", strings.ReplaceAll(res.stdout, dir, "$TMP"))
+		golden.Check(t, "action_comment.md", comments[0].Body)
+		golden.Check(t, "action_log.txt", strings.ReplaceAll(res.stdout, dir, "$TMP"))
 		sts := fake.Statuses("Codertocat", "Hello-World", e2eHeadSHA)
 		if len(sts) != 1 || sts[0].State != "failure" || sts[0].Context != "perfgate" ||
 			*sts[0].TargetURL != "https://github.com/Codertocat/Hello-World/actions/runs/9004" ||

@@ -11,6 +11,7 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // The action under a hostile or failing GitHub (issue 10): deadlines,
@@ -219,7 +220,7 @@ func hostileRun(t *testing.T, dir string) string {
 			Samples: []float64{1, 2, 3, 4, 5}})
 	}
 	path := filepath.Join(dir, "hostile.json")
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
 	return path

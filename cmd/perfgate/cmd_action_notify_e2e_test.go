@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // notifyPush writes the results of push i to the baseline branch: two
@@ -33,7 +35,7 @@ func notifyPush(t *testing.T, dir string, i int, factor float64) string {
 		r.Benchmarks = append(r.Benchmarks, model.Benchmark{Suite: "kernels", Name: name, Unit: "us", Better: model.Lower, Samples: s})
 	}
 	path := filepath.Join(dir, r.Run.ID+".json")
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -92,7 +94,7 @@ func TestActionNotifyChanges(t *testing.T) {
 		if is.Title != "perfgate: 1 new change point(s) on master at 0123456789ab" || strings.Contains(*is.Body, "copy/bytes") {
 			t.Errorf("issue %q:\n%s", is.Title, *is.Body)
 		}
-		golden(t, "notify_issue.md", *is.Body)
+		golden.Check(t, "notify_issue.md", *is.Body)
 		if !strings.Contains(res.stdout, "perfgate: 1 new change point(s) announced in issue #1: ") {
 			t.Errorf("the log does not link the issue:\n%s", res.stdout)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // TestActionShards runs the two shards of a sharded pull-request job at
@@ -59,7 +60,7 @@ func TestActionShards(t *testing.T) {
 		t.Fatalf("%d comments, want 1", len(cs))
 	}
 	body := cs[0].Body
-	for _, want := range []string{marker, "**Shards**: all 2 reported", "gemm/<wbr>n=4096 @‍shard 1", "Regressions (1)"} {
+	for _, want := range []string{marker, "**Shards**: all 2 reported", "gemm/<wbr>n=4096 @\u200dshard 1", "Regressions (1)"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the comment lacks %q:\n%s", want, body)
 		}
@@ -79,12 +80,12 @@ func TestActionShards(t *testing.T) {
 func writeRunAt(t *testing.T, dir, id string, hour int) string {
 	t.Helper()
 	path := writeRun(t, dir, id, "master", model.EventPush, 0, [3]float64{1, 1, 1})
-	r, err := model.Load(path)
+	r, err := resultsjson.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.Run.StartedAt = r.Run.StartedAt.Add(time.Duration(hour) * time.Hour)
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
 	return path

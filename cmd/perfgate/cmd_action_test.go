@@ -13,6 +13,7 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/fakegithub"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // runActionInProcess runs perfgate action with only the given environment.
@@ -131,7 +132,7 @@ func TestActionLongComment(t *testing.T) {
 			Unit: "ns", Better: model.Lower, Samples: []float64{10, 11, 12, 13, 14}})
 	}
 	path := filepath.Join(dir, "big.json")
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
 	vars := actionVars(t, "pull_request", "pull_request.opened.json", "refs/pull/2/merge",

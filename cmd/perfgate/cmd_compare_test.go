@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // compareFiles writes a baseline of three runs (three jobs: enough for the
@@ -27,7 +28,7 @@ func compareFiles(t *testing.T) (base1, base2, base3, cand string) {
 			Testbed: "h200", StartedAt: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC),
 		}, Benchmarks: bs}
 		path := filepath.Join(dir, id+".json")
-		if err := model.WriteFile(path, r); err != nil {
+		if err := resultsjson.WriteFile(path, r); err != nil {
 			t.Fatal(err)
 		}
 		return path

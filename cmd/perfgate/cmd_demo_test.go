@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/internal/golden"
 )
 
 const (
@@ -36,7 +37,7 @@ func TestDemo(t *testing.T) {
 			}
 			switch format {
 			case "":
-				golden(t, "demo.md", out)
+				golden.Check(t, "demo.md", out)
 			case "text":
 				if !strings.HasPrefix(out, "perfgate: Regression") {
 					t.Errorf("text output does not start with the verdict line:\n%s", out)

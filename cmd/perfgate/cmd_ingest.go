@@ -10,6 +10,7 @@ import (
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/ingest"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 func init() {
@@ -57,9 +58,9 @@ func runIngest(ctx context.Context, args []string, e *cli.Env) error {
 		return err
 	}
 	if o.out == "" {
-		return model.Encode(e.Stdout, r)
+		return resultsjson.Encode(e.Stdout, r)
 	}
-	if err := model.WriteFile(o.out, r); err != nil {
+	if err := resultsjson.WriteFile(o.out, r); err != nil {
 		return &model.InfraError{Op: "write " + o.out, Err: err}
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: wrote %d benchmarks from %d file(s) to %s\n", len(bs), len(o.files), o.out)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 const ingestTestdata = "../../tracker/ingest/testdata"
@@ -23,7 +23,7 @@ func TestIngestWritesResults(t *testing.T) {
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	r, err := model.Load(out)
+	r, err := resultsjson.Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestIngestPoolsFiles(t *testing.T) {
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	r, err := model.Parse("stdout", stdout.Bytes())
+	r, err := resultsjson.Parse("stdout", stdout.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}

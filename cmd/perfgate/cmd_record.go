@@ -6,7 +6,7 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/internal/memlimit"
 	"github.com/perfgate/perfgate/tracker/check"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 func init() {
@@ -30,7 +30,7 @@ func runRecord(ctx context.Context, args []string, e *cli.Env) error {
 		heap.SetStream(memlimit.FileBytes(files))
 	}
 	defer heap.Restore()
-	srcs, err := model.OpenAll(files, sf.dbURL != "") // every file checked first (Postgres hashes each as it goes); the samples stay in the files
+	srcs, err := resultsjson.OpenAll(files, sf.dbURL != "") // every file checked first (Postgres hashes each as it goes); the samples stay in the files
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // histRun builds a run for the history commands' tests: a main push on the
@@ -48,7 +49,7 @@ func writeRuns(t *testing.T, dir string, runs ...*model.Results) []string {
 	var paths []string
 	for _, r := range runs {
 		p := filepath.Join(dir, r.Run.ID+".json")
-		if err := model.WriteFile(p, r); err != nil {
+		if err := resultsjson.WriteFile(p, r); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)
@@ -117,7 +118,7 @@ func TestRecordRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	twin := filepath.Join(dir, "twin.json")
-	if err := model.WriteFile(twin, histRun("good", 1, 120)); err != nil { // same id, other content
+	if err := resultsjson.WriteFile(twin, histRun("good", 1, 120)); err != nil { // same id, other content
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -152,7 +153,7 @@ func TestRecordConflictWithStored(t *testing.T) {
 		t.Fatalf("record: exit %d: %s", code, errOut)
 	}
 	other := filepath.Join(t.TempDir(), "r1-again.json")
-	if err := model.WriteFile(other, histRun("r1", 1, 150)); err != nil {
+	if err := resultsjson.WriteFile(other, histRun("r1", 1, 150)); err != nil {
 		t.Fatal(err)
 	}
 	_, errOut, code := invoke(t, nil, "record", "--store", store, other)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/kernels"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 var twoGPUs = []kernels.Device{
@@ -36,7 +36,7 @@ func TestRunDevicesReexec(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
 	}
-	r, err := model.Load(out)
+	r, err := resultsjson.Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}

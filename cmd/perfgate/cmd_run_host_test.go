@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/kernels"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // TestRunCmdpathHost runs the host benchmarks of the cmdpath suite through
@@ -29,7 +29,7 @@ func TestRunCmdpathHost(t *testing.T) {
 	if want := fmt.Sprintf("skipping %d benchmarks that need the GPU: built without CUDA", gpu); !kernels.CUDA && !strings.Contains(errs, want) {
 		t.Errorf("stderr does not say that the GPU benchmarks were skipped: %q", errs)
 	}
-	r, err := model.Load(out)
+	r, err := resultsjson.Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}

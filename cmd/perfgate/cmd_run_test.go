@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
 )
@@ -26,7 +27,7 @@ func TestRunList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "run_list_small.txt", out)
+	golden.Check(t, "run_list_small.txt", out)
 }
 
 func TestRunListFiltered(t *testing.T) {
@@ -48,7 +49,7 @@ func TestRunListSuiteAndOp(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "run_list_suite_op.txt", out)
+	golden.Check(t, "run_list_suite_op.txt", out)
 }
 
 func TestRunUsageErrors(t *testing.T) {
@@ -203,10 +204,7 @@ func TestRunListConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, builtin, _ := runCmd(t, "run", "--list", "--suite", "memory", "--size", "small", "--filter", "float4")
-	var want []string
-	for _, l := range strings.Split(strings.TrimSpace(builtin), "\n")[1:] {
-		want = append(want, l)
-	}
+	want := strings.Split(strings.TrimSpace(builtin), "\n")[1:]
 	code, out, errs := runCmd(t, "run", "--config", cfg, "--list")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(want) == 0 || len(lines) != len(want)+2 ||

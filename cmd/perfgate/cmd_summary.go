@@ -7,8 +7,8 @@ import (
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/chart"
-	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 func init() {
@@ -30,7 +30,7 @@ func runSummary(_ context.Context, args []string, e *cli.Env) error {
 	if err := cli.CheckChoice("--format", *format, report.SummaryFormats); err != nil {
 		return err
 	}
-	runs, err := model.LoadAll(files)
+	runs, err := resultsjson.LoadAll(files)
 	if err != nil {
 		return err
 	}

@@ -16,15 +16,6 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-func regexpMust(t *testing.T, s string) *regexp.Regexp {
-	t.Helper()
-	re, err := regexp.Compile(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return re
-}
-
 func TestActionRunsConfigSuites(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".perfgate.yml")

@@ -14,6 +14,7 @@ import (
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // TestStoreLeftoversRemoved plants the temporary files a writer killed
@@ -72,7 +73,7 @@ func TestActionSummaryAndSecrets(t *testing.T) {
 	r.Benchmarks[0].Name = "leak/" + token
 	r.Benchmarks[1].Samples, r.Benchmarks[1].Error = []float64{}, "connect postgres://perf:"+password+"@db/perf: refused"
 	path := filepath.Join(dir, "big.json")
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
 	// The test server trusts local connections, so any password works.

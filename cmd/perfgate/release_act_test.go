@@ -179,6 +179,7 @@ func (s *releaseScratch) run(t *testing.T, version, sha string) releaseRun {
 	args := []string{"push", "--json", "-e", payload, "-W", filepath.Join(".github", "workflows", "release.yml"),
 		"-P", "ubuntu-latest=-self-hosted", "--action-offline-mode", "--action-cache-path", s.cache, "--remote-name", "upstream",
 		"--local-repository", "actions/setup-go@v5=" + filepath.Join(s.root, "cmd", "perfgate", "testdata", "act", "setup-go"),
+		//lint:ignore SA1019 a test wants the toolchain go test was built with, not the go first on PATH
 		"--env", "GITHUB_API_URL=" + s.fake.URL, "--env", "PERFGATE_ACT_GOROOT=" + runtime.GOROOT(),
 		"-s", "GITHUB_TOKEN=" + e2eToken,
 		"--var", "PERFGATE_RELEASE_TEST_PACKAGES=./cmd/perfgate/internal/workflowlint",

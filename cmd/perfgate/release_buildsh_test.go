@@ -39,6 +39,7 @@ func testBuildShRelease(t *testing.T, s *releaseScratch, version, cudaAsset stri
 		dir := t.TempDir()
 		out := filepath.Join(dir, "github-output")
 		cmd := exec.Command("bash", filepath.Join(src, "action", "build.sh"))
+		//lint:ignore SA1019 a test wants the toolchain go test was built with, not the go first on PATH
 		cmd.Env = append(os.Environ(), "PATH="+filepath.Join(runtime.GOROOT(), "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"PERFGATE_CUDA="+cuda, "PERFGATE_CUDA_INCLUDE=", "PERFGATE_ACTION_REF="+version, "PERFGATE_ACTION_REPOSITORY="+releaseRepo,
 			"GITHUB_SERVER_URL="+s.fake.ServerURL, "GITHUB_ACTION_PATH="+src, "RUNNER_TEMP="+dir, "GITHUB_OUTPUT="+out,

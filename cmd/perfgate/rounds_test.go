@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // TestMain lets the test binary stand in for perfgate in the processes that
@@ -70,7 +71,7 @@ func TestRunRoundsConfig(t *testing.T) {
 	}
 	var prev *model.Results
 	for r := 1; r <= 3; r++ {
-		res, err := model.Load(filepath.Join(out, fmt.Sprintf("round-%d.json", r)))
+		res, err := resultsjson.Load(filepath.Join(out, fmt.Sprintf("round-%d.json", r)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,8 +106,8 @@ func TestRunRoundsSuiteSubsetAndPattern(t *testing.T) {
 	if string(got) != "prepare\na\nc\nc\na\n" {
 		t.Errorf("order of the processes:\n%s", got)
 	}
-	r1, err1 := model.Load(strings.ReplaceAll(out, "{round}", "1"))
-	r2, err2 := model.Load(strings.ReplaceAll(out, "{round}", "2"))
+	r1, err1 := resultsjson.Load(strings.ReplaceAll(out, "{round}", "1"))
+	r2, err2 := resultsjson.Load(strings.ReplaceAll(out, "{round}", "2"))
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
@@ -200,7 +201,7 @@ func TestRunRoundsBuiltin(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	for r := 1; r <= 2; r++ {
-		res, err := model.Load(filepath.Join(out, fmt.Sprintf("round-%d.json", r)))
+		res, err := resultsjson.Load(filepath.Join(out, fmt.Sprintf("round-%d.json", r)))
 		if err != nil {
 			t.Fatal(err)
 		}

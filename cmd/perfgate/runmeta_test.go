@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // TestIngestRunMetadata: ingest takes --started-at, prints the metadata it
@@ -37,7 +37,7 @@ func TestIngestRunMetadata(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			r, err := model.Load(out)
+			r, err := resultsjson.Load(out)
 			if err != nil {
 				t.Fatal(err)
 			}

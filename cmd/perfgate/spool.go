@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
 
@@ -33,7 +34,7 @@ func spoolOnFailure(e *cli.Env, sf storeFlags, runs []*model.Results, err error)
 
 // spoolSourcesOnFailure is spoolOnFailure for runs read a benchmark at a
 // time (record): they are loaded whole only to be spooled.
-func spoolSourcesOnFailure(e *cli.Env, sf storeFlags, srcs []*model.Source, err error) error {
+func spoolSourcesOnFailure(e *cli.Env, sf storeFlags, srcs []*resultsjson.Source, err error) error {
 	return spoolWith(e, sf, err, func() ([]string, error) { return spool.WriteSources(sf.spool, srcs) })
 }
 

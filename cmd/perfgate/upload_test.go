@@ -12,6 +12,7 @@ import (
 	"github.com/perfgate/perfgate/db"
 	"github.com/perfgate/perfgate/db/dbtest"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
 
@@ -58,7 +59,7 @@ func TestUploadOddRuns(t *testing.T) {
 	}
 	for i, r := range bad {
 		p := filepath.Join(t.TempDir(), fmt.Sprintf("bad%d.json", i))
-		if err := model.WriteFile(p, r); err != nil {
+		if err := resultsjson.WriteFile(p, r); err != nil {
 			t.Fatal(err)
 		}
 		vars := map[string]string{"PERFGATE_DATABASE_URL": url, "PERFGATE_SPOOL": filepath.Join(dir, "spool2")}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -32,7 +33,7 @@ func (s *Store) AddAcceptance(ctx context.Context, a model.Acceptance) error {
 		if err != nil {
 			return infra("encode acceptances", err)
 		}
-		if err := model.WriteFileAtomic(s.acceptancesPath(), b); err != nil {
+		if err := atomicfile.Write(s.acceptancesPath(), b); err != nil {
 			return infra("save acceptances", err)
 		}
 		return nil

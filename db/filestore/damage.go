@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/internal/atomicfile"
 )
 
 // The store's derived files (the index, the catalog, the series files) are
@@ -100,7 +100,7 @@ func (s *Store) rebuildSeries(why error) error {
 	}
 	// An empty catalog, not none: a store with runs and no catalog has
 	// lost it (catalog).
-	if err := model.WriteFileAtomic(s.catalogPath(), nil); err != nil {
+	if err := atomicfile.Write(s.catalogPath(), nil); err != nil {
 		return infra("empty benchmark catalog", err)
 	}
 	return s.repair()

@@ -59,12 +59,6 @@ type Store struct {
 	// swept is set once this Store's first writer removed the leftovers
 	// (under mu held for writing).
 	swept bool
-
-	cache struct { // the last index decoded (see readIndex)
-		sync.Mutex
-		raw []byte
-		ix  *index
-	}
 }
 
 var _ history.Store = (*Store)(nil)
@@ -189,7 +183,7 @@ func flock(ctx context.Context, f *os.File, how int) error {
 }
 
 // removeLeftovers deletes the temporary files of writers killed mid-write
-// (model.WriteFileAtomic's ".NAME.tmpNNN", as large as a run): a writer
+// (atomicfile.Write's ".NAME.tmpNNN", as large as a run): a writer
 // holds the exclusive lock, so none can be another writer's. Best effort:
 // a file that cannot be removed now is tried again by the next writer.
 // It walks every run file's name, so a Store does it once, on its first

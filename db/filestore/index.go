@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // indexHeader is the first line of the index; an index without it (another
@@ -79,7 +81,7 @@ func (s *Store) fresh() bool {
 func (s *Store) saveState() error {
 	st, err := s.current()
 	if err == nil {
-		err = model.WriteFileAtomic(s.statePath(), st.encode())
+		err = atomicfile.Write(s.statePath(), st.encode())
 	}
 	if err != nil {
 		return infra("write store state", err)
@@ -191,7 +193,7 @@ func (s *Store) verify() (*index, error) {
 		}
 	}
 	for _, name := range sortedNames(files) {
-		r, err := model.Load(s.runPath(name))
+		r, err := resultsjson.Load(s.runPath(name))
 		if model.IsInputError(err) {
 			ix.damaged = append(ix.damaged, damagedRun{name, err})
 			continue
@@ -245,7 +247,7 @@ func (s *Store) writeIndex(ix *index) error {
 		line = appendEntry(line[:0], &ix.Runs[i])
 		buf.Write(line)
 	}
-	if err := model.WriteFileAtomic(s.indexPath(), buf.Bytes()); err != nil {
+	if err := atomicfile.Write(s.indexPath(), buf.Bytes()); err != nil {
 		return infra("write store index", err)
 	}
 	return nil
@@ -286,14 +288,4 @@ func sortedNames(m map[string]fileStat) []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-// find returns the entry of run id, or nil.
-func (ix *index) find(id string) *entry {
-	for i := range ix.Runs {
-		if ix.Runs[i].Run.ID == id {
-			return &ix.Runs[i]
-		}
-	}
-	return nil
 }

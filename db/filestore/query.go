@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // newestFirst orders entries by started_at, newest first, ties by ID.
@@ -82,9 +83,9 @@ func (s *Store) loadBaseline(runs []entry, q model.BaselineQuery) (b *model.Base
 	}
 	ranks, sum := model.JobRanks(jobs), q.Summarizer()
 	for i, e := range used {
-		load := model.Load
+		load := resultsjson.Load
 		if q.Summarizes(ranks[i]) { // reduced as it is read: one benchmark's samples at a time
-			load = sum.Load
+			load = func(path string) (*model.Results, error) { return resultsjson.LoadSummarized(sum, path) }
 		}
 		r, err := s.loadRun(e, load)
 		if model.IsInputError(err) {
@@ -138,7 +139,7 @@ func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []
 	return used, passed
 }
 
-// loadRun reads and validates a stored run with load (model.Load, or a
+// loadRun reads and validates a stored run with load (resultsjson.Load, or a
 // Summarizer's: one pass). A file that vanished under a valid index means
 // another process broke the lock protocol; one whose size or modification
 // time differs from its entry is errChanged.

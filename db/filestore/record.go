@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // Record stores r. The same run ID with the same content (compared in a
@@ -27,14 +29,14 @@ func (s *Store) Record(ctx context.Context, r *model.Results) (model.RecordOutco
 	if err != nil {
 		return 0, err
 	}
-	return s.RecordSource(ctx, model.SourceOf(c))
+	return s.RecordSource(ctx, resultsjson.SourceOf(c))
 }
 
 // RecordSource is Record for a run read a benchmark at a time: the run
 // file is written and the series points computed as each benchmark is
 // read, so a results file's samples are never held whole. src must be
-// checked: model.OpenSource checks a file, Record a run built in memory.
-func (s *Store) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
+// checked: resultsjson.OpenSource checks a file, Record a run built in memory.
+func (s *Store) RecordSource(ctx context.Context, src *resultsjson.Source) (model.RecordOutcome, error) {
 	out := model.Recorded
 	err := s.writing(ctx, func() error {
 		out = model.Recorded
@@ -87,7 +89,7 @@ func (s *Store) repair() error {
 		if e.Series {
 			continue
 		}
-		src, err := model.OpenSource(s.runPath(e.File))
+		src, err := resultsjson.OpenSource(s.runPath(e.File))
 		var stats []stat
 		if err == nil {
 			stats, err = statsOf(src)
@@ -142,13 +144,13 @@ func prepare(r *model.Results) (*model.Results, error) {
 // and saves the state. If the index cannot be written, the run file is
 // removed: a failed Record stores nothing (points of a run the index does
 // not list are ignored).
-func (s *Store) add(src *model.Source) error {
+func (s *Store) add(src *resultsjson.Source) error {
 	name := fileName(src.Run.ID)
 	path := s.runPath(name)
 	heads := src.Heads()
 	stats := make([]stat, len(heads))
 	var buf []float64
-	err := model.WriteFileAtomicFunc(path, func(w io.Writer) error {
+	err := atomicfile.WriteFunc(path, func(w io.Writer) error {
 		err := src.WriteJSON(w, func(i int, b *model.Benchmark) error { // compact, streamed
 			stats[i], buf = statOf(b, buf)
 			return nil
@@ -189,8 +191,8 @@ func (s *Store) add(src *model.Source) error {
 // hashes of the stored run and src (the same rule as the Postgres store's).
 // A stored file that no longer loads is moved to damaged/ (damaged is set):
 // src then takes its place, which is how such a run is repaired.
-func (s *Store) compareStored(path string, src *model.Source) (out model.RecordOutcome, damaged bool, err error) {
-	stored, err := model.OpenSource(path)
+func (s *Store) compareStored(path string, src *resultsjson.Source) (out model.RecordOutcome, damaged bool, err error) {
+	stored, err := resultsjson.OpenSource(path)
 	var a []byte
 	if err == nil {
 		a, err = stored.ContentHash()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -31,7 +32,7 @@ func (s *Store) AddReset(ctx context.Context, r model.Reset) error {
 		if err != nil {
 			return infra("encode baseline resets", err)
 		}
-		if err := model.WriteFileAtomic(s.resetsPath(), b); err != nil {
+		if err := atomicfile.Write(s.resetsPath(), b); err != nil {
 			return infra("save baseline resets", err)
 		}
 		return nil

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // The trend of a benchmark is read from its series file, one line per run
@@ -35,7 +37,7 @@ type stat struct{ median, cv float64 }
 
 // statsOf returns the stat of each benchmark of src with samples, reading
 // them a benchmark at a time.
-func statsOf(src *model.Source) ([]stat, error) {
+func statsOf(src *resultsjson.Source) ([]stat, error) {
 	stats := make([]stat, len(src.Heads()))
 	var buf []float64
 	err := src.Each(func(i int, b *model.Benchmark) error {
@@ -59,7 +61,7 @@ func statOf(b *model.Benchmark, buf []float64) (stat, []float64) {
 // with stats, to the series files of its benchmarks. Benchmarks the catalog
 // does not list are added to it first, in one append (so a crash never
 // leaves a series file the catalog does not name).
-func (s *Store) appendSeries(id string, heads []model.BenchmarkHead, stats []stat) error {
+func (s *Store) appendSeries(id string, heads []resultsjson.BenchmarkHead, stats []stat) error {
 	listed, err := s.catalog()
 	if err != nil {
 		return err
@@ -228,7 +230,7 @@ func (s *Store) compactSeries(keep func(runID string) bool) error {
 			}
 		}
 		if len(out) < len(data) {
-			if err := model.WriteFileAtomic(s.seriesPath(k), out); err != nil {
+			if err := atomicfile.Write(s.seriesPath(k), out); err != nil {
 				return infra("compact series", err)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -50,7 +51,7 @@ func (s *Store) SaveShard(ctx context.Context, r model.ShardReport) error {
 		if err != nil {
 			return infra("encode shard report", err)
 		}
-		if err := model.WriteFileAtomic(filepath.Join(dir, strconv.Itoa(r.Shard)+".json"), b); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, strconv.Itoa(r.Shard)+".json"), b); err != nil {
 			return infra("save shard report", err)
 		}
 		return nil

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -126,7 +127,7 @@ func TestIndexRepairs(t *testing.T) {
 		{"index garbage", func(t *testing.T, s *Store) { os.WriteFile(s.indexPath(), []byte("{not json"), 0o644) }, []string{"r2", "r1", "r0"}},
 		{"run file deleted by hand", func(t *testing.T, s *Store) { os.Remove(s.runPath("r2.json")) }, []string{"r1", "r0"}},
 		{"run file added behind its back", func(t *testing.T, s *Store) {
-			if err := model.WriteFile(s.runPath("r9.json"), run("r9", 9)); err != nil {
+			if err := resultsjson.WriteFile(s.runPath("r9.json"), run("r9", 9)); err != nil {
 				t.Fatal(err)
 			}
 		}, []string{"r9", "r2", "r1", "r0"}},
@@ -156,7 +157,7 @@ func TestNilSamplesStoredAsEmptyArray(t *testing.T) {
 	r.Benchmarks = append(r.Benchmarks, model.Benchmark{Suite: "memory", Name: "copy/n=2048", Unit: "ns",
 		Better: model.Lower, Error: "out of memory"})
 	mustRecord(t, s, r)
-	if _, err := model.Load(s.runPath("r0.json")); err != nil {
+	if _, err := resultsjson.Load(s.runPath("r0.json")); err != nil {
 		t.Errorf("the stored run file does not load: %v", err)
 	}
 }
@@ -320,7 +321,7 @@ func TestReadsVersion1Store(t *testing.T) {
 	for i := range 3 {
 		r := run(fmt.Sprintf("r%d", i), i)
 		path := s.runPath(fileName(r.Run.ID))
-		if err := model.WriteFile(path, r); err != nil { // indented, as version 1 wrote them
+		if err := resultsjson.WriteFile(path, r); err != nil { // indented, as version 1 wrote them
 			t.Fatal(err)
 		}
 		fi, _ := os.Stat(path)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // A runPoint is a trend point with the index entry of its run.
@@ -61,7 +62,7 @@ func (s *Store) series(ctx context.Context, runs map[string]*entry, q model.Tren
 // pointsFromRun adds the points of one run file's matching benchmarks. A
 // run file that does not load is skipped with a warning.
 func (s *Store) pointsFromRun(e *entry, q model.TrendQuery, byKey map[seriesKey][]runPoint) error {
-	r, err := model.Load(s.runPath(e.File))
+	r, err := resultsjson.Load(s.runPath(e.File))
 	if model.IsInputError(err) {
 		s.skipRun(damagedRun{e.File, err})
 		return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/db/filestore"
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // DefaultTimeout bounds each database operation (open, record, baseline,
@@ -99,7 +100,7 @@ func (s *deadlineStore) Record(ctx context.Context, r *model.Results) (model.Rec
 	return bounded(ctx, s.timeout, "record run "+r.Run.ID, func(ctx context.Context) (model.RecordOutcome, error) { return s.st.Record(ctx, r) })
 }
 
-func (s *deadlineStore) RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error) {
+func (s *deadlineStore) RecordSource(ctx context.Context, src *resultsjson.Source) (model.RecordOutcome, error) {
 	return bounded(ctx, s.timeout, "record run "+src.Run.ID, func(ctx context.Context) (model.RecordOutcome, error) { return s.st.RecordSource(ctx, src) })
 }
 

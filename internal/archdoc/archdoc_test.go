@@ -3,7 +3,6 @@ package archdoc
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,9 +10,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the diagram in docs/architecture.md")
+	"github.com/perfgate/perfgate/internal/golden"
+)
 
 const (
 	module  = "github.com/perfgate/perfgate/"
@@ -93,7 +92,7 @@ func TestDiagramMatchesImports(t *testing.T) {
 	if got == want {
 		return
 	}
-	if *update {
+	if golden.Update() { // rewrite the diagram in docs/architecture.md
 		out := append(append(append([]byte{}, doc[:i+len(begin)+1]...), want...), doc[j:]...)
 		if err := os.WriteFile(docPath, out, 0o644); err != nil {
 			t.Fatal(err)

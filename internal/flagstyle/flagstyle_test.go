@@ -19,8 +19,9 @@ import (
 var singleDash = regexp.MustCompile("(^|[\\s(,;'\"`])-(%s|[a-z][a-z0-9]*(-[a-z0-9]+)*)([\\s:,;)'\"`]|$)")
 
 // goFlags are other tools' flags that messages quote as those tools spell
-// them (go build -tags, nvidia-cuda-mps-control -f).
-var goFlags = map[string]bool{"tags": true, "f": true}
+// them (go build -tags, nvidia-cuda-mps-control -f, go test -update for
+// internal/golden's files).
+var goFlags = map[string]bool{"tags": true, "f": true, "update": true}
 
 // messageFuncs are the calls whose first string argument is a message a
 // user reads.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 var testDefaults = Defaults{StoreDir: ".perfgate", SpoolDir: ".perfgate-spool", GitHubTimeout: time.Minute, DBTimeout: 30 * time.Second,
@@ -158,7 +159,7 @@ func TestLoadResultFiles(t *testing.T) {
 			{Suite: "gemm", Name: "a", Unit: "ns", Better: model.Lower, Samples: []float64{1, 2, 3}},
 			{Suite: "softmax", Name: "b", Unit: "ns", Better: model.Lower, Samples: []float64{1, 2, 3}},
 		}}
-	if err := model.WriteFile(p, r); err != nil {
+	if err := resultsjson.WriteFile(p, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

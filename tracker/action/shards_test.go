@@ -3,22 +3,18 @@ package action
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // syncComments is a Comments safe for concurrent shards. onList, when set,
 // runs before each List answers (outside the lock), with the number of
@@ -174,23 +170,6 @@ func shardRun(i, n int, cs Comments, ss Statuses) *run {
 		Stderr: io.Discard}}
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./tracker/action -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test ./tracker/action -update rewrites it); got:\n%s", path, got)
-	}
-}
-
 // TestShardsComment: two GPU-model shards of one pull request. The first
 // to finish posts a comment saying it waits for the other and a pending
 // status; the second posts the merged verdict, which fails on its
@@ -207,7 +186,7 @@ func TestShardsComment(t *testing.T) {
 	if len(cs.list) != 1 {
 		t.Fatalf("%d comments after shard 0, want 1", len(cs.list))
 	}
-	golden(t, "shards-partial.md", cs.list[0].Body)
+	golden.Check(t, "shards-partial.md", cs.list[0].Body)
 	if s := ss.last(); s.State != StatePending || !strings.HasPrefix(s.Description, "1 of 2 shards reported (waiting for shard 1); so far pass") {
 		t.Errorf("status after shard 0: %+v, want pending, waiting for shard 1", s)
 	}
@@ -218,7 +197,7 @@ func TestShardsComment(t *testing.T) {
 	if len(cs.list) != 1 {
 		t.Fatalf("%d comments after shard 1, want 1", len(cs.list))
 	}
-	golden(t, "shards-complete.md", cs.list[0].Body)
+	golden.Check(t, "shards-complete.md", cs.list[0].Body)
 	if s := ss.last(); s.State != StateFailure || !strings.HasPrefix(s.Description, "2 of 2 shards reported; fail: 2 regressions, 2 unchanged") {
 		t.Errorf("status after shard 1: %+v, want failure for the whole set", s)
 	}

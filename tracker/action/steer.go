@@ -155,6 +155,16 @@ func accept(ctx context.Context, o RunOptions, check *Plan, a model.Acceptance, 
 	if r.accs, err = as.Acceptances(ctx, a.Repo, a.PR); err != nil {
 		return err
 	}
+	reports, err := ss.Shards(ctx, ShardSet(check))
+	if err != nil {
+		return err
+	}
+	// The acceptance bounds itself by the changes it accepts now.
+	if len(reports) > 0 {
+		if c, err := storedComparison(reports); err == nil {
+			a.Changes = compare.AcceptedChanges(c, a.Glob)
+		}
+	}
 	// The jobs of a matrix (shards) all answer one comment: it is recorded
 	// once.
 	if !slices.ContainsFunc(r.accs, func(x model.Acceptance) bool { return a.Comment != "" && x.Comment == a.Comment }) {
@@ -164,15 +174,29 @@ func accept(ctx context.Context, o RunOptions, check *Plan, a model.Acceptance, 
 		r.accs = append(r.accs, a)
 		fmt.Fprintf(o.Stderr, "perfgate: recorded: %s accepted %q on #%d (%s)\n", a.Who, a.Glob, a.PR, model.ShortSHA(a.HeadSHA))
 	}
-	reports, err := ss.Shards(ctx, ShardSet(check))
-	if err != nil {
-		return err
-	}
 	if len(reports) == 0 {
 		reply.Head = a.HeadSHA
 		return errors.Join(react(ctx, o, "+1"), replyTo(ctx, o, reply))
 	}
 	return errors.Join(react(ctx, o, "+1"), r.repost(ctx, reports))
+}
+
+// storedComparison is the comparison of the stored reports of a check:
+// the newest job's own, or a sharded job's merged.
+func storedComparison(reports []model.ShardReport) (*compare.Comparison, error) {
+	newest := slices.MaxFunc(reports, func(a, b model.ShardReport) int { return a.RecordedAt.Compare(b.RecordedAt) })
+	if newest.Shards > 1 {
+		m, err := MergeShards(reports, newest.Shards)
+		if err != nil {
+			return nil, err
+		}
+		return m.Comparison, nil
+	}
+	d, err := decodeShard(newest.Data)
+	if err != nil {
+		return nil, err
+	}
+	return d.Comparison, nil
 }
 
 // repost posts the comment and the status of the stored reports with the

@@ -200,6 +200,11 @@ func TestSteerAccept(t *testing.T) {
 	if got := sts.last(); got.State != StateSuccess || !strings.HasPrefix(got.Description, "pass: 2 accepted, 1 unchanged") {
 		t.Errorf("status %+v, want success with 2 accepted", got)
 	}
+	// The acceptance given on a stored result is bounded by the changes it
+	// accepted; the one given before any result was stored is not.
+	if a := st.accs[1]; len(a.Changes) != 1 || a.Changes["gemm/bf16"] != 0.25 || len(st.accs[0].Changes) != 0 {
+		t.Errorf("accepted changes %v and %v, want gemm/bf16 +25%% on the second only", st.accs[1].Changes, st.accs[0].Changes)
+	}
 	var sticky string
 	for _, cm := range cs.list {
 		if strings.HasPrefix(cm.Body, o.Plan.Marker) {

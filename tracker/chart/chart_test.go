@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"fmt"
 	"image"
 	"image/png"
@@ -19,11 +18,10 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
 
 // wobble is a flat level with ±1% noise.
 var wobble = []float64{1, 1.01, 0.99, 1.005, 0.995, 1.002, 0.998, 1.007, 0.993, 1.001}
@@ -91,31 +89,26 @@ func absDiff(a, b uint32) uint32 {
 // tolerance is the fraction of pixels a golden image may differ by.
 const tolerance = 0.005
 
-func goldenPNG(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
+// samePixels is the differ of golden PNGs: at most tolerance of the
+// pixels of got and want may differ. It keeps got in a temporary file to
+// look at when they differ more.
+func samePixels(t *testing.T, name string) func(got, want []byte) string {
+	return func(got, want []byte) string {
+		gi, err := png.Decode(bytes.NewReader(got))
+		if err != nil {
+			return fmt.Sprintf("the rendered image: %v", err)
 		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	gi, err := png.Decode(bytes.NewReader(got))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wi, err := png.Decode(bytes.NewReader(want))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := pixelDiff(gi, wi); d > tolerance {
+		wi, err := png.Decode(bytes.NewReader(want))
+		if err != nil {
+			return fmt.Sprintf("the golden image: %v", err)
+		}
+		d := pixelDiff(gi, wi)
+		if d <= tolerance {
+			return ""
+		}
 		out := filepath.Join(t.TempDir(), name)
 		os.WriteFile(out, got, 0o644)
-		t.Errorf("%s: %.2f%% of pixels differ (tolerance %.1f%%); got %s (-update accepts it)", name, 100*d, 100*tolerance, out)
+		return fmt.Sprintf("%.2f%% of pixels differ (tolerance %.1f%%); got %s", 100*d, 100*tolerance, out)
 	}
 }
 
@@ -124,7 +117,7 @@ func TestTrendPNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenPNG(t, "trend.png", encode(t, p, "png", 4*vg.Inch))
+	golden.CheckFunc(t, "trend.png", encode(t, p, "png", 4*vg.Inch), samePixels(t, "trend.png"))
 }
 
 // TestGoldenCanFail checks the tolerance is tight enough to see the step
@@ -158,7 +151,7 @@ func TestTrendSeveral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenPNG(t, "trend_several.png", encode(t, p, "png", 4*vg.Inch))
+	golden.CheckFunc(t, "trend_several.png", encode(t, p, "png", 4*vg.Inch), samePixels(t, "trend_several.png"))
 
 	many := make([]trend.Series, MaxLines+1)
 	var tm *TooManyError
@@ -182,7 +175,7 @@ func TestComparisonPNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenPNG(t, "comparison.png", encode(t, p, "png", h))
+	golden.CheckFunc(t, "comparison.png", encode(t, p, "png", h), samePixels(t, "comparison.png"))
 }
 
 func TestSVG(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
@@ -44,7 +45,7 @@ func (o Output) WriteFile(p *plot.Plot, fit vg.Length) error {
 	if err := o.Encode(&b, p, fit); err != nil {
 		return err
 	}
-	if err := model.WriteFileAtomic(o.Path, b.Bytes()); err != nil {
+	if err := atomicfile.Write(o.Path, b.Bytes()); err != nil {
 		return &model.InfraError{Op: "write " + o.Path, Err: err}
 	}
 	return nil

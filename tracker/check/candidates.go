@@ -5,16 +5,17 @@ import (
 
 	"github.com/perfgate/perfgate/internal/memlimit"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
-// LoadCandidates loads the candidate files (model.LoadAll), which must be
+// LoadCandidates loads the candidate files (resultsjson.LoadAll), which must be
 // distinct runs of one testbed.
 func LoadCandidates(files []string) ([]*model.Results, error) {
-	cands, err := model.LoadAll(files)
+	cands, err := resultsjson.LoadAll(files)
 	if err != nil {
 		return nil, err
 	}
-	if err := model.DistinctRuns(files, cands); err != nil {
+	if err := resultsjson.DistinctRuns(files, cands); err != nil {
 		return nil, err
 	}
 	fp := model.FingerprintOf(&cands[0].Run)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // DemoFiles lists the example data in dir: the main-branch history runs
@@ -34,7 +35,7 @@ func DemoFiles(dir string) (history []string, pr string, err error) {
 // DefaultJobs comparable main-branch ones, as 'perfgate check' would.
 // What it does is narrated on w, so the report can go elsewhere.
 func Demo(ctx context.Context, st Store, w io.Writer, history []string, pr string) (*compare.Comparison, error) {
-	runs, err := model.LoadAll(append(history[:len(history):len(history)], pr))
+	runs, err := resultsjson.LoadAll(append(history[:len(history):len(history)], pr))
 	if err != nil {
 		return nil, err
 	}

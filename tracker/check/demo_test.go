@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // demoStore records runs and fails the baseline query it was asked, so the
@@ -42,7 +43,7 @@ func TestDemoRecordsTheHistoryAndAsksForMain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := model.LoadAll(append(append([]string(nil), history...), pr))
+	runs, err := resultsjson.LoadAll(append(append([]string(nil), history...), pr))
 	if err != nil {
 		t.Fatal(err)
 	}

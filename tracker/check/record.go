@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // A Recorder stores runs; every history store is one.
@@ -18,7 +19,7 @@ type Recorder interface {
 // A SourceRecorder stores runs read a benchmark at a time; every history
 // store is one.
 type SourceRecorder interface {
-	RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error)
+	RecordSource(ctx context.Context, src *resultsjson.Source) (model.RecordOutcome, error)
 }
 
 // RecordRuns records runs in order, writing one line each to w (names
@@ -32,8 +33,8 @@ func RecordRuns(ctx context.Context, w io.Writer, st Recorder, names []string, r
 }
 
 // RecordSources is RecordRuns for runs read a benchmark at a time
-// (model.OpenAll), so that their samples are never held whole.
-func RecordSources(ctx context.Context, w io.Writer, st SourceRecorder, names []string, srcs []*model.Source) error {
+// (resultsjson.OpenAll), so that their samples are never held whole.
+func RecordSources(ctx context.Context, w io.Writer, st SourceRecorder, names []string, srcs []*resultsjson.Source) error {
 	return recordEach(w, names, len(srcs), func(i int) (model.RecordOutcome, *model.Run, error) {
 		out, err := st.RecordSource(ctx, srcs[i])
 		return out, &srcs[i].Run, err

@@ -57,3 +57,51 @@ func TestAccept(t *testing.T) {
 		t.Errorf("one accepted regression alone under fail = %s %v, want pass", o, fails)
 	}
 }
+
+// TestAcceptIsBounded: an acceptance that recorded a benchmark's change
+// passes it while the change stays within the threshold of that one
+// ((1+now)/(1+then) − 1 ≤ threshold), and leaves a larger regression
+// standing, saying what was accepted; a benchmark it recorded no change
+// for is covered by the glob alone.
+func TestAcceptIsBounded(t *testing.T) {
+	acc := model.Acceptance{Glob: "gemm/*", Who: "octocat", Changes: map[string]float64{"gemm/bf16": 0.18, "gemm/fp16": 0.18}}
+	c := &Comparison{Results: []Result{
+		{Suite: "gemm", Name: "bf16", Verdict: Regression, Change: 0.29, Threshold: 0.10}, // 1.29/1.18 = +9.3%
+		{Suite: "gemm", Name: "fp16", Verdict: Regression, Change: 0.60, Threshold: 0.10}, // +35.6% beyond
+		{Suite: "gemm", Name: "fp8", Verdict: Regression, Change: 0.40, Threshold: 0.10},  // not recorded: the glob
+		{Suite: "io", Name: "copy", Verdict: Regression, Change: 0.15, Threshold: 0.10},   // not covered
+	}}
+	c.Summary = Summarize(c.Results)
+	if n := Accept(c, []model.Acceptance{acc}); n != 2 {
+		t.Errorf("Accept = %d, want 2", n)
+	}
+	want := []struct {
+		v      Verdict
+		reason string
+	}{
+		{Accepted, "accepted by @octocat (gemm/*)"},
+		{Regression, "beyond what @octocat accepted (+18% then, +60% now)"},
+		{Accepted, "accepted by @octocat (gemm/*)"},
+		{Regression, ""},
+	}
+	for i, w := range want {
+		if r := c.Results[i]; r.Verdict != w.v || r.Reason != w.reason {
+			t.Errorf("%s/%s: %s %q, want %s %q", r.Suite, r.Name, r.Verdict, r.Reason, w.v, w.reason)
+		}
+	}
+	// A second acceptance given at the larger change covers it.
+	again := model.Acceptance{Glob: "gemm/fp16", Who: "hubot", Changes: map[string]float64{"gemm/fp16": 0.60}}
+	c.Results[1].Reason = ""
+	if n := Accept(c, []model.Acceptance{acc, again}); n != 1 || c.Results[1].Verdict != Accepted || c.Results[1].Reason != "accepted by @hubot (gemm/fp16)" {
+		t.Errorf("with hubot's acceptance at +60%%: %d accepted, %s %q", n, c.Results[1].Verdict, c.Results[1].Reason)
+	}
+	got := AcceptedChanges(&Comparison{Results: []Result{
+		{Suite: "gemm", Name: "bf16", Verdict: Regression, Change: 0.2},
+		{Suite: "gemm", Name: "fp16", Verdict: Accepted, Change: 0.3},
+		{Suite: "gemm", Name: "fp8", Verdict: Noisy, Change: 0.5},
+		{Suite: "io", Name: "copy", Verdict: Regression, Change: 0.4},
+	}}, "gemm/*")
+	if len(got) != 2 || got["gemm/bf16"] != 0.2 || got["gemm/fp16"] != 0.3 {
+		t.Errorf("AcceptedChanges = %v, want gemm/bf16 0.2 and gemm/fp16 0.3", got)
+	}
+}

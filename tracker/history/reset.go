@@ -14,6 +14,11 @@ type ResetStore interface {
 	AddReset(ctx context.Context, r model.Reset) error
 }
 
+// A ResetSource lists the re-baseline points; both stores are one.
+type ResetSource interface {
+	Resets(ctx context.Context) ([]model.Reset, error)
+}
+
 // Reset records the re-baseline point r in st and returns what to tell the
 // user. A bad reset is an *model.InputError and nothing is stored.
 func Reset(ctx context.Context, st Store, r model.Reset) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // A Recorder stores runs. Recording a run whose ID is already stored with
@@ -13,11 +14,11 @@ type Recorder interface {
 	Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error)
 }
 
-// A SourceRecorder stores runs read a benchmark at a time (model.Source),
+// A SourceRecorder stores runs read a benchmark at a time (resultsjson.Source),
 // as Recorder does; a store's Record is its RecordSource of the run held in
-// memory (model.SourceOf).
+// memory (resultsjson.SourceOf).
 type SourceRecorder interface {
-	RecordSource(ctx context.Context, src *model.Source) (model.RecordOutcome, error)
+	RecordSource(ctx context.Context, src *resultsjson.Source) (model.RecordOutcome, error)
 }
 
 // A BaselineSource finds the runs a candidate is judged against.
@@ -33,6 +34,13 @@ type TrendSource interface {
 // A Pruner deletes old history.
 type Pruner interface {
 	Prune(ctx context.Context, q model.PruneQuery) (model.PruneResult, error)
+}
+
+// A ShardStore keeps the reports of a sharded job's shards (the action's
+// shards); both stores implement it.
+type ShardStore interface {
+	SaveShard(ctx context.Context, r model.ShardReport) error
+	Shards(ctx context.Context, set string) ([]model.ShardReport, error)
 }
 
 // A Store is the whole history store: the embedded directory store and the

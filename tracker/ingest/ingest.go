@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // The formats.
@@ -75,7 +76,7 @@ func Parse(format, name string, data []byte, o Options) ([]model.Benchmark, erro
 
 // parse is Parse with the reader of nvbench --jsonbin files (nil: none).
 func parse(format, name string, data []byte, readBin func(string) ([]byte, error), o Options) ([]model.Benchmark, error) {
-	if err := model.CheckUTF8(name, data); err != nil {
+	if err := resultsjson.CheckUTF8(name, data); err != nil {
 		return nil, err
 	}
 	var (
@@ -127,7 +128,7 @@ func checkUnique(file string, bs []model.Benchmark) error {
 }
 
 func parsePerfgate(name string, data []byte) ([]model.Benchmark, error) {
-	r, err := model.Parse(name, data)
+	r, err := resultsjson.Parse(name, data)
 	if err != nil {
 		return nil, err
 	}

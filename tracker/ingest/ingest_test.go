@@ -3,16 +3,14 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // goldenCases are real tool output (gotest, gbench, pytest-benchmark: see the
 // generator commands next to each file) and, for tools that cannot run here,
@@ -60,22 +58,7 @@ func TestGolden(t *testing.T) {
 			if err := enc.Encode(bs); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "golden", tt.name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("output differs from %s (go test -update rewrites it):\n%s", golden, buf.String())
-			}
+			golden.Check(t, filepath.Join("golden", tt.name+".json"), buf.Bytes())
 		})
 	}
 }
@@ -86,10 +69,10 @@ func checkValid(t *testing.T, bs []model.Benchmark) {
 	r := model.Results{Schema: model.Schema, Run: model.Run{ID: "x", Repo: "a/b", Commit: strings.Repeat("0", 40),
 		Branch: "main", Event: model.EventLocal, Testbed: "t"}, Benchmarks: bs}
 	var buf bytes.Buffer
-	if err := model.Encode(&buf, &r); err != nil {
+	if err := resultsjson.Encode(&buf, &r); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := model.Parse("ingested", buf.Bytes()); err != nil {
+	if _, err := resultsjson.Parse("ingested", buf.Bytes()); err != nil {
 		t.Fatalf("not a valid results document: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // A jscan reads one JSON document held in memory, value by value, for a
@@ -37,7 +38,7 @@ func (s *jscan) nest() error {
 
 // errSyntax is a jscan error with its position.
 func (s *jscan) errSyntax(format string, args ...any) error {
-	return &model.InputError{File: s.file, Path: model.Position(s.data, int64(s.pos)), Msg: "invalid JSON: " + fmt.Sprintf(format, args...)}
+	return &model.InputError{File: s.file, Path: resultsjson.Position(s.data, int64(s.pos)), Msg: "invalid JSON: " + fmt.Sprintf(format, args...)}
 }
 
 func (s *jscan) ws() {
@@ -93,7 +94,7 @@ func (s *jscan) expect(c byte) error {
 // end checks that nothing but white space follows the document.
 func (s *jscan) end() error {
 	if s.peek() != 0 {
-		return &model.InputError{File: s.file, Path: model.Position(s.data, int64(s.pos)), Msg: "trailing data after the JSON document"}
+		return &model.InputError{File: s.file, Path: resultsjson.Position(s.data, int64(s.pos)), Msg: "trailing data after the JSON document"}
 	}
 	return nil
 }
@@ -229,7 +230,7 @@ func (s *jscan) object(path string, field func(key string) error) error {
 		}
 		if seen[key] {
 			s.pos = at
-			return &model.InputError{File: s.file, Path: path + " (" + model.Position(s.data, int64(at)) + ")",
+			return &model.InputError{File: s.file, Path: path + " (" + resultsjson.Position(s.data, int64(at)) + ")",
 				Msg: fmt.Sprintf("key %q appears twice: which one to keep is not for perfgate to guess", key)}
 		}
 		seen[key] = true

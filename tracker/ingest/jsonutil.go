@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // decodeJSON decodes one JSON document into v. Syntax errors name the line
@@ -19,7 +20,7 @@ func decodeJSON(name string, data []byte, v any) error {
 		return jsonError(name, data, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return &model.InputError{File: name, Path: model.Position(data, dec.InputOffset()), Msg: "trailing data after the JSON document"}
+		return &model.InputError{File: name, Path: resultsjson.Position(data, dec.InputOffset()), Msg: "trailing data after the JSON document"}
 	}
 	return nil
 }
@@ -29,13 +30,13 @@ func jsonError(name string, data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return &model.InputError{File: name, Path: model.Position(data, se.Offset-1), Msg: "invalid JSON: " + se.Error(), Err: err}
+		return &model.InputError{File: name, Path: resultsjson.Position(data, se.Offset-1), Msg: "invalid JSON: " + se.Error(), Err: err}
 	case errors.As(err, &te):
 		path := "$"
 		if te.Field != "" {
 			path = "$." + te.Field
 		}
-		line, _ := model.LineCol(data, te.Offset)
+		line, _ := resultsjson.LineCol(data, te.Offset)
 		return &model.InputError{File: name, Path: fmt.Sprintf("%s (near line %d)", path, line),
 			Msg: fmt.Sprintf("must be %s, not a JSON %s", goTypeName(te.Type.Kind().String()), te.Value), Err: err}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):

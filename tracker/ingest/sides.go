@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // A Side is the files of one side of a comparison (perfgate compare OLD
@@ -48,8 +49,8 @@ func (s Side) Results() []string {
 	return out
 }
 
-// Load loads the side's files, each run once (model.DistinctRuns): results
-// files as they are (model.LoadAll), another tool's output (ParseFiles)
+// Load loads the side's files, each run once (resultsjson.DistinctRuns): results
+// files as they are (resultsjson.LoadAll), another tool's output (ParseFiles)
 // as one local run whose ID is its file name.
 func (s Side) Load(o Options) ([]*model.Results, error) {
 	runs := make([]*model.Results, len(s.Files))
@@ -65,14 +66,14 @@ func (s Side) Load(o Options) ([]*model.Results, error) {
 		}
 		runs[i] = &model.Results{Schema: model.Schema, Run: model.Run{ID: f, Repo: "local/unknown", Event: model.EventLocal}, Benchmarks: bs}
 	}
-	loaded, err := model.LoadAll(s.Results())
+	loaded, err := resultsjson.LoadAll(s.Results())
 	if err != nil {
 		return nil, err
 	}
 	for j, r := range loaded {
 		runs[at[j]] = r
 	}
-	return runs, model.DistinctRuns(s.Files, runs)
+	return runs, resultsjson.DistinctRuns(s.Files, runs)
 }
 
 // LoadSides loads both sides at once: each is a file or more to parse, and

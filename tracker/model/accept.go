@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -12,7 +13,10 @@ import (
 // Repo pass the gate, shown as accepted. When the pull request merges, the
 // push that records the merge resets their baseline there (a Reset), so
 // the accepted level becomes the new baseline. Who, Reason and Comment are
-// the audit trail.
+// the audit trail. Changes bounds it: the regressions the glob covered in
+// the head's result when it was accepted, with their changes; a later
+// result of such a benchmark is accepted only within the threshold of that
+// change (compare.Accept), so an acceptance of +18% does not pass +60%.
 type Acceptance struct {
 	Repo    string    `json:"repo"`
 	PR      int       `json:"pr"`
@@ -22,6 +26,10 @@ type Acceptance struct {
 	Reason  string    `json:"reason"`
 	At      time.Time `json:"at"`
 	Comment string    `json:"comment"` // the command comment's URL
+	// Changes holds, by "suite/name", the change (candidate/baseline − 1,
+	// positive is worse) of each regression Glob covered when it was
+	// accepted; empty when no result of the head was stored yet.
+	Changes map[string]float64 `json:"changes,omitempty"`
 }
 
 // Check returns an *InputError for an acceptance that cannot be stored:
@@ -39,6 +47,11 @@ func (a Acceptance) Check() error {
 		return &InputError{Msg: "accept: no author"}
 	case a.At.IsZero():
 		return &InputError{Msg: "accept: no time"}
+	}
+	for k, v := range a.Changes {
+		if math.IsNaN(v) || math.IsInf(v, 0) || strings.ContainsFunc(k, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
+			return &InputError{Msg: fmt.Sprintf("accept: the accepted change of %q is not a finite number", k)}
+		}
 	}
 	for _, f := range []struct{ name, v string }{{"glob", a.Glob}, {"who", a.Who}, {"reason", a.Reason}, {"repo", a.Repo}, {"head sha", a.HeadSHA}, {"comment", a.Comment}} {
 		if strings.ContainsFunc(f.v, func(c rune) bool { return c < 0x20 || c == 0x7f }) {

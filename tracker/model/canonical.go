@@ -1,8 +1,6 @@
 package model
 
 import (
-	"crypto/sha256"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -16,10 +14,10 @@ import (
 func (r *Results) Canonical() *Results {
 	c := *r
 	c.Schema = Schema
-	c.Run = canonicalRun(r.Run)
+	c.Run = CanonicalRun(r.Run)
 	c.Benchmarks = slices.Clone(r.Benchmarks)
 	for i := range c.Benchmarks {
-		canonicalBenchmark(&c.Benchmarks[i])
+		c.Benchmarks[i].Canonicalize()
 	}
 	slices.SortStableFunc(c.Benchmarks, func(x, y Benchmark) int {
 		return strings.Compare(x.Key().String(), y.Key().String())
@@ -27,9 +25,9 @@ func (r *Results) Canonical() *Results {
 	return &c
 }
 
-// canonicalRun returns run in canonical form: the start time in UTC, an
+// CanonicalRun returns run in canonical form: the start time in UTC, an
 // empty env as absent.
-func canonicalRun(run Run) Run {
+func CanonicalRun(run Run) Run {
 	run.StartedAt = run.StartedAt.UTC()
 	if len(run.Env) == 0 {
 		run.Env = nil
@@ -37,9 +35,9 @@ func canonicalRun(run Run) Run {
 	return run
 }
 
-// canonicalBenchmark puts b in canonical form: empty maps and sample lists
-// as absent.
-func canonicalBenchmark(b *Benchmark) {
+// Canonicalize puts b in canonical form: empty maps and sample lists as
+// absent.
+func (b *Benchmark) Canonicalize() {
 	if len(b.Params) == 0 {
 		b.Params = nil
 	}
@@ -52,69 +50,6 @@ func canonicalBenchmark(b *Benchmark) {
 	if len(b.Samples) == 0 {
 		b.Samples = nil
 	}
-}
-
-// ContentHash returns the SHA-256 of r's canonical JSON (maps encode with
-// sorted keys, floats in shortest form). Stores use it to tell a re-record
-// of the same run (a no-op) from a conflicting one.
-func (r *Results) ContentHash() ([]byte, error) {
-	h := sha256.New()
-	if err := r.Canonical().WriteJSON(h); err != nil {
-		return nil, err
-	}
-	return h.Sum(nil), nil
-}
-
-// WriteJSON writes exactly the bytes of json.Marshal(r), compact, a
-// benchmark at a time, so that hashing or storing a run of millions of
-// samples needs no buffer of its whole JSON.
-func (r *Results) WriteJSON(w io.Writer) error {
-	ew := &errWriter{w: w}
-	if err := writeHead(ew, r.Schema, r.Run); err != nil {
-		return err
-	}
-	if r.Benchmarks == nil {
-		ew.write([]byte(`,"benchmarks":null}`))
-		return ew.err
-	}
-	ew.write([]byte(`,"benchmarks":[`))
-	var buf []byte
-	for i := range r.Benchmarks {
-		var err error
-		if buf, err = ew.writeBenchmark(buf, i, &r.Benchmarks[i]); err != nil {
-			return err
-		}
-	}
-	ew.write([]byte("]}"))
-	return ew.err
-}
-
-// An errWriter keeps the first write error and skips writes after it.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) write(p []byte) {
-	if e.err == nil {
-		_, e.err = e.w.Write(p)
-	}
-}
-
-// writeBenchmark writes b as element i of a benchmarks array (a comma
-// before all but the first), encoded in buf, which it returns for the
-// next; the error is b's encoding's or the first write's.
-func (e *errWriter) writeBenchmark(buf []byte, i int, b *Benchmark) ([]byte, error) {
-	buf = buf[:0]
-	if i > 0 {
-		buf = append(buf, ',')
-	}
-	buf, err := b.AppendJSON(buf)
-	if err != nil {
-		return buf, err
-	}
-	e.write(buf)
-	return buf, e.err
 }
 
 // MedianCV returns the median of x and its coefficient of variation (sample

@@ -30,6 +30,12 @@ func (e *InputError) Error() string {
 	return s
 }
 
+// Invalid returns the InputError for the value at path (a JSON path such
+// as $.run.id), its message formatted from format and args.
+func Invalid(path, format string, args ...any) *InputError {
+	return &InputError{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
 // cause returns the text of the underlying error, if any, without the path
 // of an *fs.PathError (File names it already).
 func (e *InputError) cause() string {

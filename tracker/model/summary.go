@@ -1,9 +1,6 @@
 package model
 
-import (
-	"math"
-	"os"
-)
+import "math"
 
 // A BenchmarkSummary stands for a benchmark of a run that a store
 // summarized (BaselineQuery.SampleJobs): its key and unit, numbered by the
@@ -73,29 +70,8 @@ func (s *Summarizer) Add(r *Results, b *Benchmark) {
 	r.Summaries = append(r.Summaries, row)
 }
 
-// Load reads and checks the results file at path as Load does, with the
-// same errors, and returns its run with the summaries of its benchmarks
-// (Add), taken as each is decoded: one benchmark's samples are held at a
-// time, not the run's. A file that the fast loader does not accept
-// plainly (or that is not a regular file) is loaded whole, then reduced.
-func (s *Summarizer) Load(path string) (*Results, error) {
-	r := &Results{}
-	whole, err := streamOrParse(path, func(f *os.File, _ os.FileInfo) (bool, error) {
-		return streamDocument(f, windowSize, true, r, func(b *Benchmark, _ span) bool {
-			s.Add(r, b)
-			return true
-		})
-	})
-	switch {
-	case err != nil:
-		return nil, err
-	case whole != nil:
-		s.Reduce(whole)
-		return whole, nil
-	}
-	r.Benchmarks, r.SummaryKeys = nil, s.keys
-	return r, nil
-}
+// Keys returns the key table the runs s summarizes share.
+func (s *Summarizer) Keys() *SummaryKeys { return s.keys }
 
 // Reduce replaces the benchmarks of r by their summaries.
 func (s *Summarizer) Reduce(r *Results) {

@@ -3,7 +3,15 @@ package model
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+)
+
+// RepoPattern and CommitPattern are what a run's repo (owner/name) and
+// commit (a full lowercase hex SHA) must match.
+var (
+	RepoPattern   = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+	CommitPattern = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
 )
 
 // Validate checks r by the loader's rules, on the structs: the first
@@ -28,7 +36,7 @@ func (r *Results) validate() *InputError {
 			return err
 		}
 		if j, dup := seen[b.Key()]; dup {
-			return bad(fmt.Sprintf("$.benchmarks[%d]", i), "duplicate benchmark %s (first at $.benchmarks[%d])", b.Key(), j)
+			return Invalid(fmt.Sprintf("$.benchmarks[%d]", i), "duplicate benchmark %s (first at $.benchmarks[%d])", b.Key(), j)
 		}
 		seen[b.Key()] = i
 	}
@@ -36,7 +44,7 @@ func (r *Results) validate() *InputError {
 		return err
 	}
 	if r.Schema != Schema {
-		return bad("$.schema", "must be %q, got %q", Schema, r.Schema)
+		return Invalid("$.schema", "must be %q, got %q", Schema, r.Schema)
 	}
 	return nil
 }
@@ -44,7 +52,7 @@ func (r *Results) validate() *InputError {
 // nonEmpty checks a required string.
 func nonEmpty(path, s string) *InputError {
 	if s == "" {
-		return bad(path, "must not be empty")
+		return Invalid(path, "must not be empty")
 	}
 	return nil
 }
@@ -53,23 +61,23 @@ func (r *Run) validate() *InputError {
 	if err := nonEmpty("$.run.branch", r.Branch); err != nil {
 		return err
 	}
-	if r.Commit == "" || !commitRe.MatchString(r.Commit) {
+	if r.Commit == "" || !CommitPattern.MatchString(r.Commit) {
 		return orEmpty("$.run.commit", r.Commit, "a full lowercase hex commit SHA (40 or 64 digits)")
 	}
 	if !slices.Contains(Events, r.Event) {
-		return bad("$.run.event", "must be one of %q, got %q", Events, r.Event)
+		return Invalid("$.run.event", "must be one of %q, got %q", Events, r.Event)
 	}
 	if err := nonEmpty("$.run.id", r.ID); err != nil {
 		return err
 	}
 	if r.PR < 0 {
-		return bad("$.run.pr", "must be a positive integer, got %v", r.PR)
+		return Invalid("$.run.pr", "must be a positive integer, got %v", r.PR)
 	}
-	if r.Repo == "" || !repoRe.MatchString(r.Repo) {
+	if r.Repo == "" || !RepoPattern.MatchString(r.Repo) {
 		return orEmpty("$.run.repo", r.Repo, "of the form owner/name")
 	}
 	if y := r.StartedAt.Year(); y < 0 || y > 9999 {
-		return bad("$.run.started_at", "year %d cannot be written as an RFC 3339 time", y)
+		return Invalid("$.run.started_at", "year %d cannot be written as an RFC 3339 time", y)
 	}
 	return nonEmpty("$.run.testbed", r.Testbed)
 }
@@ -77,19 +85,19 @@ func (r *Run) validate() *InputError {
 // orEmpty reports a string that must match a pattern as the loader does.
 func orEmpty(path, s, what string) *InputError {
 	if s == "" {
-		return bad(path, "must not be empty")
+		return Invalid(path, "must not be empty")
 	}
-	return bad(path, "%q is not %s", s, what)
+	return Invalid(path, "%q is not %s", s, what)
 }
 
 func (b *Benchmark) validate(i int) *InputError {
 	p := func(field string) string { return fmt.Sprintf("$.benchmarks[%d].%s", i, field) }
 	if b.Better != Lower && b.Better != Higher {
-		return bad(p("better"), "must be one of %q, got %q", []string{string(Lower), string(Higher)}, string(b.Better))
+		return Invalid(p("better"), "must be one of %q, got %q", []string{string(Lower), string(Higher)}, string(b.Better))
 	}
-	for _, k := range sortedKeys(b.Metrics) {
+	for _, k := range SortedKeys(b.Metrics) {
 		if v := b.Metrics[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return bad(p("metrics."+k), "number %v is not finite", v)
+			return Invalid(p("metrics."+k), "number %v is not finite", v)
 		}
 	}
 	for _, c := range []struct{ field, s string }{{"name", b.Name}, {"suite", b.Suite}, {"unit", b.Unit}} {
@@ -98,20 +106,18 @@ func (b *Benchmark) validate(i int) *InputError {
 		}
 	}
 	if b.Samples == nil {
-		return bad(p("samples"), "must be an array of numbers, not null")
+		return Invalid(p("samples"), "must be an array of numbers, not null")
 	}
 	for j, v := range b.Samples {
 		switch {
 		case math.IsNaN(v) || math.IsInf(v, 0):
-			return bad(fmt.Sprintf("%s[%d]", p("samples"), j), "number %v is not finite", v)
+			return Invalid(fmt.Sprintf("%s[%d]", p("samples"), j), "number %v is not finite", v)
 		case !ValidSample(b.Unit, v):
-			return bad(fmt.Sprintf("%s[%d]", p("samples"), j), "negative time sample %v (unit %s)", v, b.Unit)
+			return Invalid(fmt.Sprintf("%s[%d]", p("samples"), j), "negative time sample %v (unit %s)", v, b.Unit)
 		}
 	}
 	if len(b.Samples) == 0 && b.Error == "" {
-		return bad(p("samples"), "empty: a benchmark without samples must say why in \"error\"")
+		return Invalid(p("samples"), "empty: a benchmark without samples must say why in \"error\"")
 	}
 	return nil
 }
-
-func sortedKeys[V any](m map[string]V) []string { return SortedKeys(m) }

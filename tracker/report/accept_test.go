@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -25,7 +26,7 @@ func TestAcceptedGolden(t *testing.T) {
 		t.Fatalf("Accept = %d, want 2", n)
 	}
 	md := Markdown(c, Options{Title: "perfgate", Confirmation: conf, Acceptances: accs})
-	golden(t, "accepted.md", md)
+	golden.Check(t, "accepted.md", md)
 	for _, want := range []string{
 		"### perfgate: ⚠️ No regression found, some inconclusive: 4 benchmarks · 2 accepted regressions · 1 not yet gateable",
 		"#### ☑️ Accepted regressions (2)",

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -96,7 +97,7 @@ func longWords(t *testing.T) *compare.Comparison {
 }
 
 func TestGoldenLongWords(t *testing.T) {
-	golden(t, "longwords.md", Markdown(longWords(t), Options{Title: "perfgate (h200-1)", Footer: "<!-- perfgate:sticky -->"}))
+	golden.Check(t, "longwords.md", Markdown(longWords(t), Options{Title: "perfgate (h200-1)", Footer: "<!-- perfgate:sticky -->"}))
 }
 
 // TestRedactComment: a token in a benchmark's name and error is gone from

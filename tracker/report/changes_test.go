@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
@@ -18,7 +19,7 @@ func TestChangesMarkdown(t *testing.T) {
 			Index: 3, Before: 9.15, After: 10.2, Change: 0.115, Kind: "regression", P: 3.1e-9,
 			Run: model.RunRef{ID: "r4", Commit: "not a sha](javascript:x)", StartedAt: at}}},
 	}
-	golden(t, "changes.md", ChangesMarkdown(cs, "main", "https://github.com/perfgate/perfgate"))
+	golden.Check(t, "changes.md", ChangesMarkdown(cs, "main", "https://github.com/perfgate/perfgate"))
 	if got := ChangesMarkdown(nil, "main", ""); got != "" {
 		t.Errorf("no changes: %q, want empty", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/confirm"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -55,8 +56,8 @@ func TestConfirmationGolden(t *testing.T) {
 		t.Fatalf("held %d, regressions %d; want k/held and k/gone to stand", conf.Held(), c.Summary.Regressions)
 	}
 	md := Markdown(c, Options{Title: "perfgate", Confirmation: conf})
-	golden(t, "confirmed.md", md)
-	golden(t, "confirmed.txt", Text(c)+ConfirmText(conf))
+	golden.Check(t, "confirmed.md", md)
+	golden.Check(t, "confirmed.txt", Text(c)+ConfirmText(conf))
 	for _, want := range []string{"#### 🔁 Confirmation (2 held, 1 not confirmed)", "<code>k/flaky\\|pipe</code>", "✅ not confirmed, now not yet gateable",
 		"❌ stands, not re-run: the re-run did not produce it"} {
 		if !strings.Contains(md, want) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -17,7 +18,7 @@ func TestCSV(t *testing.T) {
 	if err := CSV(&b, c); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "mixed.csv", b.String())
+	golden.Check(t, "mixed.csv", b.String())
 	rows, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
 	if err != nil || len(rows) != len(c.Results)+1 {
 		t.Fatalf("%d rows (%v), want a header and %d", len(rows), err, len(c.Results))
@@ -62,7 +63,7 @@ func TestLaTeX(t *testing.T) {
 	if err := LaTeX(&b, mixed(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "mixed.tex", b.String())
+	golden.Check(t, "mixed.tex", b.String())
 	if got, want := latexText(`a_b&c%\x{$}^~#`), `a\_b\&c\%\textbackslash{}x\{\$\}\textasciicircum{}\textasciitilde{}\#`; got != want {
 		t.Errorf("latexText = %q, want %q", got, want)
 	}
@@ -99,7 +100,7 @@ func TestRunSummary(t *testing.T) {
 	broken.Error = "CUDA_ERROR_ILLEGAL_ADDRESS"
 	r.Benchmarks = append(r.Benchmarks, broken)
 	got := RunSummary([]*model.Results{r})
-	golden(t, "summary.md", got)
+	golden.Check(t, "summary.md", got)
 	// seq(1000, 10, 10): mean 1045, median 1045, std 30.28 (R: sd(seq(1000, 1090, 10)) = 30.2765),
 	// p95 1085.5 and p99 1089.1 (R: quantile(seq(1000, 1090, 10), c(.95, .99)), type 7).
 	// Values in plain units, never e-notation ("2.783e+05": issue 30).

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -32,7 +33,7 @@ func figuresRun() *model.Results {
 
 func TestRunSummaryFigures(t *testing.T) {
 	got := RunSummary([]*model.Results{figuresRun()})
-	golden(t, "summary-figures.md", got)
+	golden.Check(t, "summary-figures.md", got)
 	nb := "\u00a0"
 	for _, want := range []string{
 		"| <code>triton\\_add/<wbr>dtype=fp32/<wbr>n=16777216/<wbr>mode=cold</code> | 1.01×" + nb + "vs" + nb + "torch\\_add" + nb + "(excellent) | 14.7" + nb + "k" + nb + "ops/\u2060s | 2951.3 | 0.25 |",
@@ -54,14 +55,14 @@ func TestRunCSVAndLaTeX(t *testing.T) {
 	if err := RunCSV(&c, []*model.Results{figuresRun()}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "run.csv", c.String())
+	golden.Check(t, "run.csv", c.String())
 	if !strings.Contains(c.String(), "r1,triton,triton_add/dtype=fp32/n=16777216/mode=cold,us,3,68.2,68.2,0.10000000000000142,68.28999999999999,68.298,68.1,68.3,1.013,torch_add,excellent,14662.8,2951.3,0.246,,,,") {
 		t.Errorf("the triton_add row is wrong:\n%s", c.String())
 	}
 	if err := RunLaTeX(&l, []*model.Results{figuresRun()}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "run.tex", l.String())
+	golden.Check(t, "run.tex", l.String())
 	if strings.Contains(l.String(), "<b>") || strings.Contains(l.String(), "|<") || !strings.Contains(l.String(), `triton/slow\textbar{}\textless{}b\textgreater{}`) ||
 		!strings.Contains(l.String(), `1.01$\times$ vs torch\_add (excellent)`) {
 		t.Errorf("user text not escaped:\n%s", l.String())

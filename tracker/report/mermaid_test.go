@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/compare"
 )
 
@@ -32,7 +33,7 @@ func historyOf(n int) Histories {
 func TestHistoryMarkdown(t *testing.T) {
 	c := mixed(t)
 	got := Markdown(c, Options{Title: "perfgate", History: historyOf(8)})
-	golden(t, "history.md", got)
+	golden.Check(t, "history.md", got)
 	if n := strings.Count(got, "%%\nxychart-beta\n"); n != 2 {
 		t.Errorf("%d charts, want 2 (mul and reduce; add's history is in another unit)", n)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
@@ -22,7 +23,7 @@ func TestChangeNotice(t *testing.T) {
 			Key: "--> <script>", TrendURL: "javascript:alert(1)"},
 	}
 	got := ChangeNotice(steps, 0, "main", "0123456789abcdef0123456789abcdef01234567", "https://github.com/o/r")
-	golden(t, "notice.md", got)
+	golden.Check(t, "notice.md", got)
 	if strings.Count(got, "<!-- perfgate:change-point") != 1 || strings.Contains(got, "javascript:alert") {
 		t.Errorf("a key that is not hex made a marker, or a javascript: URL got through:\n%s", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -31,5 +32,5 @@ func TestMarkdownReferences(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("no in-run references section:\n%s", got)
 	}
-	golden(t, "references.md", got[i:strings.Index(got[i:], "</details>")+i+len("</details>\n")])
+	golden.Check(t, "references.md", got[i:strings.Index(got[i:], "</details>")+i+len("</details>\n")])
 }

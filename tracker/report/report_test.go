@@ -3,22 +3,18 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func seq(start, step float64, n int) []float64 {
 	out := make([]float64, n)
@@ -211,24 +207,6 @@ func nasty(t *testing.T) *compare.Comparison {
 	return c
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n--- got ---\n%s", path, got)
-	}
-}
-
 func TestGolden(t *testing.T) {
 	cases := map[string]func(*testing.T) *compare.Comparison{
 		"mixed": mixed, "clean": clean, "incomparable": incomparable, "nasty": nasty, "gotest": gotest,
@@ -236,13 +214,13 @@ func TestGolden(t *testing.T) {
 	for name, mk := range cases {
 		t.Run(name, func(t *testing.T) {
 			c := mk(t)
-			golden(t, name+".md", Markdown(c, Options{Title: "perfgate (h200-1)", Footer: "<!-- perfgate:sticky -->"}))
-			golden(t, name+".txt", Text(c))
+			golden.Check(t, name+".md", Markdown(c, Options{Title: "perfgate (h200-1)", Footer: "<!-- perfgate:sticky -->"}))
+			golden.Check(t, name+".txt", Text(c))
 			var buf bytes.Buffer
 			if err := JSON(&buf, c); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, name+".json", buf.String())
+			golden.Check(t, name+".json", buf.String())
 		})
 	}
 }
@@ -345,7 +323,7 @@ func TestMarkdownMaxBytes(t *testing.T) {
 		}
 	}
 	o.MaxBytes = 1500
-	golden(t, "truncated.md", Markdown(c, o))
+	golden.Check(t, "truncated.md", Markdown(c, o))
 }
 
 // TestJSONContract decodes the JSON and checks the documented fields.

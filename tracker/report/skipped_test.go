@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -33,5 +34,5 @@ func TestMarkdownSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "skipped.md", Markdown(c, Options{Title: "perfgate"}))
+	golden.Check(t, "skipped.md", Markdown(c, Options{Title: "perfgate"}))
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/internal/golden"
 )
 
 // TestCommandReplyGolden renders every reply to a /perfgate command, with
@@ -20,7 +22,7 @@ func TestCommandReplyGolden(t *testing.T) {
 		all.WriteString(CommandReplyMarkdown(r) + "\n---\n\n")
 	}
 	got := all.String()
-	golden(t, "replies.md", got)
+	golden.Check(t, "replies.md", got)
 	if strings.Contains(got, "<img") || strings.Contains(got, "@octocat #1") || strings.Contains(got, " `rm") {
 		t.Errorf("hostile text reached the reply unescaped:\n%s", got)
 	}

@@ -19,10 +19,7 @@ func TrendMarkdown(w io.Writer, series []trend.Series) error {
 	for _, s := range series {
 		fmt.Fprintf(&b, "### %s (%s, %s is better): %d run(s), %d step(s)\n\n", mdCode(s.Suite+"/"+s.Name), md(s.Unit), s.Better, len(s.Points), len(s.Steps))
 		b.WriteString("| started | commit | run | median | cv | n | step |\n|:--|:--|:--|--:|--:|--:|:--|\n")
-		steps := map[int]trend.Step{}
-		for _, st := range s.Steps {
-			steps[st.Index] = st
-		}
+		steps := stepAtIndex(s)
 		for j, p := range s.Points {
 			mark := ""
 			if st, ok := steps[j]; ok {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
@@ -35,11 +36,11 @@ func TestTrendExports(t *testing.T) {
 	if err := TrendMarkdown(&m, s); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "trend.md", m.String())
+	golden.Check(t, "trend.md", m.String())
 	if err := TrendLaTeX(&l, s); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "trend.tex", l.String())
+	golden.Check(t, "trend.tex", l.String())
 	if !strings.Contains(m.String(), `add\|&lt;b&gt;\_x`) || !strings.Contains(l.String(), `add\textbar{}\textless{}b\textgreater{}\_x`) {
 		t.Errorf("hostile name not escaped:\n%s\n%s", m.String(), l.String())
 	}

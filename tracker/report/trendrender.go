@@ -16,16 +16,16 @@ func RenderTrend(w io.Writer, format string, changes bool, out []trend.Series) e
 		cs := trend.Changes(out)
 		switch format {
 		case "csv":
-			return trend.ChangesCSV(w, cs)
+			return ChangesCSV(w, cs)
 		case "json":
-			return trend.ChangesJSON(w, cs)
+			return ChangesJSON(w, cs)
 		case "markdown":
 			_, err := io.WriteString(w, ChangesTableMarkdown(cs, ""))
 			return err
 		case "latex":
 			return TrendLaTeX(w, out)
 		}
-		return trend.ChangesTable(w, cs)
+		return ChangesTable(w, cs)
 	}
 	switch format {
 	case "markdown":
@@ -33,9 +33,9 @@ func RenderTrend(w io.Writer, format string, changes bool, out []trend.Series) e
 	case "latex":
 		return TrendLaTeX(w, out)
 	case "csv":
-		return trend.CSV(w, out)
+		return TrendCSV(w, out)
 	case "json":
-		return trend.JSON(w, out)
+		return TrendJSON(w, out)
 	}
-	return trend.Table(w, out)
+	return TrendTable(w, out)
 }

@@ -4,5 +4,5 @@
 // stays fast with 10,000 runs, and the change points of each series'
 // latest runs (tracker/trend). Build is pure: it returns the files and
 // reads no clock, files or environment; Write writes them, and Publish
-// reads the history (a TrendSource), builds and writes.
+// reads the history (a history.TrendSource), builds and writes.
 package site

@@ -5,14 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
-
-// A TrendSource reads the history's series (the stores' Trend).
-type TrendSource interface {
-	Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error)
-}
 
 // Published is what Publish did, for its log line.
 type Published struct {
@@ -22,7 +18,7 @@ type Published struct {
 
 // Publish reads the series of q from src, and its re-baseline points when
 // o has none, builds the dashboard (Build) and writes it into dir (Write).
-func Publish(ctx context.Context, src TrendSource, q model.TrendQuery, o Options, dir string) (Published, error) {
+func Publish(ctx context.Context, src history.TrendSource, q model.TrendQuery, o Options, dir string) (Published, error) {
 	start := time.Now()
 	series, err := src.Trend(ctx, q)
 	if err != nil {

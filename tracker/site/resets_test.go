@@ -2,20 +2,16 @@ package site
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/perfgate/perfgate/internal/chromiumtest"
+	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // resetSite is one benchmark of 30 hourly runs, 20% slower from run 20,
 // reset by hand before run 10 and, accepted on a pull request, at the
@@ -58,22 +54,7 @@ func TestBuildResets(t *testing.T) {
 		t.Fatalf("%v, %d series", err, len(doc.Series))
 	}
 	got, _ := json.MarshalIndent(doc.Series[0].Resets, "", "  ")
-	path := filepath.Join("testdata", "resets.json")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if string(want) != string(got)+"\n" {
-		t.Errorf("resets differ from %s (go test -update rewrites it):\n%s", path, got)
-	}
+	golden.Check(t, "resets.json", append(got, '\n'))
 	if rs := doc.Series[0].Resets; len(rs) != 2 || rs[0].Index != 10 || rs[1].Index != 20 || rs[0].Accepted || !rs[1].Accepted {
 		t.Errorf("resets %+v, want before runs 10 and 20, the second an accepted change", rs)
 	}

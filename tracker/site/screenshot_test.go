@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/chromiumtest"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // h100History is 160 runs of the elementwise suite drawn from the samples
@@ -20,7 +21,7 @@ import (
 // ones over runs 57–89, a run every six hours.
 func h100History(t *testing.T) []model.TrendSeries {
 	t.Helper()
-	r, err := model.Load(filepath.Join("..", "..", "examples", "history", "main-1.json"))
+	r, err := resultsjson.Load(filepath.Join("..", "..", "examples", "history", "main-1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // DefaultDir is where record and check leave runs the database could not
@@ -47,24 +49,24 @@ func Spools(err error) bool {
 // their paths. A run's file name comes from its ID, so spooling it twice
 // leaves one file.
 func Write(dir string, runs []*model.Results) ([]string, error) {
-	srcs := make([]*model.Source, len(runs))
+	srcs := make([]*resultsjson.Source, len(runs))
 	for i, r := range runs {
-		srcs[i] = model.SourceOf(r)
+		srcs[i] = resultsjson.SourceOf(r)
 	}
 	return WriteSources(dir, srcs)
 }
 
 // WriteSources is Write for runs read a benchmark at a time
-// (model.Source): each is written as it is read, so that neither its
+// (resultsjson.Source): each is written as it is read, so that neither its
 // samples nor its JSON are ever held whole.
-func WriteSources(dir string, srcs []*model.Source) ([]string, error) {
+func WriteSources(dir string, srcs []*resultsjson.Source) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var files []string
 	for _, src := range srcs {
 		p := filepath.Join(dir, Name(src.Run.ID))
-		if err := model.WriteFileAtomicFunc(p, func(w io.Writer) error { return src.WriteJSON(w, nil) }); err != nil {
+		if err := atomicfile.WriteFunc(p, func(w io.Writer) error { return src.WriteJSON(w, nil) }); err != nil {
 			return files, err
 		}
 		files = append(files, p)
@@ -103,7 +105,7 @@ func Files(dir string) ([]string, error) {
 	}
 	var files []string
 	for _, de := range ents {
-		// Temporary files (model.WriteFileAtomicFunc's ".NAME.tmpNNN") do not end in
+		// Temporary files (atomicfile.WriteFunc's ".NAME.tmpNNN") do not end in
 		// ".json"; a hidden ".json" file is a run spooled by an older
 		// perfgate from an id starting with '.', and is sent too.
 		if de.Type().IsRegular() && strings.HasSuffix(de.Name(), ".json") {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 func TestSpools(t *testing.T) {
@@ -81,12 +82,12 @@ func TestWriteFiles(t *testing.T) {
 	if err != nil || len(written) != 3 || len(files) != 2 || files[0] != filepath.Join(dir, Name("a")) {
 		t.Fatalf("wrote %v, Files = %v, %v; want a's file first, b once, no temporary file", written, files, err)
 	}
-	if r, err := model.Load(files[1]); err != nil || r.Run.ID != "b" {
+	if r, err := resultsjson.Load(files[1]); err != nil || r.Run.ID != "b" {
 		t.Errorf("spooled file reads back as %v, %v; want run b", r, err)
 	}
 }
 
-// TestWriteSources checks that a run read from its file (model.Source) is
+// TestWriteSources checks that a run read from its file (resultsjson.Source) is
 // spooled as the run loaded whole is: the same bytes.
 func TestWriteSources(t *testing.T) {
 	dir := t.TempDir()
@@ -94,10 +95,10 @@ func TestWriteSources(t *testing.T) {
 	r := &model.Results{Schema: model.Schema, Run: model.Run{ID: "x", Repo: "o/r", Commit: strings.Repeat("a", 40), Branch: "main",
 		Event: model.EventPush, Testbed: "tb", StartedAt: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
 		Benchmarks: []model.Benchmark{{Suite: "s", Name: "b", Unit: "ns", Better: model.Lower, Samples: []float64{1, 2, 3}}}}
-	if err := model.WriteFile(in, r); err != nil {
+	if err := resultsjson.WriteFile(in, r); err != nil {
 		t.Fatal(err)
 	}
-	src, err := model.OpenSource(in)
+	src, err := resultsjson.OpenSource(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestWriteSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := WriteSources(filepath.Join(dir, "streamed"), []*model.Source{src})
+	got, err := WriteSources(filepath.Join(dir, "streamed"), []*resultsjson.Source{src})
 	if err != nil || len(got) != 1 {
 		t.Fatalf("WriteSources = %v, %v", got, err)
 	}

@@ -9,13 +9,14 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // Upload records each spooled file (Files) in st and removes it once the
 // database has it (recorded now or before), writing a line each to w.
 // Each file is checked whole first, its content hash computed as it is
 // (upload's store is Postgres, which hashes every run), and then recorded
-// a benchmark at a time (model.OpenAll), so that its samples are never
+// a benchmark at a time (resultsjson.OpenAll), so that its samples are never
 // held whole. A
 // bad or conflicting file stays and is reported: an *model.InputError
 // naming every one once the rest are sent. A database failure (Spools)
@@ -24,7 +25,7 @@ func Upload(ctx context.Context, st check.SourceRecorder, files []string, w io.W
 	var bad []error
 	sent := 0
 	for _, f := range files {
-		srcs, err := model.OpenAll([]string{f}, true)
+		srcs, err := resultsjson.OpenAll([]string{f}, true)
 		if err != nil { // the error names the file
 			bad = append(bad, fmt.Errorf("%w (left in the spool)", err))
 			continue

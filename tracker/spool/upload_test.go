@@ -11,12 +11,13 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // recorder keeps the run IDs it recorded.
 type recorder struct{ ids []string }
 
-func (r *recorder) RecordSource(_ context.Context, src *model.Source) (model.RecordOutcome, error) {
+func (r *recorder) RecordSource(_ context.Context, src *resultsjson.Source) (model.RecordOutcome, error) {
 	r.ids = append(r.ids, src.Run.ID)
 	return model.Recorded, nil
 }

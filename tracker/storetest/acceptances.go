@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"errors"
+	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -41,7 +43,8 @@ func testAcceptancesAddAndRead(t *testing.T, s history.Store) {
 	}
 	at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.FixedZone("CET", 3600))
 	add := []model.Acceptance{
-		{Repo: "o/r", PR: 7, HeadSHA: "abc123", Glob: "gemm/*", Who: "octocat", Reason: "fp32 accumulation", At: at, Comment: "https://github.com/o/r/pull/7#issuecomment-1"},
+		{Repo: "o/r", PR: 7, HeadSHA: "abc123", Glob: "gemm/*", Who: "octocat", Reason: "fp32 accumulation", At: at, Comment: "https://github.com/o/r/pull/7#issuecomment-1",
+			Changes: map[string]float64{"gemm/bf16/n=4096": 0.18, "gemm/fp16/n=4096": 0.1234567890123}},
 		{Repo: "o/r", PR: 8, Glob: "copy", Who: "hubot", At: at},
 		{Repo: "o/other", PR: 7, Glob: "copy", Who: "hubot", At: at},
 		{Repo: "o/r", PR: 7, Glob: "io/*", Who: "hubot", Reason: `'; drop table runs; -- "quoted"`, At: at.Add(time.Hour)},
@@ -57,7 +60,7 @@ func testAcceptancesAddAndRead(t *testing.T, s history.Store) {
 	}
 	for i, w := range []model.Acceptance{add[0], add[3]} {
 		w.At = w.At.UTC()
-		if got[i] != w || got[i].At.Location() != time.UTC {
+		if !reflect.DeepEqual(got[i], w) || got[i].At.Location() != time.UTC {
 			t.Errorf("acceptance %d = %+v, want %+v", i, got[i], w)
 		}
 	}
@@ -76,6 +79,7 @@ func testAcceptancesRefused(t *testing.T, s history.Store) {
 		{Repo: "o/r", PR: 1, Glob: "gemm", At: now},
 		{Repo: "o/r", PR: 0, Glob: "gemm", Who: "a", At: now},
 		{Repo: "o/r", PR: 1, Glob: "gemm", Who: "a", At: now, Reason: "a\x1b[31mred"},
+		{Repo: "o/r", PR: 1, Glob: "gemm", Who: "a", At: now, Changes: map[string]float64{"gemm": math.Inf(1)}},
 	} {
 		var ie *model.InputError
 		if err := as.AddAcceptance(ctx, a); !errors.As(err, &ie) {

@@ -13,8 +13,8 @@ import (
 // resetStore is what perfgate baseline reset and check use of a store;
 // every store implements it.
 type resetStore interface {
-	AddReset(ctx context.Context, r model.Reset) error
-	Resets(ctx context.Context) ([]model.Reset, error)
+	history.ResetStore
+	history.ResetSource
 }
 
 var resetTests = []contractTest{

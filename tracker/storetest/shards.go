@@ -11,22 +11,15 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// shardStore is what the action uses of a store for sharded jobs
-// (action.ShardStore); every store implements it.
-type shardStore interface {
-	SaveShard(ctx context.Context, r model.ShardReport) error
-	Shards(ctx context.Context, set string) ([]model.ShardReport, error)
-}
-
 var shardTests = []contractTest{
 	{"SaveAndRead", testShardsSaveAndRead},
 	{"Concurrent", testShardsConcurrent},
 	{"Pruned", testShardsPruned},
 }
 
-func shardsOf(t *testing.T, s history.Store) shardStore {
+func shardsOf(t *testing.T, s history.Store) history.ShardStore {
 	t.Helper()
-	ss, ok := s.(shardStore)
+	ss, ok := s.(history.ShardStore)
 	if !ok {
 		t.Fatalf("%T keeps no shard reports (SaveShard, Shards)", s)
 	}

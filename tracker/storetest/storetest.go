@@ -34,6 +34,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // Run runs the contract against stores made by open. Each subtest gets a
@@ -264,20 +265,20 @@ func testConcurrentDistinctRuns(t *testing.T, s history.Store) {
 }
 
 // SourceFile writes r as a results file in a temporary directory of t and
-// opens it a benchmark at a time (model.OpenSource), as record opens the
+// opens it a benchmark at a time (resultsjson.OpenSource), as record opens the
 // files it is given.
-func SourceFile(t *testing.T, r *model.Results) *model.Source {
+func SourceFile(t *testing.T, r *model.Results) *resultsjson.Source {
 	t.Helper()
 	return openFile(t, filepath.Join(t.TempDir(), "run.json"), r)
 }
 
-// openFile writes r to path and opens it with model.OpenSource.
-func openFile(t *testing.T, path string, r *model.Results) *model.Source {
+// openFile writes r to path and opens it with resultsjson.OpenSource.
+func openFile(t *testing.T, path string, r *model.Results) *resultsjson.Source {
 	t.Helper()
-	if err := model.WriteFile(path, r); err != nil {
+	if err := resultsjson.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
-	src, err := model.OpenSource(path)
+	src, err := resultsjson.OpenSource(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,13 +286,13 @@ func openFile(t *testing.T, path string, r *model.Results) *model.Source {
 }
 
 // testRecordSource: a run recorded from its results file, read a benchmark
-// at a time (RecordSource of model.OpenSource), is the run recorded from
+// at a time (RecordSource of resultsjson.OpenSource), is the run recorded from
 // memory: it comes back the same, the same content either way (benchmarks
 // in another order included) is a duplicate, and other content conflicts.
 func testRecordSource(t *testing.T, s history.Store) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	open := func(name string, r *model.Results) *model.Source {
+	open := func(name string, r *model.Results) *resultsjson.Source {
 		t.Helper()
 		path := filepath.Join(dir, name)
 		r = clone(t, r)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // A Python is a python suite ready to run: perfgate's Python harness, found
@@ -60,7 +61,7 @@ func RunPython(ctx context.Context, p Python, o Options) ([]model.Benchmark, map
 		}
 		return nil, nil, &RunError{Suite: p.Suite, Run: p.Interpreter + " -m perfgate_harness", Repeat: 1, Err: err, Tail: tail.String()}
 	}
-	r, err := model.Load(p.Out)
+	r, err := resultsjson.Load(p.Out)
 	if err != nil {
 		return nil, nil, &model.InputError{File: p.Origin, Msg: "the Python harness wrote a results file perfgate cannot read", Err: err}
 	}

@@ -31,7 +31,7 @@ cat > "$5" <<JSON
 JSON
 `
 
-func stubRun(t *testing.T, env ...string) (Python, error, []model.Benchmark, map[string]string) {
+func stubRun(t *testing.T, env ...string) (Python, []model.Benchmark, map[string]string, error) {
 	t.Helper()
 	dir := t.TempDir()
 	py := filepath.Join(dir, "python3")
@@ -41,11 +41,11 @@ func stubRun(t *testing.T, env ...string) (Python, error, []model.Benchmark, map
 	p := Python{Suite: "py", Origin: ".perfgate.yml line 3: suite py", Interpreter: py, HarnessDir: "/opt/harness",
 		Dir: dir, Spec: filepath.Join(dir, "spec.json"), Out: filepath.Join(dir, "out.json"), Env: env, Timeout: 2 * time.Second}
 	bs, runEnv, err := RunPython(context.Background(), p, Options{Env: []string{"PYTHONPATH=/ignored", "HOME=/h"}})
-	return p, err, bs, runEnv
+	return p, bs, runEnv, err
 }
 
 func TestRunPython(t *testing.T) {
-	p, err, bs, env := stubRun(t, "PYTHONPATH=/site") // the suite's env: wins over perfgate's
+	p, bs, env, err := stubRun(t, "PYTHONPATH=/site") // the suite's env: wins over perfgate's
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestRunPythonFailures(t *testing.T) {
 			if tt.stub == "other" {
 				env = append(env, "STUB_SUITE=other")
 			}
-			_, err, _, _ := stubRun(t, env...)
+			_, _, _, err := stubRun(t, env...)
 			var re *RunError
 			if err == nil || model.IsInputError(err) != tt.input || (!tt.input && !errors.As(err, &re)) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v (input error %v); want %q, input error %v", err, model.IsInputError(err), tt.want, tt.input)

@@ -1,7 +1,6 @@
 package trend
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/perfgate/perfgate/tracker/model"
@@ -14,25 +13,5 @@ func TestChanges(t *testing.T) {
 	cs := Changes(Analyze([]model.TrendSeries{a, b}, DefaultOptions()))
 	if len(cs) != 3 || cs[0].Index != 20 || cs[1].Index != 10 || cs[2].Index != 3 || cs[2].Name != "throughput/bs=8" {
 		t.Fatalf("Changes = %+v, want steps at 20, 10 (add) and 3 (throughput), newest first", cs)
-	}
-	for _, c := range []struct {
-		name   string
-		render func(*bytes.Buffer, []Change) error
-	}{
-		{"changes_table.golden", func(b *bytes.Buffer, c []Change) error { return ChangesTable(b, c) }},
-		{"changes_csv.golden", func(b *bytes.Buffer, c []Change) error { return ChangesCSV(b, c) }},
-		{"changes_json.golden", func(b *bytes.Buffer, c []Change) error { return ChangesJSON(b, c) }},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := c.render(&b, cs); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, c.name, b.Bytes())
-		})
-	}
-	var empty bytes.Buffer
-	if err := ChangesTable(&empty, nil); err != nil || empty.String() != "no change points\n" {
-		t.Errorf("empty table = %q, %v", empty.String(), err)
 	}
 }

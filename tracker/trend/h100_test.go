@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // h100 is the committed H100 history (examples/history): for each
@@ -35,7 +36,7 @@ func loadH100(t *testing.T) h100 {
 	slices.Sort(files)
 	h := h100{better: map[model.Key]model.Better{}, samples: map[model.Key][][]float64{}}
 	for _, f := range files {
-		r, err := model.Load(f)
+		r, err := resultsjson.Load(f)
 		if err != nil {
 			t.Fatal(err)
 		}

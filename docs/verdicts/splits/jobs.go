@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
 // A job is the rounds of one CI job (job-N/round-R.json), each its own
@@ -36,7 +37,7 @@ func loadJobs(dir string) []job {
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])
-		r, err := model.Load(p)
+		r, err := resultsjson.Load(p)
 		if err != nil {
 			fatal(err)
 		}

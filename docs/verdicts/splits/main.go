@@ -34,6 +34,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/resultsjson"
 	"github.com/perfgate/perfgate/tracker/stats"
 )
 
@@ -354,7 +355,7 @@ func load(dir, pattern string) []*model.Results {
 	sort.Strings(paths)
 	var out []*model.Results
 	for _, p := range paths {
-		r, err := model.Load(p)
+		r, err := resultsjson.Load(p)
 		if err != nil {
 			fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -17,7 +18,7 @@ func WriteOutput(e *Env, path string, write func(io.Writer) error) error {
 	if path == "" {
 		return write(e.Stdout)
 	}
-	if err := model.WriteFileAtomicFunc(path, write); err != nil {
+	if err := atomicfile.WriteFunc(path, write); err != nil {
 		return &model.InfraError{Op: "write " + path, Err: err}
 	}
 	fmt.Fprintf(e.Stderr, "perfgate: wrote %s\n", path)
@@ -42,7 +43,7 @@ func WriteFiles(e *Env, dir string) func(files map[string][]byte, err error) err
 			if n != filepath.Base(n) || n == "." || n == ".." {
 				return fmt.Errorf("cli: %q is not a plain file name", n)
 			}
-			if err := model.WriteFileAtomic(filepath.Join(dir, n), files[n]); err != nil {
+			if err := atomicfile.Write(filepath.Join(dir, n), files[n]); err != nil {
 				return &model.InfraError{Op: "write " + filepath.Join(dir, n), Err: err}
 			}
 		}

@@ -15,10 +15,6 @@ type Age struct {
 	Unit string // "h", "d", "w", "mo" or "y"
 }
 
-// ageUnits are the units an age may have, longest suffix first so "mo" is
-// not read as "o".
-var ageUnits = []string{"mo", "h", "d", "w", "y"}
-
 // ParseAge parses "90d", "12w", "6mo", "1y", "36h" or "0". It refuses "m"
 // (minutes or months? prune --older-than 6m once deleted all but six
 // minutes of history) and seconds, which no history is measured in.

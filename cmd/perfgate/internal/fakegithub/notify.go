@@ -85,19 +85,6 @@ func (s *Server) Issues(owner, repo string) []Issue {
 	return out
 }
 
-// SeedIssue adds an issue by login, as if it had been there before the
-// test; state is "open" or "closed".
-func (s *Server) SeedIssue(owner, repo, login, state, title, body string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	is := s.newIssue(s.srv.URL, owner, repo, title, body, nil)
-	is.User = User{Login: login, ID: 1, Type: "User"}
-	if is.State = state; state == "closed" {
-		t := fixedTime.Format(time.RFC3339)
-		is.ClosedAt = &t
-	}
-}
-
 // handleNotify serves the commit-comment and issue operations; it reports
 // whether op was one of them.
 func (s *Server) handleNotify(w http.ResponseWriter, r *http.Request, op *Operation, p map[string]string, body []byte) bool {

@@ -1,4 +1,4 @@
-package model
+package resultsjson
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // fastCases are documents around the edges of what the fast path handles.
@@ -129,7 +131,7 @@ func TestCommittedResultsDecodeFast(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(data), `"`+Schema+`"`) {
+		if !strings.Contains(string(data), `"`+model.Schema+`"`) {
 			continue
 		}
 		checked++

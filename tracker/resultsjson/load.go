@@ -1,23 +1,24 @@
-package model
+package resultsjson
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"unicode/utf8"
+
+	"github.com/perfgate/perfgate/internal/atomicfile"
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // Load reads and validates a results-v1 document from a file. A valid
 // regular file is decoded as it is read (decodeStream), never held whole;
 // anything else is read whole and goes through Parse, which names the
 // problem.
-func Load(path string) (*Results, error) {
-	var r *Results
+func Load(path string) (*model.Results, error) {
+	var r *model.Results
 	whole, err := streamOrParse(path, func(f *os.File, _ os.FileInfo) (ok bool, err error) {
 		r, ok, err = decodeStream(f, windowSize)
 		return ok, err
@@ -34,7 +35,7 @@ func Load(path string) (*Results, error) {
 // accept, is read whole and parsed (parseFile), and streamOrParse returns
 // it; it returns nil once stream has decoded the file. Load, OpenSource
 // and Summarizer.Load share it, and so their errors.
-func streamOrParse(path string, stream func(f *os.File, fi os.FileInfo) (bool, error)) (*Results, error) {
+func streamOrParse(path string, stream func(f *os.File, fi os.FileInfo) (bool, error)) (*model.Results, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, readError(path, err)
@@ -56,7 +57,7 @@ func streamOrParse(path string, stream func(f *os.File, fi os.FileInfo) (bool, e
 
 // parseFile reads f whole (from its start, if rewind) and parses it: Parse
 // names the problem of a file the stream did not accept.
-func parseFile(path string, f *os.File, rewind bool) (*Results, error) {
+func parseFile(path string, f *os.File, rewind bool) (*model.Results, error) {
 	if rewind {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, readError(path, err)
@@ -70,14 +71,14 @@ func parseFile(path string, f *os.File, rewind bool) (*Results, error) {
 }
 
 func readError(path string, err error) error {
-	return &InputError{File: path, Msg: "cannot read results file", Err: err}
+	return &model.InputError{File: path, Msg: "cannot read results file", Err: err}
 }
 
 // Parse decodes and validates a results-v1 document. name labels errors.
 // A valid document is decoded in one pass (decodeFast); anything the fast
 // path does not accept goes through the general loader (parseTree), which
 // has the one definition of every error message and JSON path.
-func Parse(name string, data []byte) (*Results, error) {
+func Parse(name string, data []byte) (*model.Results, error) {
 	if err := CheckUTF8(name, data); err != nil {
 		return nil, err
 	}
@@ -89,7 +90,7 @@ func Parse(name string, data []byte) (*Results, error) {
 
 // parseTree decodes data into a generic tree, validates the tree (naming the
 // JSON path of the first problem), then decodes it into the structs.
-func parseTree(name string, data []byte) (*Results, error) {
+func parseTree(name string, data []byte) (*model.Results, error) {
 	var tree any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -97,15 +98,15 @@ func parseTree(name string, data []byte) (*Results, error) {
 		return nil, syntaxError(name, data, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &InputError{File: name, Msg: "trailing data after the JSON document"}
+		return nil, &model.InputError{File: name, Msg: "trailing data after the JSON document"}
 	}
 	if err := validateTree(tree); err != nil {
 		err.File = name
 		return nil, err
 	}
-	var r Results
+	var r model.Results
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, &InputError{File: name, Msg: "invalid results document", Err: err}
+		return nil, &model.InputError{File: name, Msg: "invalid results document", Err: err}
 	}
 	return &r, nil
 }
@@ -117,14 +118,14 @@ const notJSONHint = "; this is not a perfgate results file: convert another tool
 
 func syntaxError(name string, data []byte, err error) error {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' && t[0] != '[' {
-		return &InputError{File: name, Path: "line 1", Msg: "invalid JSON: " + err.Error() + notJSONHint, Err: err}
+		return &model.InputError{File: name, Path: "line 1", Msg: "invalid JSON: " + err.Error() + notJSONHint, Err: err}
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		// Offset counts the offending byte.
-		return &InputError{File: name, Path: Position(data, se.Offset-1), Msg: "invalid JSON: " + se.Error(), Err: err}
+		return &model.InputError{File: name, Path: Position(data, se.Offset-1), Msg: "invalid JSON: " + se.Error(), Err: err}
 	}
-	return &InputError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}
+	return &model.InputError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}
 }
 
 // Position returns "line L, column C" of byte offset off in data (1-based),
@@ -151,14 +152,14 @@ func LineCol(data []byte, off int64) (line, col int) {
 // SetIndent("", "  "), a benchmark at a time. Encoding the document whole
 // held it three times over (encoded, indented, copied): a 100 MB results
 // file took 1 GB to write.
-func Encode(w io.Writer, r *Results) error {
+func Encode(w io.Writer, r *model.Results) error {
 	if len(r.Benchmarks) == 0 {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
 	head := *r
-	head.Benchmarks = []Benchmark{}
+	head.Benchmarks = []model.Benchmark{}
 	b, err := json.MarshalIndent(&head, "", "  ")
 	if err != nil {
 		return err
@@ -172,9 +173,9 @@ func Encode(w io.Writer, r *Results) error {
 	var compact []byte
 	var out bytes.Buffer
 	for i := range r.Benchmarks {
-		// json.MarshalIndent is json.Marshal, then json.Indent; AppendJSON
+		// json.MarshalIndent is json.Marshal, then json.Indent; appendJSON
 		// is json.Marshal's bytes (TestAppendJSON), without reflection.
-		if compact, err = r.Benchmarks[i].AppendJSON(compact[:0]); err != nil {
+		if compact, err = appendJSON(compact[:0], &r.Benchmarks[i]); err != nil {
 			return err
 		}
 		out.Reset()
@@ -193,50 +194,8 @@ func Encode(w io.Writer, r *Results) error {
 
 // WriteFile writes r to path atomically: a temporary file in the same
 // directory, synced, then renamed over path. Nothing half-written is left.
-func WriteFile(path string, r *Results) error {
-	return WriteFileAtomicFunc(path, func(w io.Writer) error { return Encode(w, r) })
-}
-
-// WriteFileAtomic writes data to path through a synced temporary file and a rename.
-func WriteFileAtomic(path string, data []byte) error {
-	return WriteFileAtomicFunc(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// WriteFileAtomicFunc is WriteFileAtomic for content that write streams
-// (buffered), so that a large document needs no buffer of its whole bytes.
-func WriteFileAtomicFunc(path string, write func(w io.Writer) error) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	// CreateTemp makes the file 0600; results and store files are meant to be
-	// read by other users (a CI artifact, a shared store), as os.WriteFile's are.
-	err = f.Chmod(0o644)
-	if err == nil {
-		bw := bufio.NewWriterSize(f, 64<<10)
-		err = write(bw)
-		if err == nil {
-			err = bw.Flush()
-		}
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+func WriteFile(path string, r *model.Results) error {
+	return atomicfile.WriteFunc(path, func(w io.Writer) error { return Encode(w, r) })
 }
 
 // CheckUTF8 refuses data that is not valid UTF-8, naming where: JSON
@@ -254,5 +213,5 @@ func CheckUTF8(name string, data []byte) error {
 		}
 		off += n
 	}
-	return &InputError{File: name, Path: Position(data, int64(off)), Msg: fmt.Sprintf("byte 0x%02x at offset %d is not valid UTF-8", data[off], off)}
+	return &model.InputError{File: name, Path: Position(data, int64(off)), Msg: fmt.Sprintf("byte 0x%02x at offset %d is not valid UTF-8", data[off], off)}
 }

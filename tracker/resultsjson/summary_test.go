@@ -1,19 +1,21 @@
-package model
+package resultsjson
 
 import (
 	"math"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// TestSummarizerLoadMatchesReduce checks that Summarizer.Load, which
+// TestSummarizerLoadMatchesReduce checks that LoadSummarized, which
 // summarizes a file's benchmarks as it decodes them (their samples reused),
 // gives what Load and Reduce give: the same error (message and path), or
 // the same run and summaries, keyed into the one table of the Summarizer.
 func TestSummarizerLoadMatchesReduce(t *testing.T) {
-	q := BaselineQuery{Summarize: func(x []float64) RunSummary {
-		return RunSummary{N: len(x), Median: slices.Max(x), CV: math.Float64frombits(uint64(len(x)))}
+	q := model.BaselineQuery{Summarize: func(x []float64) model.RunSummary {
+		return model.RunSummary{N: len(x), Median: slices.Max(x), CV: math.Float64frombits(uint64(len(x)))}
 	}}
 	dir := t.TempDir()
 	streamed, reduced := q.Summarizer(), q.Summarizer()
@@ -21,9 +23,9 @@ func TestSummarizerLoadMatchesReduce(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := writeFile(t, dir, "run.json", data)
 			want, wantErr := Load(path)
-			got, err := streamed.Load(path)
+			got, err := LoadSummarized(streamed, path)
 			if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
-				t.Fatalf("Summarizer.Load: %v\nLoad: %v", err, wantErr)
+				t.Fatalf("LoadSummarized: %v\nLoad: %v", err, wantErr)
 			}
 			if err != nil {
 				return
@@ -33,7 +35,7 @@ func TestSummarizerLoadMatchesReduce(t *testing.T) {
 			if got.Benchmarks != nil || len(got.Summaries) != n || !reflect.DeepEqual(got.Run, want.Run) || got.Schema != want.Schema {
 				t.Fatalf("got %d benchmarks, %d summaries, run %+v; want none, %d, %+v", len(got.Benchmarks), len(got.Summaries), got.Run, n, want.Run)
 			}
-			if got.SummaryKeys != streamed.keys {
+			if got.SummaryKeys != streamed.Keys() {
 				t.Error("the run's SummaryKeys is not its Summarizer's")
 			}
 			for i := range got.Summaries {

@@ -1,118 +1,23 @@
-package trend
+package report
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strconv"
+	"text/tabwriter"
 	"time"
 
 	"github.com/perfgate/perfgate/internal/safetext"
 	"github.com/perfgate/perfgate/internal/textcol"
 	"github.com/perfgate/perfgate/tracker/model"
-	"github.com/perfgate/perfgate/tracker/stats"
+	"github.com/perfgate/perfgate/tracker/trend"
 	"github.com/perfgate/perfgate/tracker/units"
 )
 
-// A Series is one benchmark's trend with the steps found in it and its
-// run-to-run spread.
-type Series struct {
-	model.TrendSeries
-	Steps []Step `json:"steps"`
-	// Spread is how much the benchmark moves between runs: a robust
-	// standard deviation of the log medians of successive runs, as a
-	// fraction (nil with fewer than three runs; see RunSpread).
-	Spread *float64 `json:"run_spread"`
-	// Resets are the re-baseline points that cover the benchmark
-	// (MarkResets): runs before one feed no baseline, shown all the same.
-	Resets []model.Reset `json:"resets,omitempty"`
-}
-
-// A ResetSource lists re-baseline points; both stores are one.
-type ResetSource interface {
-	Resets(ctx context.Context) ([]model.Reset, error)
-}
-
-// ReadResets returns src's re-baseline points, none when it keeps none.
-func ReadResets(ctx context.Context, src any) ([]model.Reset, error) {
-	if rs, ok := src.(ResetSource); ok {
-		return rs.Resets(ctx)
-	}
-	return nil, nil
-}
-
-// ReadWithResets is Read, and src's re-baseline points (ReadResets).
-func ReadWithResets(ctx context.Context, src Source, q model.TrendQuery) ([]model.TrendSeries, []model.Reset, error) {
-	series, err := Read(ctx, src, q)
-	if err != nil {
-		return nil, nil, err
-	}
-	resets, err := ReadResets(ctx, src)
-	return series, resets, err
-}
-
-// MarkResets gives each series the resets (perfgate baseline reset) of
-// repo ("" = any) whose glob matches its benchmark.
-func MarkResets(series []Series, resets []model.Reset, repo string) {
-	for i := range series {
-		key := model.Key{Suite: series[i].Suite, Name: series[i].Name}.String()
-		for _, r := range resets {
-			if (r.Repo == "" || repo == "" || r.Repo == repo) && model.MatchGlob(r.Glob, key) {
-				series[i].Resets = append(series[i].Resets, r)
-			}
-		}
-	}
-}
-
-// RunSpread returns a robust run-to-run spread of points: 1.4826 times the
-// median absolute difference of successive log medians, over √2. Being
-// built on successive differences, a step change moves one difference and
-// barely moves the estimate; an outlier run moves two. NaN with fewer than
-// three points with a positive median.
-func RunSpread(points []model.TrendPoint) float64 {
-	var d []float64
-	prev := math.NaN()
-	for _, p := range points {
-		if !(p.Median > 0) {
-			continue
-		}
-		l := math.Log(p.Median)
-		if !math.IsNaN(prev) {
-			d = append(d, math.Abs(l-prev))
-		}
-		prev = l
-	}
-	if len(d) < 2 {
-		return math.NaN()
-	}
-	slices.Sort(d)
-	return math.Expm1(1.4826 * stats.Quantile(d, 0.5) / math.Sqrt2)
-}
-
-// Analyze finds the steps of every series.
-func Analyze(series []model.TrendSeries, o Options) []Series {
-	out := make([]Series, len(series))
-	for i, se := range series {
-		out[i] = Series{TrendSeries: se, Steps: Steps(se, o)}
-		if sp := RunSpread(se.Points); !math.IsNaN(sp) {
-			out[i].Spread = &sp
-		}
-		if out[i].Steps == nil {
-			out[i].Steps = []Step{}
-		}
-		if out[i].Points == nil {
-			out[i].Points = []model.TrendPoint{}
-		}
-	}
-	return out
-}
-
 // stepAtIndex maps a point index to the step starting there.
-func stepAtIndex(s Series) map[int]Step {
-	m := map[int]Step{}
+func stepAtIndex(s trend.Series) map[int]trend.Step {
+	m := map[int]trend.Step{}
 	for _, st := range s.Steps {
 		m[st.Index] = st
 	}
@@ -121,9 +26,9 @@ func stepAtIndex(s Series) map[int]Step {
 
 const timeLayout = "2006-01-02 15:04Z"
 
-// Table writes one block per series: its points, one row per run, oldest
+// TrendTable writes `perfgate trend`'s table: one block per series: its points, one row per run, oldest
 // first, with the step changes marked where they start and listed after.
-func Table(w io.Writer, series []Series) error {
+func TrendTable(w io.Writer, series []trend.Series) error {
 	if len(series) == 0 {
 		_, err := fmt.Fprintln(w, "no runs match")
 		return err
@@ -172,11 +77,11 @@ func Table(w io.Writer, series []Series) error {
 	return nil
 }
 
-// CSV writes one row per point; step_change holds the step's change
+// TrendCSV writes one row per point; step_change holds the step's change
 // (positive = worse) on the first point after a step, and is empty
 // elsewhere. Text from the results is defused (safetext.Cell) and quoted
 // where it holds a separator of any dialect.
-func CSV(w io.Writer, series []Series) error {
+func TrendCSV(w io.Writer, series []trend.Series) error {
 	cw := safetext.NewWriter(w)
 	cw.Write([]string{"suite", "name", "unit", "better", "started_at", "commit", "run_id", "branch", "testbed",
 		"median", "cv", "n", "step_change"})
@@ -197,15 +102,15 @@ func CSV(w io.Writer, series []Series) error {
 	return cw.Error()
 }
 
-// JSON writes {"series": [...]}, each series with its points and steps.
-func JSON(w io.Writer, series []Series) error {
+// TrendJSON writes {"series": [...]}, each series with its points and steps.
+func TrendJSON(w io.Writer, series []trend.Series) error {
 	if series == nil {
-		series = []Series{}
+		series = []trend.Series{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
-		Series []Series `json:"series"`
+		Series []trend.Series `json:"series"`
 	}{series})
 }
 
@@ -218,3 +123,48 @@ func shortID(id string) string {
 	}
 	return id
 }
+
+// ChangesTable writes one row per change point.
+func ChangesTable(w io.Writer, cs []trend.Change) error {
+	if len(cs) == 0 {
+		_, err := fmt.Fprintln(w, "no change points")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "started\tcommit\trun\tbenchmark\tbefore\tafter\tchange\tkind\tp")
+	for _, c := range cs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s/%s\t%s\t%s\t%+.1f%%\t%s\t%.2g\n", c.Run.StartedAt.UTC().Format(timeLayout),
+			model.ShortSHA(c.Run.Commit), shortID(c.Run.ID), c.Suite, c.Name, units.Format(c.Before, c.Unit), units.Format(c.After, c.Unit),
+			100*c.Change, c.Kind, c.P)
+	}
+	return tw.Flush()
+}
+
+// ChangesCSV writes one row per change point, text from the results
+// defused as CSV writes it.
+func ChangesCSV(w io.Writer, cs []trend.Change) error {
+	cw := safetext.NewWriter(w)
+	cw.Write([]string{"suite", "name", "unit", "better", "started_at", "commit", "run_id", "index",
+		"before", "after", "change", "kind", "p"})
+	cell := safetext.Cell // text from the results files
+	for _, c := range cs {
+		cw.Write([]string{cell(c.Suite), cell(c.Name), cell(c.Unit), cell(string(c.Better)), c.Run.StartedAt.UTC().Format(time.RFC3339),
+			cell(c.Run.Commit), cell(c.Run.ID), strconv.Itoa(c.Index), fnum(c.Before), fnum(c.After), fnum(c.Change), c.Kind, fnum(c.P)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ChangesJSON writes {"changes": [...]}.
+func ChangesJSON(w io.Writer, cs []trend.Change) error {
+	if cs == nil {
+		cs = []trend.Change{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Changes []trend.Change `json:"changes"`
+	}{cs})
+}
+
+func fnum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -1,10 +1,12 @@
-package model
+package resultsjson
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // LoadAll loads and validates every file, reporting all the problems
@@ -13,8 +15,8 @@ import (
 // the same run twice is not (recording it twice is a no-op; callers that
 // pool runs refuse it with DistinctRuns). It is the one loader of results
 // files.
-func LoadAll(files []string) ([]*Results, error) {
-	return loadAll(files, Load, func(r *Results) string { return r.Run.ID }, sameJSON)
+func LoadAll(files []string) ([]*model.Results, error) {
+	return loadAll(files, Load, func(r *model.Results) string { return r.Run.ID }, sameJSON)
 }
 
 // OpenAll is LoadAll for a command that records the runs: every file is
@@ -47,7 +49,7 @@ func loadAll[T any](files []string, open func(string) (T, error), id func(T) str
 			continue
 		}
 		if !same(runs[j], r) {
-			errs = append(errs, &InputError{File: f, Path: "$.run.id",
+			errs = append(errs, &model.InputError{File: f, Path: "$.run.id",
 				Msg: fmt.Sprintf("run %s is also in %s, with different content (run ids must be unique per run)", id(r), files[j])})
 		}
 	}
@@ -60,11 +62,11 @@ func loadAll[T any](files []string, open func(string) (T, error), id func(T) str
 // DistinctRuns rejects a run given twice on one side of a comparison (two
 // files with one run id, or one file named twice): pooled twice, its
 // samples would count twice and the p-values would overstate the evidence.
-func DistinctRuns(files []string, runs []*Results) error {
+func DistinctRuns(files []string, runs []*model.Results) error {
 	first := make(map[string]int, len(runs))
 	for i, r := range runs {
 		if j, seen := first[r.Run.ID]; seen {
-			return &InputError{File: files[i], Path: "$.run.id",
+			return &model.InputError{File: files[i], Path: "$.run.id",
 				Msg: fmt.Sprintf("run %s is also in %s: a run pooled twice would count its samples twice", r.Run.ID, files[j])}
 		}
 		first[r.Run.ID] = i
@@ -73,7 +75,7 @@ func DistinctRuns(files []string, runs []*Results) error {
 }
 
 // sameJSON reports whether a and b encode alike.
-func sameJSON(a, b *Results) bool {
+func sameJSON(a, b *model.Results) bool {
 	var x, y bytes.Buffer
 	return Encode(&x, a) == nil && Encode(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes())
 }

@@ -1,10 +1,12 @@
-package model
+package resultsjson
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // writeFile writes data to the file name in dir and returns its path.
@@ -47,7 +49,7 @@ func TestLoadAll(t *testing.T) {
 				}
 				return
 			}
-			if !IsInputError(err) {
+			if !model.IsInputError(err) {
 				t.Fatalf("err = %v, want an input error", err)
 			}
 			for _, want := range tt.errHolds {
@@ -61,7 +63,7 @@ func TestLoadAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := DistinctRuns([]string{a, same}, runs); !IsInputError(err) || !strings.Contains(err.Error(), "pooled twice") {
+	if err := DistinctRuns([]string{a, same}, runs); !model.IsInputError(err) || !strings.Contains(err.Error(), "pooled twice") {
 		t.Errorf("DistinctRuns of one run twice = %v; want an input error (a run pooled twice)", err)
 	}
 }

@@ -1,4 +1,4 @@
-package model
+package resultsjson
 
 import (
 	"io"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // decodeFast decodes and validates a results-v1 document in one pass over
@@ -15,16 +17,16 @@ import (
 // it gives up and Parse runs the general loader, which names the problem.
 // That keeps one definition of every error message and JSON path, and the
 // common case free of per-value paths, generic trees and a second decode.
-func decodeFast(data []byte) (*Results, bool) {
+func decodeFast(data []byte) (*model.Results, bool) {
 	return (&scanner{data: data}).results()
 }
 
 // decodeStream is decodeFast for a document read from r through a window
 // of window bytes (newStreamScanner), so that the whole file is never held. err is r's
 // error, if reading failed.
-func decodeStream(r io.Reader, window int) (*Results, bool, error) {
-	res := &Results{}
-	ok, err := streamDocument(r, window, false, res, func(b *Benchmark, _ span) bool {
+func decodeStream(r io.Reader, window int) (*model.Results, bool, error) {
+	res := &model.Results{}
+	ok, err := streamDocument(r, window, false, res, func(b *model.Benchmark, _ span) bool {
 		res.Benchmarks = append(res.Benchmarks, *b)
 		return true
 	})
@@ -39,7 +41,7 @@ func decodeStream(r io.Reader, window int) (*Results, bool, error) {
 // benchmark instead of keeping it; with reuse, a benchmark and its samples
 // are valid only until each returns. It reports whether the fast path
 // accepted the document, and r's error if reading failed.
-func streamDocument(r io.Reader, window int, reuse bool, res *Results, each func(b *Benchmark, at span) bool) (bool, error) {
+func streamDocument(r io.Reader, window int, reuse bool, res *model.Results, each func(b *model.Benchmark, at span) bool) (bool, error) {
 	s := newStreamScanner(r, window)
 	s.reuse = reuse
 	ok := s.document(res, each)
@@ -50,9 +52,9 @@ func streamDocument(r io.Reader, window int, reuse bool, res *Results, each func
 }
 
 // results reads and checks a whole document.
-func (s *scanner) results() (*Results, bool) {
-	r := &Results{}
-	ok := s.document(r, func(b *Benchmark, _ span) bool {
+func (s *scanner) results() (*model.Results, bool) {
+	r := &model.Results{}
+	ok := s.document(r, func(b *model.Benchmark, _ span) bool {
 		r.Benchmarks = append(r.Benchmarks, *b)
 		return true
 	})
@@ -68,7 +70,7 @@ type span struct{ start, end int64 }
 // document reads and checks a whole document into r, except that each
 // benchmark is handed to bench (with where it lies) instead of kept; r's
 // Benchmarks is left empty.
-func (s *scanner) document(r *Results, bench func(b *Benchmark, at span) bool) bool {
+func (s *scanner) document(r *model.Results, bench func(b *model.Benchmark, at span) bool) bool {
 	var seen uint8
 	const schema, run, benchmarks = 1, 2, 4
 	ok := s.object(func(key []byte) bool {
@@ -78,11 +80,11 @@ func (s *scanner) document(r *Results, bench func(b *Benchmark, at span) bool) b
 		case "schema":
 			bit = schema
 			r.Schema, ok = s.str()
-			ok = ok && r.Schema == Schema
+			ok = ok && r.Schema == model.Schema
 		case "run":
 			bit, ok = run, s.run(&r.Run)
 		case "benchmarks":
-			r.Benchmarks = []Benchmark{}
+			r.Benchmarks = []model.Benchmark{}
 			bit, ok = benchmarks, s.benchmarks(bench)
 		}
 		if seen&bit != 0 {
@@ -95,7 +97,7 @@ func (s *scanner) document(r *Results, bench func(b *Benchmark, at span) bool) b
 }
 
 // run decodes and checks the run block (checkRun's rules).
-func (s *scanner) run(r *Run) bool {
+func (s *scanner) run(r *model.Run) bool {
 	var seen uint16
 	const (
 		id = 1 << iota
@@ -121,11 +123,11 @@ func (s *scanner) run(r *Run) bool {
 		case "repo":
 			bit = repo
 			r.Repo, ok = s.str()
-			ok = ok && repoRe.MatchString(r.Repo)
+			ok = ok && model.RepoPattern.MatchString(r.Repo)
 		case "commit":
 			bit = commit
 			r.Commit, ok = s.str()
-			ok = ok && commitRe.MatchString(r.Commit)
+			ok = ok && model.CommitPattern.MatchString(r.Commit)
 		case "branch":
 			bit = branch
 			r.Branch, ok = s.str()
@@ -136,7 +138,7 @@ func (s *scanner) run(r *Run) bool {
 		case "event":
 			bit = event
 			r.Event, ok = s.str()
-			ok = ok && slices.Contains(Events, r.Event)
+			ok = ok && slices.Contains(model.Events, r.Event)
 		case "testbed":
 			bit = testbed
 			r.Testbed, ok = s.str()
@@ -189,16 +191,16 @@ func (s *scanner) time() (time.Time, bool) {
 // benchmarks decodes the benchmarks array, each checked as checkBenchmark
 // does, rejects repeated keys as checkBenchmarks does, and hands each to
 // bench, which must copy what it keeps of it.
-func (s *scanner) benchmarks(bench func(b *Benchmark, at span) bool) bool {
-	seen := map[Key]struct{}{}
-	var b Benchmark
+func (s *scanner) benchmarks(bench func(b *model.Benchmark, at span) bool) bool {
+	seen := map[model.Key]struct{}{}
+	var b model.Benchmark
 	return s.array(func() bool {
 		s.peek()
 		start := s.off + int64(s.pos)
 		if s.reuse {
 			s.slab = s.slab[:0]
 		}
-		b = Benchmark{}
+		b = model.Benchmark{}
 		if !s.benchmark(&b) {
 			return false
 		}
@@ -211,7 +213,7 @@ func (s *scanner) benchmarks(bench func(b *Benchmark, at span) bool) bool {
 }
 
 // benchmark decodes one benchmark object.
-func (s *scanner) benchmark(b *Benchmark) bool {
+func (s *scanner) benchmark(b *model.Benchmark) bool {
 	var seen uint16
 	const (
 		suite = 1 << iota
@@ -249,8 +251,8 @@ func (s *scanner) benchmark(b *Benchmark) bool {
 			bit = better
 			var v string
 			v, ok = s.str()
-			b.Better = Better(v)
-			ok = ok && (b.Better == Lower || b.Better == Higher)
+			b.Better = model.Better(v)
+			ok = ok && (b.Better == model.Lower || b.Better == model.Higher)
 		case "samples":
 			bit = samples
 			b.Samples, ok = s.samples()
@@ -276,7 +278,7 @@ func (s *scanner) benchmark(b *Benchmark) bool {
 	if !ok || seen&required != required || (len(b.Samples) == 0 && b.Error == "") {
 		return false
 	}
-	if IsTimeUnit(b.Unit) {
+	if model.IsTimeUnit(b.Unit) {
 		for _, v := range b.Samples {
 			if v < 0 || math.IsInf(v, 0) {
 				return false

@@ -1,4 +1,4 @@
-package model
+package resultsjson
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // mutate returns the valid fixture with one change applied to its generic tree.
@@ -102,7 +104,7 @@ func TestParseRejects(t *testing.T) {
 				data = mutate(t, tc.edit)
 			}
 			_, err := Parse("run.json", data)
-			var ie *InputError
+			var ie *model.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("Parse error = %v, want *InputError", err)
 			}
@@ -121,11 +123,11 @@ func TestParseValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Run.PR != 123 || r.Run.Env[EnvGPU] != "NVIDIA H100 80GB HBM3" || len(r.Benchmarks) != 4 {
+	if r.Run.PR != 123 || r.Run.Env[model.EnvGPU] != "NVIDIA H100 80GB HBM3" || len(r.Benchmarks) != 4 {
 		t.Fatalf("unexpected decode: %+v", r.Run)
 	}
 	b := r.Benchmarks[0]
-	if b.Key() != (Key{"elementwise", "add/fp32/n=16777216"}) || b.Better != Lower || b.Samples[2] != 51240.25 || b.Metrics["gbps"] != 3842.1 {
+	if b.Key() != (model.Key{Suite: "elementwise", Name: "add/fp32/n=16777216"}) || b.Better != model.Lower || b.Samples[2] != 51240.25 || b.Metrics["gbps"] != 3842.1 {
 		t.Errorf("benchmark 0 decoded wrong: %+v", b)
 	}
 	if !r.Benchmarks[3].SummaryOnly || r.Benchmarks[2].Error == "" {
@@ -203,7 +205,7 @@ func TestCommittedResultsValidate(t *testing.T) {
 			t.Fatal(err)
 		}
 		var head struct{ Schema string }
-		if json.Unmarshal(data, &head) != nil || head.Schema != Schema {
+		if json.Unmarshal(data, &head) != nil || head.Schema != model.Schema {
 			continue // not a results file (docs/results also holds other tools' output)
 		}
 		checked++
@@ -241,49 +243,5 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 	if err := WriteFile(filepath.Join(dir, "missing", "out.json"), r); err == nil {
 		t.Error("writing into a missing directory succeeded")
-	}
-}
-
-func TestComparable(t *testing.T) {
-	base := Fingerprint{Testbed: "gpu-1", GPU: "NVIDIA H200", DriverMajor: "580", CUDA: "13.0"}
-	for _, tc := range []struct {
-		name string
-		fp   Fingerprint
-		ok   bool
-	}{
-		{"same", base, true},
-		{"unknown fields do not block", Fingerprint{Testbed: "gpu-1"}, true},
-		{"other testbed", Fingerprint{Testbed: "gpu-2", GPU: "NVIDIA H200", DriverMajor: "580", CUDA: "13.0"}, false},
-		{"other gpu", Fingerprint{Testbed: "gpu-1", GPU: "NVIDIA H100 80GB HBM3", DriverMajor: "580", CUDA: "13.0"}, false},
-		{"other driver major", Fingerprint{Testbed: "gpu-1", GPU: "NVIDIA H200", DriverMajor: "570", CUDA: "13.0"}, false},
-		{"other cuda", Fingerprint{Testbed: "gpu-1", GPU: "NVIDIA H200", DriverMajor: "580", CUDA: "12.8"}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ok, why := Comparable(base, tc.fp)
-			if ok != tc.ok || (!ok && why == "") {
-				t.Errorf("Comparable = %v, %q; want %v with a reason when false", ok, why, tc.ok)
-			}
-		})
-	}
-	r := &Run{Testbed: "gpu-1", Env: map[string]string{EnvGPU: "NVIDIA H200", EnvDriver: "580.159.04", EnvCUDA: "13.0"}}
-	if got := FingerprintOf(r); got != base {
-		t.Errorf("FingerprintOf = %+v, want %+v", got, base)
-	}
-}
-
-func TestIsBaselineCandidate(t *testing.T) {
-	for _, tc := range []struct {
-		run  Run
-		want bool
-	}{
-		{Run{Branch: "main", Event: EventPush}, true},
-		{Run{Branch: "main", Event: EventSchedule}, true},
-		{Run{Branch: "main", Event: EventPullRequest, PR: 7}, false},
-		{Run{Branch: "main", Event: EventWorkflowDispatch, PR: 7}, false},
-		{Run{Branch: "dev", Event: EventPush}, false},
-	} {
-		if got := tc.run.IsBaselineCandidate("main"); got != tc.want {
-			t.Errorf("%+v: IsBaselineCandidate = %v, want %v", tc.run, got, tc.want)
-		}
 	}
 }

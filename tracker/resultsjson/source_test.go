@@ -1,4 +1,4 @@
-package model
+package resultsjson
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // sourceDocs are streamDocs and documents that exercise what a Source
@@ -43,7 +45,7 @@ func sourceDocs(t *testing.T) map[string][]byte {
 // TestSourceMatchesLoad checks that a Source read from a file, and one of
 // the run Load returns, give what the loaded run gives: the same error
 // (message and path), or the same run, heads, benchmarks (Each), JSON
-// (WriteJSON and Results.WriteJSON) and content hash.
+// (Source.WriteJSON and WriteJSON) and content hash.
 func TestSourceMatchesLoad(t *testing.T) {
 	dir := t.TempDir()
 	checked := map[bool]bool{} // sorted, for file sources
@@ -81,14 +83,14 @@ func TestSourceMatchesLoad(t *testing.T) {
 	}
 }
 
-func checkSource(t *testing.T, name string, s *Source, want *Results) {
+func checkSource(t *testing.T, name string, s *Source, want *model.Results) {
 	t.Helper()
 	if s.Schema != want.Schema || !reflect.DeepEqual(s.Run, want.Run) {
 		t.Errorf("%s: schema and run differ from Load's", name)
 	}
 	var heads []BenchmarkHead
-	var got []Benchmark
-	err := s.Each(func(i int, b *Benchmark) error {
+	var got []model.Benchmark
+	err := s.Each(func(i int, b *model.Benchmark) error {
 		c := *b
 		c.Samples = slices.Clone(b.Samples) // reused after fn returns
 		if b.Samples != nil && c.Samples == nil {
@@ -108,14 +110,14 @@ func checkSource(t *testing.T, name string, s *Source, want *Results) {
 		t.Errorf("%s: Heads differ from the benchmarks'", name)
 	}
 	var a, b bytes.Buffer
-	if err := want.WriteJSON(&a); err != nil {
+	if err := WriteJSON(&a, want); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	if err := s.WriteJSON(&b, func(int, *Benchmark) error { n++; return nil }); err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) || n != len(want.Benchmarks) {
+	if err := s.WriteJSON(&b, func(int, *model.Benchmark) error { n++; return nil }); err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) || n != len(want.Benchmarks) {
 		t.Errorf("%s: WriteJSON = %v, %d benchmarks seen\n%s\nwant\n%s", name, err, n, b.Bytes(), a.Bytes())
 	}
-	wantSum, err := want.ContentHash()
+	wantSum, err := ContentHash(want)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,10 +185,10 @@ func TestSourceFileChanged(t *testing.T) {
 			if err := os.WriteFile(path, []byte(change), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Each(func(int, *Benchmark) error { return nil }); !IsInputError(err) || !strings.Contains(err.Error(), "changed while it was being recorded") {
+			if err := s.Each(func(int, *model.Benchmark) error { return nil }); !model.IsInputError(err) || !strings.Contains(err.Error(), "changed while it was being recorded") {
 				t.Errorf("Each = %v; want an input error saying the file changed", err)
 			}
-			if _, err := s.ContentHash(); !IsInputError(err) {
+			if _, err := s.ContentHash(); !model.IsInputError(err) {
 				t.Errorf("ContentHash = %v; want an input error", err)
 			}
 		})

@@ -1,14 +1,15 @@
-package model
+package resultsjson
 
 import (
 	"encoding/json"
 	"math"
-	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// AppendJSON appends the JSON of b to dst, exactly the bytes of
+// appendJSON appends the JSON of b to dst, exactly the bytes of
 // json.Marshal(b), and returns the extended slice. WriteJSON and the
 // content hash encode a run a benchmark at a time through it, so a byte
 // of difference from json.Marshal would change every stored content hash:
@@ -17,7 +18,7 @@ import (
 // It is written out by hand, without reflection: encoding/json spends most
 // of a benchmark's time finding its encoders, and strconv most of the rest
 // searching for digits that shortDecimal finds with a multiplication.
-func (b *Benchmark) AppendJSON(dst []byte) ([]byte, error) {
+func appendJSON(dst []byte, b *model.Benchmark) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, `{"suite":`...)
 	dst = appendString(dst, b.Suite)
@@ -42,7 +43,7 @@ func (b *Benchmark) AppendJSON(dst []byte) ([]byte, error) {
 			}
 			var ok bool
 			if dst, ok = appendFloat(dst, v); !ok {
-				return b.marshal(dst[:start])
+				return marshal(dst[:start], b)
 			}
 		}
 		dst = append(dst, ']')
@@ -51,7 +52,7 @@ func (b *Benchmark) AppendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, `,"metrics":`...)
 		var ok bool
 		if dst, ok = appendFloatMap(dst, b.Metrics); !ok {
-			return b.marshal(dst[:start])
+			return marshal(dst[:start], b)
 		}
 	}
 	if len(b.Info) > 0 {
@@ -69,9 +70,9 @@ func (b *Benchmark) AppendJSON(dst []byte) ([]byte, error) {
 }
 
 // marshal appends json.Marshal(b) to dst, or returns dst and its error:
-// AppendJSON leaves a benchmark with a NaN or an infinity, which JSON
+// appendJSON leaves a benchmark with a NaN or an infinity, which JSON
 // cannot hold, to it for its error (a *json.UnsupportedValueError).
-func (b *Benchmark) marshal(dst []byte) ([]byte, error) {
+func marshal(dst []byte, b *model.Benchmark) ([]byte, error) {
 	p, err := json.Marshal(b)
 	if err != nil {
 		return dst, err
@@ -169,45 +170,6 @@ func appendDecimal(dst []byte, neg bool, n uint64, k int) []byte {
 	return append(dst, buf[i:]...)
 }
 
-// keysInto returns m's keys in the order encoding/json writes them
-// (strings.Compare), in keys[:0] when they fit.
-func keysInto[V any](keys []string, m map[string]V) []string {
-	keys = keys[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortKeys(keys)
-	return keys
-}
-
-// SortedKeys returns m's keys in order, sorted as keysInto sorts them.
-func SortedKeys[V any](m map[string]V) []string { return keysInto(make([]string, 0, len(m)), m) }
-
-// sortKeys sorts keys that came from a map. A few (a benchmark's params,
-// metrics and info) are ranked by comparing each with every other: the
-// same comparisons in whatever order the map gave them, so a run of the
-// code is the same every time. slices.Sort takes other branches for each
-// of the map's random orders, and a fuzzing input whose coverage changes
-// from run to run is minimized for as long as -fuzzminimizetime allows
-// (a minute): the fuzz targets that encode results stalled so.
-func sortKeys(keys []string) {
-	if len(keys) > 16 {
-		slices.Sort(keys)
-		return
-	}
-	var sorted [16]string
-	for _, k := range keys {
-		rank := 0
-		for _, o := range keys {
-			if o < k {
-				rank++
-			}
-		}
-		sorted[rank] = k // map keys are distinct: ranks are too
-	}
-	copy(keys, sorted[:len(keys)])
-}
-
 func appendStringMap(dst []byte, m map[string]string) []byte {
 	dst, _ = appendMap(dst, m, func(dst []byte, v string) ([]byte, bool) { return appendString(dst, v), true })
 	return dst
@@ -224,7 +186,7 @@ func appendFloatMap(dst []byte, m map[string]float64) ([]byte, bool) {
 func appendMap[V any](dst []byte, m map[string]V, appendValue func([]byte, V) ([]byte, bool)) ([]byte, bool) {
 	var buf [16]string
 	dst = append(dst, '{')
-	for i, k := range keysInto(buf[:], m) {
+	for i, k := range model.SortedKeysInto(buf[:], m) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

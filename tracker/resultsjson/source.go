@@ -1,4 +1,4 @@
-package model
+package resultsjson
 
 import (
 	"cmp"
@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // A Source is one run's results read a benchmark at a time, so that
@@ -24,15 +26,15 @@ import (
 // a run while it writes it), except ContentHash with itself.
 type Source struct {
 	Schema string
-	Run    Run
+	Run    model.Run
 	heads  []BenchmarkHead
-	mem    *Results  // the run, when it is held (SourceOf, or a file the fast path did not accept)
-	path   string    // else the file its benchmarks are read from,
-	spans  []span    // where each benchmark lies in it,
-	size   int64     // and the file's size and modification time when it
-	mtime  time.Time // was checked: a change since is an error
-	sorted bool      // its benchmarks are in canonical (key) order
-	hash   []byte    // ContentHash, once computed
+	mem    *model.Results // the run, when it is held (SourceOf, or a file the fast path did not accept)
+	path   string         // else the file its benchmarks are read from,
+	spans  []span         // where each benchmark lies in it,
+	size   int64          // and the file's size and modification time when it
+	mtime  time.Time      // was checked: a change since is an error
+	sorted bool           // its benchmarks are in canonical (key) order
+	hash   []byte         // ContentHash, once computed
 }
 
 // A BenchmarkHead is what a Source keeps of a benchmark while it is
@@ -40,21 +42,21 @@ type Source struct {
 // has.
 type BenchmarkHead struct {
 	Suite, Name, Unit string
-	Better            Better
+	Better            model.Better
 	Params            map[string]string
 	N                 int
 }
 
 // Key returns the benchmark's key.
-func (h *BenchmarkHead) Key() Key { return Key{Suite: h.Suite, Name: h.Name} }
+func (h *BenchmarkHead) Key() model.Key { return model.Key{Suite: h.Suite, Name: h.Name} }
 
-func headOf(b *Benchmark) BenchmarkHead {
+func headOf(b *model.Benchmark) BenchmarkHead {
 	return BenchmarkHead{Suite: b.Suite, Name: b.Name, Unit: b.Unit, Better: b.Better, Params: b.Params, N: len(b.Samples)}
 }
 
 // SourceOf returns a Source that reads r, which it holds. r must not
 // change while the Source is in use.
-func SourceOf(r *Results) *Source {
+func SourceOf(r *model.Results) *Source {
 	s := &Source{Schema: r.Schema, Run: r.Run, mem: r, heads: make([]BenchmarkHead, len(r.Benchmarks))}
 	for i := range r.Benchmarks {
 		s.heads[i] = headOf(&r.Benchmarks[i])
@@ -95,7 +97,7 @@ func openSource(path string, hash bool) (*Source, error) {
 // otherwise ContentHash reads the file again.
 func scanSource(r io.Reader, window int, hash bool) (*Source, bool, error) {
 	s := &Source{sorted: true}
-	var res Results
+	var res model.Results
 	var last string
 	common := map[string]string{} // suites, units and directions repeat: the heads share one copy of each
 	intern := func(v string) string {
@@ -106,9 +108,9 @@ func scanSource(r io.Reader, window int, hash bool) (*Source, bool, error) {
 		return v
 	}
 	var sum *hasher
-	ok, err := streamDocument(r, window, true, &res, func(b *Benchmark, at span) bool {
+	ok, err := streamDocument(r, window, true, &res, func(b *model.Benchmark, at span) bool {
 		h := headOf(b)
-		h.Suite, h.Unit, h.Better = intern(h.Suite), intern(h.Unit), Better(intern(string(h.Better)))
+		h.Suite, h.Unit, h.Better = intern(h.Suite), intern(h.Unit), model.Better(intern(string(h.Better)))
 		s.heads = append(s.heads, h)
 		s.spans = append(s.spans, at)
 		if s.sorted {
@@ -134,7 +136,7 @@ func scanSource(r io.Reader, window int, hash bool) (*Source, bool, error) {
 	return s, true, nil
 }
 
-// A hasher computes a content hash (Results.ContentHash) from the run and
+// A hasher computes a content hash (ContentHash) from the run and
 // its benchmarks, given in canonical order.
 type hasher struct {
 	h   hash.Hash
@@ -144,17 +146,17 @@ type hasher struct {
 	err error
 }
 
-func newHasher(run Run) *hasher {
+func newHasher(run model.Run) *hasher {
 	z := &hasher{h: sha256.New()}
 	z.ew.w = z.h
-	z.err = writeHead(&z.ew, Schema, canonicalRun(run))
+	z.err = writeHead(&z.ew, model.Schema, model.CanonicalRun(run))
 	z.ew.write([]byte(`,"benchmarks":[`))
 	return z
 }
 
 // add hashes b, which it puts in canonical form.
-func (z *hasher) add(b *Benchmark) {
-	canonicalBenchmark(b)
+func (z *hasher) add(b *model.Benchmark) {
+	b.Canonicalize()
 	var err error
 	if z.buf, err = z.ew.writeBenchmark(z.buf, z.n, b); err != nil && z.err == nil {
 		z.err = err
@@ -186,7 +188,7 @@ func (s *Source) Failed() bool {
 }
 
 // Results returns the whole run: the one held, or its file loaded again.
-func (s *Source) Results() (*Results, error) {
+func (s *Source) Results() (*model.Results, error) {
 	if s.mem != nil {
 		return s.mem, nil
 	}
@@ -196,7 +198,7 @@ func (s *Source) Results() (*Results, error) {
 // Each calls fn with each benchmark in the document's order, stopping at
 // its first error. b and its samples are valid only until fn returns (read
 // from a file, they are reused) and must not be changed.
-func (s *Source) Each(fn func(i int, b *Benchmark) error) error {
+func (s *Source) Each(fn func(i int, b *model.Benchmark) error) error {
 	if s.mem != nil {
 		for i := range s.mem.Benchmarks {
 			if err := fn(i, &s.mem.Benchmarks[i]); err != nil {
@@ -222,10 +224,10 @@ func (s *Source) Each(fn func(i int, b *Benchmark) error) error {
 	return nil
 }
 
-// WriteJSON writes exactly the bytes Results.WriteJSON writes for the run
+// WriteJSON writes exactly the bytes the package's WriteJSON writes for the run
 // (as loaded, or as held), a benchmark at a time, calling each (when not
 // nil) with every benchmark after writing it, as Each does.
-func (s *Source) WriteJSON(w io.Writer, each func(i int, b *Benchmark) error) error {
+func (s *Source) WriteJSON(w io.Writer, each func(i int, b *model.Benchmark) error) error {
 	ew := &errWriter{w: w}
 	if err := writeHead(ew, s.Schema, s.Run); err != nil {
 		return err
@@ -236,7 +238,7 @@ func (s *Source) WriteJSON(w io.Writer, each func(i int, b *Benchmark) error) er
 	}
 	ew.write([]byte(`,"benchmarks":[`))
 	var buf []byte
-	err := s.Each(func(i int, b *Benchmark) error {
+	err := s.Each(func(i int, b *model.Benchmark) error {
 		var err error
 		if buf, err = ew.writeBenchmark(buf, i, b); err != nil {
 			return err
@@ -255,10 +257,10 @@ func (s *Source) WriteJSON(w io.Writer, each func(i int, b *Benchmark) error) er
 
 // writeHead writes the JSON of the schema and run, as WriteJSON does: an
 // object left open for the benchmarks.
-func writeHead(ew *errWriter, schema string, run Run) error {
+func writeHead(ew *errWriter, schema string, run model.Run) error {
 	head, err := json.Marshal(struct {
-		Schema string `json:"schema"`
-		Run    Run    `json:"run"`
+		Schema string    `json:"schema"`
+		Run    model.Run `json:"run"`
 	}{schema, run})
 	if err != nil {
 		return err
@@ -267,7 +269,7 @@ func writeHead(ew *errWriter, schema string, run Run) error {
 	return nil
 }
 
-// ContentHash returns Results.ContentHash of the run. Read from a file, it
+// ContentHash returns the package's ContentHash of the run. Read from a file, it
 // reads the benchmarks in canonical order: in one pass when the file has
 // them so, else each where it lies.
 func (s *Source) ContentHash() ([]byte, error) {
@@ -275,7 +277,7 @@ func (s *Source) ContentHash() ([]byte, error) {
 		return s.hash, nil
 	}
 	if s.mem != nil {
-		return s.mem.ContentHash()
+		return ContentHash(s.mem)
 	}
 	rd, err := s.reader()
 	if err != nil {
@@ -318,7 +320,7 @@ func (s *Source) canonicalOrder() []int {
 
 // changed is the error of a file that is no longer what OpenSource read.
 func (s *Source) changed() error {
-	return &InputError{File: s.path, Msg: "the file changed while it was being recorded; record it again"}
+	return &model.InputError{File: s.path, Msg: "the file changed while it was being recorded; record it again"}
 }
 
 // A benchReader reads a Source's benchmarks from its file, one at a time.
@@ -328,7 +330,7 @@ type benchReader struct {
 	buf  []byte // the file's bytes from offset at
 	at   int64
 	slab []float64 // the samples of the benchmark read last
-	b    Benchmark
+	b    model.Benchmark
 }
 
 // reader opens the source's file, checking that it is unchanged.
@@ -347,13 +349,13 @@ func (s *Source) reader() (*benchReader, error) {
 
 // benchmark decodes benchmark i; ahead reads on past it, for a reader
 // that goes through the file in order.
-func (r *benchReader) benchmark(i int, ahead bool) (*Benchmark, error) {
+func (r *benchReader) benchmark(i int, ahead bool) (*model.Benchmark, error) {
 	data, err := r.bytes(r.src.spans[i], ahead)
 	if err != nil {
 		return nil, err
 	}
 	sc := scanner{data: data, slab: r.slab[:0]}
-	r.b = Benchmark{}
+	r.b = model.Benchmark{}
 	ok := sc.benchmark(&r.b) && sc.atEnd()
 	r.slab = sc.slab
 	if h := &r.src.heads[i]; !ok || r.b.Suite != h.Suite || r.b.Name != h.Name || len(r.b.Samples) != h.N {

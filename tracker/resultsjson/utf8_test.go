@@ -1,8 +1,10 @@
-package model
+package resultsjson
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // TestParseRejectsInvalidUTF8 loads two documents whose run ids differ
@@ -14,7 +16,7 @@ func TestParseRejectsInvalidUTF8(t *testing.T) {
 "benchmarks": [{"suite": "s", "name": "n", "unit": "ns", "better": "lower", "samples": [1]}]}`
 	for _, b := range []string{"\xff", "\xfe", "\xc3"} {
 		_, err := Parse("r.json", []byte(strings.Replace(doc, "%s", b, 1)))
-		if !IsInputError(err) || !strings.Contains(err.Error(), "r.json: line 1, column 54: byte") || !strings.Contains(err.Error(), "is not valid UTF-8") {
+		if !model.IsInputError(err) || !strings.Contains(err.Error(), "r.json: line 1, column 54: byte") || !strings.Contains(err.Error(), "is not valid UTF-8") {
 			t.Errorf("id byte %q: err = %v; want bad input naming the position", b, err)
 		}
 	}

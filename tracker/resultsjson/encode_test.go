@@ -1,4 +1,4 @@
-package model
+package resultsjson
 
 import (
 	"bytes"
@@ -13,15 +13,17 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// checkAppendJSON fails t unless b.AppendJSON appends exactly
+// checkAppendJSON fails t unless appendJSON(dst, b) appends exactly
 // json.Marshal(b), or fails as it does.
-func checkAppendJSON(t *testing.T, b *Benchmark) {
+func checkAppendJSON(t *testing.T, b *model.Benchmark) {
 	t.Helper()
 	want, werr := json.Marshal(b)
 	prefix := []byte("prefix,")
-	got, err := b.AppendJSON(prefix)
+	got, err := appendJSON(prefix, b)
 	if (err != nil) != (werr != nil) {
 		t.Fatalf("AppendJSON error %v; json.Marshal error %v", err, werr)
 	}
@@ -41,8 +43,8 @@ func checkAppendJSON(t *testing.T, b *Benchmark) {
 }
 
 func TestAppendJSON(t *testing.T) {
-	full := Benchmark{
-		Suite: "gemm", Name: "BenchmarkGemm/n=4096", Unit: "us", Better: Higher,
+	full := model.Benchmark{
+		Suite: "gemm", Name: "BenchmarkGemm/n=4096", Unit: "us", Better: model.Higher,
 		Params:      map[string]string{"n": "4096", "dtype": "fp16", "": "empty key"},
 		Samples:     []float64{1.5, 2, 1000.25},
 		Metrics:     map[string]float64{"tflops": 734.2, "pct_peak": 0.74},
@@ -52,30 +54,30 @@ func TestAppendJSON(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		b    Benchmark
+		b    model.Benchmark
 	}{
-		{"zero", Benchmark{}},
+		{"zero", model.Benchmark{}},
 		{"full", full},
-		{"nil samples", Benchmark{Suite: "s", Name: "n", Samples: nil}},
-		{"empty samples", Benchmark{Suite: "s", Name: "n", Samples: []float64{}}},
-		{"empty maps", Benchmark{Params: map[string]string{}, Metrics: map[string]float64{}, Info: map[string]string{}}},
-		{"html and separators", Benchmark{Name: "<a href=\"x\">&amp;</a> \u2028\u2029 \\ /"}},
-		{"control bytes", Benchmark{Name: "\x00\x01\b\f\n\r\t\x1f\x7f"}},
-		{"invalid UTF-8", Benchmark{Name: "a\xffb\xc3(\xe2\x82 \xed\xa0\x80 \xf4\x90\x80\x80 é€𝄞"}},
-		{"map keys escaped", Benchmark{Params: map[string]string{"<k>": "&", "\xff": "\u2028", "a\"b": "\x01"}}},
-		{"map order is byte order", Benchmark{Metrics: map[string]float64{"b": 1, "B": 2, "a": 3, "é": 4, "aa": 5, "": 6}}},
-		{"floats", Benchmark{Samples: []float64{
+		{"nil samples", model.Benchmark{Suite: "s", Name: "n", Samples: nil}},
+		{"empty samples", model.Benchmark{Suite: "s", Name: "n", Samples: []float64{}}},
+		{"empty maps", model.Benchmark{Params: map[string]string{}, Metrics: map[string]float64{}, Info: map[string]string{}}},
+		{"html and separators", model.Benchmark{Name: "<a href=\"x\">&amp;</a> \u2028\u2029 \\ /"}},
+		{"control bytes", model.Benchmark{Name: "\x00\x01\b\f\n\r\t\x1f\x7f"}},
+		{"invalid UTF-8", model.Benchmark{Name: "a\xffb\xc3(\xe2\x82 \xed\xa0\x80 \xf4\x90\x80\x80 é€𝄞"}},
+		{"map keys escaped", model.Benchmark{Params: map[string]string{"<k>": "&", "\xff": "\u2028", "a\"b": "\x01"}}},
+		{"map order is byte order", model.Benchmark{Metrics: map[string]float64{"b": 1, "B": 2, "a": 3, "é": 4, "aa": 5, "": 6}}},
+		{"floats", model.Benchmark{Samples: []float64{
 			0, math.Copysign(0, -1), 1, -1, 0.1, -2.5, 1e-6, 9.99999e-7, 1e-7, 1.5e-300,
 			5e-324, math.SmallestNonzeroFloat64, 2.2250738585072014e-308, 1e20, 1e21, 1.0000000000000001e21,
 			-1e21, 1e100, math.MaxFloat64, -math.MaxFloat64, 1 << 53, 1<<53 - 1, 1<<53 + 2,
 			-(1<<53 - 1), 1 << 60, 123456789012345678, 1e15 + 0.5, 0.30000000000000004, 1.0 / 3,
 			float64(float32(0.1)), 1e-5, 123e-10, 4.5e-8,
 		}}},
-		{"huge metric", Benchmark{Metrics: map[string]float64{"x": 1e300, "y": -1e-300}}},
-		{"NaN sample", Benchmark{Samples: []float64{1, math.NaN()}}},
-		{"+Inf sample", Benchmark{Samples: []float64{math.Inf(1)}}},
-		{"-Inf metric", Benchmark{Metrics: map[string]float64{"x": math.Inf(-1)}}},
-		{"many keys", Benchmark{Info: manyKeys(40)}},
+		{"huge metric", model.Benchmark{Metrics: map[string]float64{"x": 1e300, "y": -1e-300}}},
+		{"NaN sample", model.Benchmark{Samples: []float64{1, math.NaN()}}},
+		{"+Inf sample", model.Benchmark{Samples: []float64{math.Inf(1)}}},
+		{"-Inf metric", model.Benchmark{Metrics: map[string]float64{"x": math.Inf(-1)}}},
+		{"many keys", model.Benchmark{Info: manyKeys(40)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkAppendJSON(t, &tc.b) })
 	}
@@ -134,8 +136,8 @@ func FuzzAppendJSON(f *testing.F) {
 		if len(bits) > 0 && bits[0]&1 == 1 {
 			samples = []float64{} // with the odd byte left: empty, not nil
 		}
-		b := Benchmark{
-			Suite: suite, Name: name, Unit: unit, Better: Better(errText), Samples: samples,
+		b := model.Benchmark{
+			Suite: suite, Name: name, Unit: unit, Better: model.Better(errText), Samples: samples,
 			SummaryOnly: summary, Error: errText,
 		}
 		if key != "" || value != "" {
@@ -163,13 +165,13 @@ func TestWriteJSONIsMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []*Results{r, r.Canonical(), fixture} {
+	for _, r := range []*model.Results{r, r.Canonical(), fixture} {
 		want, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
-		if err := r.WriteJSON(&got); err != nil {
+		if err := WriteJSON(&got, r); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {
@@ -193,8 +195,8 @@ func TestEncodeIsIndentedMarshal(t *testing.T) {
 	none := *fixture
 	none.Benchmarks = nil
 	empty := none
-	empty.Benchmarks = []Benchmark{}
-	for _, r := range []*Results{r, fixture, &none, &empty} {
+	empty.Benchmarks = []model.Benchmark{}
+	for _, r := range []*model.Results{r, fixture, &none, &empty} {
 		var want, got bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetIndent("", "  ")
@@ -223,7 +225,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := r.WriteJSON(io.Discard); err != nil {
+			if err := WriteJSON(io.Discard, r); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -232,7 +234,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := r.ContentHash(); err != nil {
+			if _, err := ContentHash(r); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -272,7 +274,7 @@ func TestSortKeys(t *testing.T) {
 		for len(m) < n {
 			m[fmt.Sprint(rng.IntN(1000))] = 1
 		}
-		got := SortedKeys(m)
+		got := model.SortedKeys(m)
 		want := slices.Sorted(maps.Keys(m))
 		if !slices.Equal(got, want) {
 			t.Fatalf("%d keys: %v, want %v", n, got, want)
