@@ -188,7 +188,7 @@ def add(n, dtype=torch.float32, alloc=None):
 def ptx_digest(ptx):
     """Return the SHA-256 of ptx without comments and blank lines (compiler ids and file names differ)."""
     lines = []
-    for line in ptx.decode(errors="replace").splitlines():
+    for line in ptx.rstrip(b"\0").decode(errors="replace").splitlines():
         line = line.split("//", 1)[0].strip()
         if line:
             lines.append(line)
