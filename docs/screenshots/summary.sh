@@ -25,7 +25,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 go run ./cmd/perfgate summary --out "$here/summary.md" "$tmp/part.json"
 rm -rf docs/img/summary-charts
-go run ./cmd/perfgate summary --charts docs/img/summary-charts --out /dev/null "$run"
+go run ./cmd/perfgate summary --charts docs/img/summary-charts --out "$tmp/all.md" "$run"
 cd "$here"
 npm install --no-audit --no-fund --loglevel=error >/dev/null
 page=$(mktemp "$here/page.XXXXXX.html")
