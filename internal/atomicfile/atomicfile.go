@@ -21,7 +21,14 @@ func Write(path string, data []byte) error {
 
 // WriteFunc is Write for content that write streams (buffered), so that a
 // large document needs no buffer of its whole bytes.
+//
+// A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+// named pipe) is written in place: renaming over it would replace the
+// device with a file.
 func WriteFunc(path string, write func(w io.Writer) error) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return writeInPlace(path, write)
+	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -49,6 +56,22 @@ func WriteFunc(path string, write func(w io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
+	}
+	return err
+}
+
+func writeInPlace(path string, write func(w io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }

@@ -2,26 +2,32 @@
 
 Exit status 0 when the results were written (failed benchmarks are error
 entries in them), 2 for a spec, module or function that cannot be used.
+python3 -m perfgate_harness draw SPEC.json OUT.json is one draw process of
+run's (runspec.take_draws): it writes the measurements of spec["draws"].
 """
 
 import json
 import sys
 
 from . import results
-from .runspec import SpecError, run_spec
+from .runspec import SpecError, run_draws, run_spec
 
 USAGE = "usage: python3 -m perfgate_harness run SPEC.json OUT.json"
 
 
 def main(argv):
-    if len(argv) != 3 or argv[0] != "run":
+    if len(argv) != 3 or argv[0] not in ("run", "draw"):
         sys.stderr.write(USAGE + "\n")
         return 2
     try:
         with open(argv[1], encoding="utf-8") as f:
             spec = json.load(f)
+        if argv[0] == "draw":
+            with open(argv[2], "w", encoding="utf-8") as f:
+                json.dump(run_draws(spec), f)
+            return 0
         bs, env = run_spec(spec)
-    except (OSError, ValueError, SpecError) as e:
+    except (OSError, ValueError, KeyError, SpecError) as e:
         sys.stderr.write("perfgate_harness: %s: %s\n" % (argv[1], e))
         return 2
     results.write_results(argv[2], results.new_run(env=env), bs)

@@ -4,14 +4,18 @@ TorchTimer times a callable as kernels/timing_cuda.go times a kernel: every
 sample replays a CUDA graph of the sample's repetitions (one in cold mode, N
 in batch mode), queued behind a block so that the events time back-to-back
 GPU work rather than how fast Python issues launches; in cold mode an L2
-flush (a memset of twice the L2 size) goes before the block. The block is
+flush (a fill of twice the L2 size) goes before the block. The block is
 torch.cuda._sleep, a kernel that spins for a number of clock cycles (the Go
 harness spins on a flag in host memory instead, which Python cannot launch);
 when the GPU reached the start event before the launches were all queued,
 the block was too short: it is doubled and the sample retaken. A callable
 that cannot be captured is timed as stream launches, and info.timing says
-why. NvmlMonitor reads the SM clock and clock-event reasons through
-libnvidia-ml with ctypes; without it, clocks are 0 (unknown), as in Go.
+why; one that cannot even be queued behind the block (it waits for the GPU:
+.item(), torch.cuda.synchronize(), a copy to the host) is timed as issued,
+events around the calls with no block, as the Go harness's as-issued time,
+and info.timing says that the time includes the CPU's. NvmlMonitor reads
+the SM clock and clock-event reasons through libnvidia-ml with ctypes;
+without it, clocks are 0 (unknown), as in Go.
 """
 
 import ctypes
@@ -20,7 +24,7 @@ import time
 import torch
 
 from .loop import BlockTimeout
-from .sampling import MS, US
+from .sampling import MS, US, go_duration
 
 # Clock-event reason bits and names (kernels/doctor.go's clockReasonNames).
 REASON_NAMES = [(0x1, "gpu_idle"), (0x2, "applications_clocks"), (0x4, "sw_power_cap"), (0x8, "hw_slowdown"),
@@ -28,7 +32,12 @@ REASON_NAMES = [(0x1, "gpu_idle"), (0x2, "applications_clocks"), (0x4, "sw_power
                 (0x100, "display_clocks")]
 
 MAX_BLOCK = 50 * MS  # the Go harness's blocking kernel gives up after 50 ms
+MIN_FLUSH = 64 << 20  # the Go harness's flush buffer: twice the L2 size, at least 64 MiB
 TIMING_GRAPH = "graph: every sample replays a CUDA graph of its repetitions behind a block"
+TIMING_ISSUED = ("issued: CUDA events around the calls as Python issues them, no block, because %s; "
+                 "a sample includes the CPU's time to issue the calls and to wait for the GPU, not only GPU work")
+WAITS_FOR_GPU = ("one call did not return before a %s block ran out: the callable waits for the GPU "
+                 "(.item(), torch.cuda.synchronize(), a copy to the host) or takes longer than that to issue")
 
 
 def _ns(start, end):
@@ -39,11 +48,18 @@ _shared = {}
 
 
 def _flush_buffer(props):
-    """Return the process's L2 flush buffer: twice the L2 size, as the Go harness's."""
+    """Return the process's L2 flush buffer: twice the L2 size, at least 64 MiB, as the Go harness's."""
     if "flush" not in _shared:
-        l2 = getattr(props, "L2_cache_size", 0) or 64 << 20
-        _shared["flush"] = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
+        l2 = getattr(props, "L2_cache_size", 0)
+        _shared["flush"] = torch.empty(max(2 * l2, MIN_FLUSH) // 4, dtype=torch.int32, device="cuda")
+        _shared["flush_value"] = 0
     return _shared["flush"]
+
+
+def _flush_l2(buf):
+    """Overwrite the flush buffer with a new value each time, as the Go harness's cuMemsetD32Async."""
+    _shared["flush_value"] = (_shared["flush_value"] + 1) & 0x7FFFFFFF
+    buf.fill_(_shared["flush_value"])
 
 
 def _calibrate():
@@ -69,18 +85,50 @@ class TorchTimer:
         self.flush_buf = _flush_buffer(props)
         self.graphs = {}
         self.use_graph = graph
+        self.not_captured = "" if graph else "graphs off"  # why fn is not replayed from a graph
         self.timing = TIMING_GRAPH if graph else "stream: stream launches behind a block (graphs off)"
         self.can_block = hasattr(torch.cuda, "_sleep")
         if not self.can_block:
             self.timing += "; no torch.cuda._sleep: samples are not held behind a block"
         self.block = 100 * US
         self.cycles_per_ns = _calibrate() if self.can_block else 0.0
+        self.as_issued = False  # held() times the calls as issued, without the block
 
     def probe(self):
-        """Capture one repetition; on failure fall back to stream launches. Returns the timing note."""
+        """Decide how to time fn and return the timing note.
+
+        Capture one repetition; on failure fall back to stream launches, and
+        those to timing as issued when one call cannot be queued behind the
+        longest block (waits_for_gpu).
+        """
         if self.use_graph:
             self._runner(1)
+        if not self.use_graph and self.can_block and self.waits_for_gpu():
+            self.time_as_issued(WAITS_FOR_GPU % go_duration(MAX_BLOCK))
         return self.timing
+
+    def waits_for_gpu(self):
+        """Report whether one call of fn keeps the CPU until the GPU has run out of queued work.
+
+        After a warm call (compilation and lazy loading), one call is made
+        behind a block of MAX_BLOCK, the longest the loop would try: if the
+        GPU reached the event after the block before the call returned, no
+        sample of fn can be held behind a block.
+        """
+        self.fn()
+        torch.cuda.synchronize()
+        s = torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(int(MAX_BLOCK * self.cycles_per_ns))
+        s.record()
+        self.fn()
+        late = s.query()
+        torch.cuda.synchronize()
+        return late
+
+    def time_as_issued(self, why):
+        """Time fn as issued from now on: events around the calls, no block; the timing note says why."""
+        self.as_issued, self.use_graph, self.graphs = True, False, {}
+        self.timing = TIMING_ISSUED % why + ("; " + self.not_captured if self.not_captured else "")
 
     def _runner(self, n):
         if self.use_graph:
@@ -92,7 +140,8 @@ class TorchTimer:
                     torch.cuda.synchronize()
                     self.use_graph, self.graphs = False, {}
                     first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-                    self.timing = "stream: stream launches behind a block; CUDA graph capture failed: " + first[:200]
+                    self.not_captured = "CUDA graph capture failed: " + first[:200]
+                    self.timing = "stream: stream launches behind a block; " + self.not_captured
                 else:
                     self.graphs = {n: g}  # one graph at a time: each holds its own memory pool
             if self.use_graph:
@@ -128,12 +177,18 @@ class TorchTimer:
         return _ns(s, e)
 
     def held(self, n, cold):
-        """Time n repetitions queued behind the block (after an L2 flush when cold), in ns."""
+        """Time n repetitions queued behind the block (after an L2 flush when cold), in ns.
+
+        Timed as issued (time_as_issued), the events are recorded around the
+        calls as Python makes them, with no block.
+        """
         run = self._runner(n)
+        if self.as_issued:
+            return self._issued(run, cold)
         for _ in range(4):
             s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             if cold:
-                self.flush_buf.zero_()
+                _flush_l2(self.flush_buf)
             t0 = time.perf_counter_ns()
             if self.can_block:
                 torch.cuda._sleep(int(self.block * self.cycles_per_ns))
@@ -151,6 +206,16 @@ class TorchTimer:
                 break
             self.block = min(2 * self.block, MAX_BLOCK)
         raise BlockTimeout("the block ran out before the launches of a sample were queued")
+
+    def _issued(self, run, cold):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        if cold:
+            _flush_l2(self.flush_buf)
+        s.record()
+        run()
+        e.record()
+        e.synchronize()
+        return _ns(s, e)
 
 
 def _reason_names(mask):

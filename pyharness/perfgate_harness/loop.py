@@ -16,12 +16,11 @@ take_reasons().
 import time
 
 from . import pace as pacing
-from .sampling import MS, US, NS, S, Sampler, batch_size, round_sample, stop_detail
+from .sampling import MIN_WARMUP, MS, US, NS, S, Sampler, batch_size, round_sample, stop_detail
 
 MODE_COLD = "cold"
 MODE_BATCH = "batch"
 
-MIN_WARMUP = 25 * MS
 MAX_WARMUP = 2 * S
 WARM_CHUNK = 5 * MS
 BATCH_TARGET = 1 * MS
@@ -64,16 +63,23 @@ class Measurement:
         self.pace_mode = pace_mode
         self.as_issued = 0.0
         self.timing = ""
+        self.draws = 1  # how many draws the benchmark is spread over; this is one of them
 
 
 class Loop:
-    """A Loop measures one prepared benchmark; now() and sleep(ns) are the wall clock."""
+    """A Loop measures one prepared benchmark; now() and sleep(ns) are the wall clock.
 
-    def __init__(self, timer, monitor, now=None, sleep=None):
+    draws, when set, says from the warm GPU time of one op (ns) how many
+    draws the benchmark is spread over (sampling.draws_for); the loop then
+    takes one draw's share of the stop rule (StopRule.per_draw).
+    """
+
+    def __init__(self, timer, monitor, now=None, sleep=None, draws=None):
         self.t = timer
         self.mon = monitor
         self.now = now or time.perf_counter_ns
         self.sleep = sleep or (lambda ns: time.sleep(ns / 1e9))
+        self.draws = draws
 
     def measure(self, mode, ops, limit, multi, rule):
         """Warm up, then sample in mode until rule says stop (kernels' loop.measure).
@@ -82,10 +88,14 @@ class Loop:
         most limit repetitions. multi records the as-issued time of a work of
         several launches.
         """
-        issued, warm = self.warmup()
+        issued, warm = self.warmup(rule.min_warmup)
         per = self.held_per_rep(issued, limit)
         n = batch_size(per, BATCH_TARGET, limit) if mode == MODE_BATCH else 1
         m = Measurement(mode, n, warm, rule.pace)
+        if self.draws is not None:
+            k = self.draws(per // max(ops, 1))
+            if k > 1:
+                rule, m.draws = rule.per_draw(k), k
         if multi:
             m.as_issued = issued / 1e3 / ops
         m.pace = pacing.new_pacer(rule.pace)
@@ -120,8 +130,8 @@ class Loop:
         m.throttle = self.mon.take_reasons()
         return m
 
-    def warmup(self):
-        """Run the work for at least MIN_WARMUP and until the SM clock stops rising.
+    def warmup(self, least=0):
+        """Run the work for at least least (MIN_WARMUP when 0) and until the SM clock stops rising.
 
         Returns (ns of one repetition when warm, ns the warm-up took).
         """
@@ -135,7 +145,7 @@ class Loop:
             per = max(d // n, 1 * NS)
             clk = self.mon.sm_clock()
             el = self.now() - t0
-            if el >= MAX_WARMUP or (el >= MIN_WARMUP and clk <= prev):
+            if el >= MAX_WARMUP or (el >= (least or MIN_WARMUP) and clk <= prev):
                 return per, el
             prev = clk
 

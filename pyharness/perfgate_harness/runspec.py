@@ -16,11 +16,15 @@ anything is timed; a mismatch makes the case's benchmarks errors.
 """
 
 import importlib.util
+import json
 import os
+import subprocess
 import sys
+import tempfile
 
 from . import results
 from .check import Mismatch, check_outputs
+from .draws import Drawn, measurement_dict, measurement_from
 
 TORCH_DTYPES = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "fp64": "float64", "i32": "int32",
                 "i8": "int8", "u8": "uint8", "i64": "int64", "i16": "int16"}
@@ -87,23 +91,123 @@ def run_spec(spec, log=sys.stderr):
     make_ref = load_function(ref["module"], ref["function"]) if ref else None
     suite, op, modes = spec["suite"], spec["name"], spec["modes"]
     out = []
-    for case in spec["cases"]:
-        params = dict(case.get("params", {}))
-        kwargs = {k: _number(v) for k, v in params.items()}
-        if case.get("dtype"):
-            params["dtype"] = case["dtype"]
-            kwargs["dtype"] = getattr(torch, TORCH_DTYPES[case["dtype"]])
-        bs = _run_case(suite, op, params, kwargs, make, ref and ref["name"], make_ref, modes, rule, case, spec)
+    pending = None if spec.get("fast") else []  # draw-sensitive benchmarks (bench.bench), fast runs take one draw
+    for i, case in enumerate(spec["cases"]):
+        params, kwargs = _case_args(case)
+        first = len(pending or [])
+        bs = _run_case(suite, op, params, kwargs, make, ref and ref["name"], make_ref, modes, rule, case, spec, pending)
+        for p in (pending or [])[first:]:
+            p["case"] = i
         for b in bs:
-            log.write(progress_line(b) + "\n")
-            log.flush()
+            if not any(p["b"] is b for p in pending or []):
+                log.write(progress_line(b) + "\n")
+                log.flush()
         out.extend(bs)
         torch.cuda.empty_cache()
+    if pending:
+        take_draws(spec, pending, log)
     results.add_ref_speedups(out)
     return out, fingerprint()
 
 
-def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, case, spec):
+def _case_args(case):
+    """Return a case's parameters (strings, with dtype) and the factory's keyword arguments."""
+    import torch
+    params = dict(case.get("params", {}))
+    kwargs = {k: _number(v) for k, v in params.items()}
+    if case.get("dtype"):
+        params["dtype"] = case["dtype"]
+        kwargs["dtype"] = getattr(torch, TORCH_DTYPES[case["dtype"]])
+    return params, kwargs
+
+
+def take_draws(spec, pending, log):
+    """Take the other draws of the pending benchmarks, each draw in a process of its own, and pool them.
+
+    A torch process has one CUDA context, so where the Go harness makes a
+    context a draw, this harness starts a process (python3 -m
+    perfgate_harness draw), one at a time, each measuring its share of every
+    pending benchmark. A benchmark whose factory or measurement fails in a
+    draw is an error, as in Go; a draw process that fails as a whole ends
+    the draws, and the benchmarks say how many they got.
+    """
+    k = max(p["m"].draws for p in pending)
+    pools, errs, note = [Drawn() for _ in pending], {}, ""
+    for pool, p in zip(pools, pending):
+        pool.add(p["m"])
+    for d in range(1, k):
+        todo = [i for i, p in enumerate(pending) if d < p["m"].draws and i not in errs]
+        if not todo:
+            break
+        child = dict(spec, draws=[{"case": pending[i]["case"], "ref": pending[i]["ref"], "mode": pending[i]["mode"],
+                                   "draws": pending[i]["m"].draws} for i in todo])
+        got, err = _draw_process(child)
+        if err:
+            note = "draws %d-%d not taken: the process of draw %d failed: %s" % (d + 1, k, d + 1, err)
+            break
+        for i, r in zip(todo, got):
+            if "error" in r:
+                errs[i] = "draw %d of %d, in a process of its own: %s" % (d + 1, pending[i]["m"].draws, r["error"])
+            else:
+                pools[i].add(measurement_from(r, pending[i]["mode"]))
+    for i, p in enumerate(pending):
+        suite, op, params, bytes_, flops, ref = p["args"]
+        if i in errs:
+            b = results.error_benchmark(suite, op, params, p["mode"], errs[i])
+        else:
+            b = results.to_benchmark(suite, op, params, pools[i].measurement(), bytes_, flops, reference=ref)
+            pools[i].record(b["metrics"])
+            if note:
+                b["info"]["draws"] = note
+        p["b"].clear()
+        p["b"].update(b)
+        log.write(progress_line(b) + "\n")
+        log.flush()
+
+
+def _draw_process(child):
+    """Run one draw process on child (a spec with draws) and return (its measurements, None) or (None, why)."""
+    pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(x for x in (pkg_root, os.environ.get("PYTHONPATH", "")) if x))
+    with tempfile.TemporaryDirectory(prefix="perfgate-draw-") as d:
+        spec_path, out_path = os.path.join(d, "spec.json"), os.path.join(d, "draw.json")
+        with open(spec_path, "w", encoding="utf-8") as f:
+            json.dump(child, f)
+        p = subprocess.run([sys.executable, "-m", "perfgate_harness", "draw", spec_path, out_path], env=env,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            with open(out_path, encoding="utf-8") as f:
+                got = json.load(f)
+        except (OSError, ValueError):
+            got = None
+    if p.returncode != 0 or not isinstance(got, list) or len(got) != len(child["draws"]):
+        last = (p.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, "exit status %d: %s" % (p.returncode, last[:300])
+    return got, None
+
+
+def run_draws(spec):
+    """Measure one draw of each of spec["draws"] in this process (python3 -m perfgate_harness draw); return a list."""
+    from .bench import measure
+    from .sampling import rules_for
+
+    _check_spec(spec)
+    rule = rules_for(size=spec.get("size", ""), max_time=int(spec.get("max_time_ns", 0)), pace=spec.get("pace", ""))
+    fns, out = {}, []
+    for want in spec["draws"]:
+        key = (want["case"], bool(want["ref"]))
+        fnspec = spec["reference"] if want["ref"] else spec
+        try:
+            if key not in fns:
+                _, kwargs = _case_args(spec["cases"][want["case"]])
+                fns[key] = load_function(fnspec["module"], fnspec["function"])(**kwargs)
+            out.append(measurement_dict(measure(fns[key], want["mode"], rule.per_draw(want["draws"]))))
+        except Exception as e:  # noqa: BLE001 - reported per benchmark, as the first draw's failures are
+            out.append({"error": "%s: %s" % (type(e).__name__, e)})
+    return out
+
+
+def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, case, spec, pending=None):
     from .bench import bench
 
     def errors(name, err):
@@ -126,10 +230,17 @@ def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, ca
             mismatch = str(e)
         except Exception as e:  # noqa: BLE001
             mismatch = "running %s and %s to compare them raised %s: %s" % (op, ref_op, type(e).__name__, e)
-        out = bench(rfn, suite, ref_op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0))
+        first = len(pending or [])
+        out = bench(rfn, suite, ref_op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0), pending=pending)
+        for p in (pending or [])[first:]:
+            p["ref"] = True
     if mismatch:
         return errors(op, mismatch) + out
-    return bench(fn, suite, op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0), ref_op or "") + out
+    first = len(pending or [])
+    own = bench(fn, suite, op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0), ref_op or "", pending=pending)
+    for p in (pending or [])[first:]:
+        p["ref"] = False
+    return own + out
 
 
 def _show(kwargs):

@@ -40,7 +40,7 @@ class StopRule:
     """
 
     def __init__(self, min_samples=10, min_gpu=500 * MS, max_time=15 * S, max_samples=2000,
-                 target_cv=0.005, stable_spread=0.02, stable_window=50, pace=""):
+                 target_cv=0.005, stable_spread=0.02, stable_window=50, pace="", min_warmup=0):
         self.min_samples = min_samples
         self.min_gpu = min_gpu
         self.max_time = max_time
@@ -49,9 +49,55 @@ class StopRule:
         self.stable_spread = stable_spread
         self.stable_window = stable_window
         self.pace = pace
+        self.min_warmup = min_warmup  # ns; 0: loop.MIN_WARMUP
 
     def __repr__(self):
         return "StopRule(%r)" % self.__dict__
+
+    def __eq__(self, other):
+        return isinstance(other, StopRule) and self.__dict__ == other.__dict__
+
+    def per_draw(self, k):
+        """Return the rule of one of k draws (draws.go's perDraw): the budgets shared out, at least 3 samples a draw."""
+        if k <= 1:
+            return self
+        d = StopRule(**self.__dict__)
+        d.min_samples = max(3, _ceil_div(self.min_samples, k))
+        d.max_samples = max(d.min_samples, _ceil_div(self.max_samples, k))
+        d.min_gpu = self.min_gpu // k
+        d.max_time = self.max_time // k
+        d.stable_window = max(3, _ceil_div(self.stable_window, k))
+        d.min_warmup = (self.min_warmup or MIN_WARMUP) // k
+        return d
+
+
+def _ceil_div(a, b):
+    return (a + b - 1) // b
+
+
+# The warm-up's minimum (kernels.minWarmup; loop.py's MIN_WARMUP is this).
+MIN_WARMUP = 25 * MS
+
+# Draws (kernels/draws.go): a cold launch of a few microseconds, and work
+# timed as stream launches, sit at a level fixed per CUDA context for the
+# context's life. The Go harness measures such a benchmark in CONTEXT_DRAWS
+# contexts of one process; a torch process has one context, so the Python
+# harness takes the draws in processes of their own (runspec.py).
+CONTEXT_DRAWS = 4
+DRAW_BELOW = 5 * US
+
+
+def draws_for(fast, mode, stream, per_op):
+    """Return how many draws a benchmark in mode is spread over (draws.go's drawsFor).
+
+    stream: timed as stream launches (not replayed from a graph); per_op: the
+    warm GPU time of one op in ns. Fast runs are one draw.
+    """
+    if fast:
+        return 1
+    if stream or (mode == "cold" and per_op < DRAW_BELOW):
+        return CONTEXT_DRAWS
+    return 1
 
 
 def rules_for(size="", fast=False, max_time=0, pace=""):

@@ -37,7 +37,18 @@ class TorchSide(unittest.TestCase):
             self.assertAlmostEqual(med, direct, delta=0.1 * direct, msg="%s: median %.1f µs, events %.1f µs (%s)" % (mode, med, direct, m.timing))
             self.assertTrue(m.timing.startswith("graph"), m.timing)
 
-    def test_uncapturable_callable_is_timed_as_stream_launches(self):
+    def test_uncaptured_callable_is_timed_as_stream_launches(self):
+        from perfgate_harness import bench
+        from perfgate_harness.sampling import SIZE_CI, rules_for
+        a = torch.ones(1 << 20, device="cuda")
+        m = bench.measure(lambda: a * 2, "batch", rules_for(size=SIZE_CI), graph=False)
+        self.assertTrue(m.timing.startswith("stream: stream launches behind a block"), m.timing)
+        self.assertEqual(len(m.samples), 40)
+        self.assertEqual(m.block_timeouts, 0)
+
+    def test_synchronizing_callable_is_timed_as_issued(self):
+        """A callable that waits for the GPU cannot be queued behind the block (issue 31's failure on the H200):
+        it is timed as issued, and says that its time includes the CPU's."""
         from perfgate_harness import bench
         from perfgate_harness.sampling import SIZE_CI, rules_for
         a = torch.ones(1 << 20, device="cuda")
@@ -45,9 +56,16 @@ class TorchSide(unittest.TestCase):
         def syncs():
             torch.cuda.synchronize()  # not allowed while capturing
             return a * 2
-        m = bench.measure(syncs, "batch", rules_for(size=SIZE_CI))
-        self.assertTrue(m.timing.startswith("stream"), m.timing)
-        self.assertEqual(len(m.samples), 40)
+
+        def item():
+            return (a * 2).sum().item()  # a copy to the host
+        for fn in (syncs, item):
+            for mode in ("cold", "batch"):
+                m = bench.measure(fn, mode, rules_for(size=SIZE_CI))
+                self.assertTrue(m.timing.startswith("issued: "), m.timing)
+                self.assertIn("the callable waits for the GPU", m.timing)
+                self.assertIn("not only GPU work", m.timing)
+                self.assertEqual(len(m.samples), 40)
 
     def test_check_outputs(self):
         from perfgate_harness.check import Mismatch, check_outputs

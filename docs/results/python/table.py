@@ -1,6 +1,6 @@
 """The last table of device.sh: Go harness vs Python harness vs do_bench, and the slowed example's verdicts.
 
-usage: table.py OUT   (reads OUT/go-add.json, go-saxpy.json, py.json, dobench.json, examples-compare.json)
+usage: table.py DIR   (reads DIR/go-add.json, go-saxpy.json, py.json, dobench.json, examples-compare.json)
 """
 
 import json
@@ -37,7 +37,9 @@ for name, v in medians(load("py.json")).items():
     py["/".join(parts)] = v
 db = load("dobench.json") or {}
 
-print("%-32s %6s %10s %10s %7s %5s %12s %12s" % ("work", "mode", "Go µs", "Python µs", "Py/Go", "≤2%", "do_bench µs", "harness.do_bench"))
+print("Python µs: the same PTX, grid and inputs as the Go harness's (gokernels.py); torch.add µs: torch's own kernel")
+print("%-32s %6s %10s %10s %7s %5s %12s %12s %12s" % ("work", "mode", "Go µs", "Python µs", "Py/Go", "≤2%", "torch.add µs",
+                                                      "do_bench µs", "harness.do_bench"))
 within = total = 0
 for key in sorted(go, key=lambda k: (k.split("/")[0], k)):
     if key not in py:
@@ -51,7 +53,9 @@ for key in sorted(go, key=lambda k: (k.split("/")[0], k)):
     trit = "%12.3f" % (d["triton_ms"] * 1e3) if mode == "cold" and "triton_ms" in d else "%12s" % "-"
     hd = d.get("harness_%s_ms" % mode)
     hds = "%12.3f" % (hd * 1e3) if hd else "%12s" % "-"
-    print("%-32s %6s %10.3f %10.3f %7.3f %5s %s %s" % (work, mode, go[key], py[key], r, "yes" if ok else "NO", trit, hds))
+    ta = py.get("torch_" + key)
+    tas = "%12.3f" % ta if ta else "%12s" % "-"
+    print("%-32s %6s %10.3f %10.3f %7.3f %5s %s %s %s" % (work, mode, go[key], py[key], r, "yes" if ok else "NO", tas, trit, hds))
 print("Python within 2%% of Go (median): %d of %d" % (within, total))
 
 cmp = load("examples-compare.json")

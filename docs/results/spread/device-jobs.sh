@@ -17,7 +17,9 @@ if [ -n "${TESTS:-}" ]; then # e.g. TESTS='TestQueuesBeforeCuInit|TestSequencesH
   go test -tags cuda -count=1 -run "$TESTS" -v ./kernels/... > $OUT/go-test.log 2>&1; echo "go test -tags cuda -run $TESTS ./kernels/...: exit $?"; grep -E '^(--- |ok|FAIL)' $OUT/go-test.log
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader | tee $OUT/gpu.txt
-meta=(--repo perfgate/perfgate --testbed lent-h100 --branch main --event push)
+# The testbed names the card (the runs before 2026-11-27's draws said lent-h100 whatever it was).
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/NVIDIA //; s/ .*//' | tr A-Z a-z)
+meta=(--repo perfgate/perfgate --testbed lent-${card:-gpu} --branch main --event push)
 measure() { # measure NAME ARGS...: one job, its wall time and the largest process's peak RSS
   local name=$1; shift
   python3 - "$name" "$@" <<'PY' | tee -a $OUT/jobs.txt

@@ -6,6 +6,7 @@ float32, float16, bfloat16, float64, int32, int8, uint8, int64, int16 = "torch.f
 long = int64
 _clock = [0.0]  # fake GPU time in ms
 _capturing = []
+_syncs = [0]  # how many times the host waited for the GPU: an event recorded before one has completed
 class Tensor:
     def __init__(self, vals, dtype=float32): self.vals, self.dtype = list(vals), dtype
     @property
@@ -34,6 +35,7 @@ class Tensor:
     def __int__(self): return int(self.vals[0])
     def __float__(self): return float(self.vals[0])
     def zero_(self): _clock[0] += 0.04; return self
+    def fill_(self, v): _clock[0] += 0.04; return self
 def empty(n, dtype=None, device=None): return Tensor([0] * min(n, 4), dtype)
 def arange(n, device=None): return Tensor(range(n))
 def as_tensor(v, dtype=None, device=None): return Tensor(v)
@@ -43,9 +45,9 @@ class _Props:
     L2_cache_size = 50 << 20; uuid = "1234-abcd"
 class _Event:
     def __init__(self, enable_timing=False): self.t = None
-    def record(self): self.t = _clock[0]
+    def record(self): self.t, self.seq = _clock[0], _syncs[0]
     def synchronize(self): pass
-    def query(self): return False
+    def query(self): return _syncs[0] > self.seq  # queued work completes only when the host waits for it
     def elapsed_time(self, e): return e.t - self.t
 class _Stream:
     cuda_stream = 0
@@ -62,14 +64,35 @@ def _graph(g):
     try: yield
     finally: _capturing.pop()
     g.n = len(calls); g.fn = calls[0] if calls else (lambda: None)
+def _synchronize():
+    if _capturing: raise RuntimeError("CUDA error: operation not permitted when stream is capturing")
+    _syncs[0] += 1
 cuda = types.SimpleNamespace(
     is_available=lambda: True, init=lambda: None, current_device=lambda: 0, get_device_properties=lambda d: _Props(),
     Event=_Event, current_stream=lambda: _Stream(), Stream=_Stream, stream=contextlib.nullcontext, CUDAGraph=_Graph, graph=_graph,
-    synchronize=lambda: None, empty_cache=lambda: None, _sleep=lambda cycles: _clock.__setitem__(0, _clock[0] + cycles / 2e6))
+    synchronize=_synchronize, empty_cache=lambda: None, _sleep=lambda cycles: _clock.__setitem__(0, _clock[0] + cycles / 2e6))
 def work(us):
     """A fake kernel: us of GPU time (recorded in a capture instead while capturing)."""
     def fn():
         if _capturing: _capturing[-1].append(lambda: _clock.__setitem__(0, _clock[0] + us / 1e3)); return None
+        _clock[0] += us / 1e3
+        return Tensor([1.0, 2.0])
+    return fn
+def syncing_work(us, after=0):
+    """A fake callable that cannot be captured and, from its call after+1 on, waits for the GPU
+    (as .item() or torch.cuda.synchronize() would) before its us of work."""
+    calls = [0]
+    def fn():
+        if _capturing: raise RuntimeError("CUDA error: operation not permitted when stream is capturing")
+        calls[0] += 1
+        if calls[0] > after: _synchronize()
+        _clock[0] += us / 1e3
+        return Tensor([1.0, 2.0])
+    return fn
+def uncapturable_work(us):
+    """A fake callable that cannot be captured but queues its work without waiting for the GPU."""
+    def fn():
+        if _capturing: raise RuntimeError("cannot capture this (a host-side RNG)")
         _clock[0] += us / 1e3
         return Tensor([1.0, 2.0])
     return fn
