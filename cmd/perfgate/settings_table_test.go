@@ -18,11 +18,16 @@ const oneSuite = "suites:\n  - name: a\n    command:\n      run: x\n      format
 // (compare.VerdictSettings, compare.BaselineSettings) says wherever users
 // meet it: a flag of perfgate check whose usage names the table's
 // variable and which takes the table's range; an input of action.yml
-// when the table gives one; a .perfgate.yml key, documented in
-// docs/config.md, that takes the same range.
+// when the table gives one, whose description and row in docs/action.md
+// name the config key that fills it when empty; a .perfgate.yml key,
+// documented in docs/config.md, that takes the same range.
 func TestSettingsTable(t *testing.T) {
 	help, _, _ := invoke(t, nil, "check", "--help")
 	yml, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	actionDoc, err := os.ReadFile("../../docs/action.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +44,19 @@ func TestSettingsTable(t *testing.T) {
 			case !strings.Contains(usage[1], "(env "+s.Env+")"):
 				t.Errorf("--%s's usage does not name %s: %s", s.Name, s.Env, usage[1])
 			}
-			if s.Input != "" && !strings.Contains(string(yml), "\n  "+s.Input+":\n") {
-				t.Errorf("action.yml has no input %s", s.Input)
+			if s.Input != "" {
+				// The input, its description (the next line) and the row of
+				// docs/action.md's table name the config key that fills it.
+				desc := regexp.MustCompile(`\n  ` + regexp.QuoteMeta(s.Input) + `:\n    description: (.*)\n`).FindSubmatch(yml)
+				row := regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(s.Input) + "` \\|(.*)$").FindSubmatch(actionDoc)
+				switch {
+				case desc == nil:
+					t.Errorf("action.yml has no input %s with a description", s.Input)
+				case !strings.Contains(string(desc[1]), "config's "+s.Config):
+					t.Errorf("action.yml: %s's description does not say the config's %s fills it: %s", s.Input, s.Config, desc[1])
+				case row == nil || !strings.Contains(string(row[1]), "`"+s.Config+"` of the config"):
+					t.Errorf("docs/action.md: the inputs table does not say %s of the config fills %s", s.Config, s.Input)
+				}
 			}
 			if s.Max == 0 {
 				return
