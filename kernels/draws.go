@@ -115,16 +115,8 @@ func (d *drawn) spreadPct() float64 {
 		}
 		logs = append(logs, math.Log(v))
 	}
-	var mean float64
-	for _, v := range logs {
-		mean += v
-	}
-	mean /= float64(len(logs))
-	var ss float64
-	for _, v := range logs {
-		ss += (v - mean) * (v - mean)
-	}
-	return 100 * math.Sqrt(ss/float64(len(logs)-1))
+	sd, _ := stdDev(logs)
+	return 100 * sd
 }
 
 // record writes the draws into a benchmark's metrics: how many contexts it

@@ -195,10 +195,16 @@ func medianOf(x []float64) float64 {
 
 // relStd returns the sample standard deviation of x over its mean.
 func relStd(x []float64) float64 {
+	sd, mean := stdDev(x)
+	return sd / mean
+}
+
+// stdDev returns the sample standard deviation (n−1) of x and its mean;
+// NaN with fewer than 2 values.
+func stdDev(x []float64) (sd, mean float64) {
 	if len(x) < 2 {
-		return math.NaN()
+		return math.NaN(), math.NaN()
 	}
-	var mean float64
 	for _, v := range x {
 		mean += v
 	}
@@ -207,5 +213,5 @@ func relStd(x []float64) float64 {
 	for _, v := range x {
 		ss += (v - mean) * (v - mean)
 	}
-	return math.Sqrt(ss/float64(len(x)-1)) / mean
+	return math.Sqrt(ss / float64(len(x)-1)), mean
 }

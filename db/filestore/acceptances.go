@@ -2,11 +2,8 @@ package filestore
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 
-	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -15,7 +12,9 @@ import (
 //
 //	DIR/acceptances.json   a JSON array of model.Acceptance, oldest first
 
-func (s *Store) acceptancesPath() string { return filepath.Join(s.dir, "acceptances.json") }
+func (s *Store) acceptances() jsonList[model.Acceptance] {
+	return jsonList[model.Acceptance]{filepath.Join(s.dir, "acceptances.json"), "acceptances"}
+}
 
 // AddAcceptance records a regression accepted on a pull request
 // (model.Acceptance).
@@ -24,20 +23,7 @@ func (s *Store) AddAcceptance(ctx context.Context, a model.Acceptance) error {
 		return err
 	}
 	a.At = a.At.UTC()
-	return s.withLock(ctx, true, func(bool) error {
-		all, err := s.readAcceptances()
-		if err != nil {
-			return err
-		}
-		b, err := json.MarshalIndent(append(all, a), "", "  ")
-		if err != nil {
-			return infra("encode acceptances", err)
-		}
-		if err := atomicfile.Write(s.acceptancesPath(), b); err != nil {
-			return infra("save acceptances", err)
-		}
-		return nil
-	})
+	return s.withLock(ctx, true, func(bool) error { return s.acceptances().add(a) })
 }
 
 // Acceptances returns the acceptances of pull request pr of repo (pr 0:
@@ -48,7 +34,7 @@ func (s *Store) Acceptances(ctx context.Context, repo string, pr int) ([]model.A
 		if !exists {
 			return nil
 		}
-		all, err := s.readAcceptances()
+		all, err := s.acceptances().read()
 		for _, a := range all {
 			if a.Repo == repo && (pr == 0 || a.PR == pr) {
 				out = append(out, a)
@@ -57,18 +43,4 @@ func (s *Store) Acceptances(ctx context.Context, repo string, pr int) ([]model.A
 		return err
 	})
 	return out, err
-}
-
-func (s *Store) readAcceptances() ([]model.Acceptance, error) {
-	b, err := os.ReadFile(s.acceptancesPath())
-	if notExist(err) {
-		return nil, nil
-	} else if err != nil {
-		return nil, infra("read acceptances", err)
-	}
-	var out []model.Acceptance
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, infra("read acceptances", err)
-	}
-	return out, nil
 }

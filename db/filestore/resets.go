@@ -2,11 +2,8 @@ package filestore
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 
-	"github.com/perfgate/perfgate/internal/atomicfile"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -15,7 +12,9 @@ import (
 //
 //	DIR/resets.json   a JSON array of model.Reset, oldest first
 
-func (s *Store) resetsPath() string { return filepath.Join(s.dir, "resets.json") }
+func (s *Store) resets() jsonList[model.Reset] {
+	return jsonList[model.Reset]{filepath.Join(s.dir, "resets.json"), "baseline resets"}
+}
 
 // AddReset records a re-baseline point (model.Reset).
 func (s *Store) AddReset(ctx context.Context, r model.Reset) error {
@@ -23,20 +22,7 @@ func (s *Store) AddReset(ctx context.Context, r model.Reset) error {
 		return err
 	}
 	r.At = r.At.UTC()
-	return s.withLock(ctx, true, func(bool) error {
-		resets, err := s.readResets()
-		if err != nil {
-			return err
-		}
-		b, err := json.MarshalIndent(append(resets, r), "", "  ")
-		if err != nil {
-			return infra("encode baseline resets", err)
-		}
-		if err := atomicfile.Write(s.resetsPath(), b); err != nil {
-			return infra("save baseline resets", err)
-		}
-		return nil
-	})
+	return s.withLock(ctx, true, func(bool) error { return s.resets().add(r) })
 }
 
 // Resets returns the re-baseline points, oldest first.
@@ -47,22 +33,8 @@ func (s *Store) Resets(ctx context.Context) ([]model.Reset, error) {
 			return nil
 		}
 		var err error
-		out, err = s.readResets()
+		out, err = s.resets().read()
 		return err
 	})
 	return out, err
-}
-
-func (s *Store) readResets() ([]model.Reset, error) {
-	b, err := os.ReadFile(s.resetsPath())
-	if notExist(err) {
-		return nil, nil
-	} else if err != nil {
-		return nil, infra("read baseline resets", err)
-	}
-	var out []model.Reset
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, infra("read baseline resets", err)
-	}
-	return out, nil
 }

@@ -31,7 +31,7 @@ func hourly(better model.Better, medians ...float64) model.TrendSeries {
 	return se
 }
 
-// flatRuns is a flat flatRuns 100 with ±1% wobble.
+// flatRuns is a flat level of 100 with ±1% wobble.
 var flatRuns = []float64{100, 101, 99, 100.5, 99.5, 100.2, 99.8, 100.7, 99.3, 100.1}
 
 // joined is xs one after the other, each scaled by its factor (xs and
