@@ -132,7 +132,7 @@ func runActionPlan(ctx context.Context, e *cli.Env, job *ghactions.Job, o *actio
 	case out.Failed:
 		return cli.ErrRegression
 	case out.GitHubErr != nil:
-		return &cli.ExitError{Code: cli.ExitInfra, Err: fmt.Errorf("the verdict (%s) is in the job summary and outputs, but GitHub could not be updated: %w", out.Tally.Verdict(), out.GitHubErr)}
+		return &cli.ExitError{Code: cli.ExitInfra, Err: fmt.Errorf("the verdict (%s) is in the job summary and outputs, but GitHub could not be updated: %w", out.Verdict, out.GitHubErr)}
 	}
 	return nil
 }

@@ -14,32 +14,32 @@ import (
 // state, the start of its description and the job's (and perfgate
 // check's) exit code, with fail-on-regression true.
 var policyTable = []struct {
-	mix   string
-	tally Tally
-	want  [3]string // pass, neutral, fail
+	mix  string
+	sum  compare.Summary
+	want [3]string // pass, neutral, fail
 }{
-	{"5 unchanged", Tally{Unchanged: 5}, [3]string{"success pass 0", "success pass 0", "success pass 0"}},
-	{"4 unchanged, 1 improvement", Tally{Unchanged: 4, Improvements: 1}, [3]string{"success pass 0", "success pass 0", "success pass 0"}},
-	{"5 skipped (kernels unchanged)", Tally{Skipped: 5}, [3]string{"success pass 0", "success pass 0", "success pass 0"}},
-	{"4 unchanged, 1 warn", Tally{Unchanged: 4, Warnings: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
-	{"4 unchanged, 1 noisy", Tally{Unchanged: 4, Noisy: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
-	{"4 unchanged, 1 insufficient", Tally{Unchanged: 4, Insufficient: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
-	{"4 unchanged, 1 not yet gateable", Tally{Unchanged: 4, NotYet: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
-	{"5 insufficient (no baseline yet)", Tally{Insufficient: 5}, [3]string{"success inconclusive 0", "success inconclusive 0", "failure inconclusive 1"}},
-	{"5 errors", Tally{Errors: 5}, [3]string{"success inconclusive 0", "success inconclusive 0", "failure inconclusive 1"}},
-	{"4 unchanged, 1 error", Tally{Unchanged: 4, Errors: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
-	{"1 regression, 3 noisy", Tally{Regressions: 1, Noisy: 3}, [3]string{"failure fail 1", "failure fail 1", "failure fail 1"}},
+	{"5 unchanged", compare.Summary{Unchanged: 5}, [3]string{"success pass 0", "success pass 0", "success pass 0"}},
+	{"4 unchanged, 1 improvement", compare.Summary{Unchanged: 4, Improvements: 1}, [3]string{"success pass 0", "success pass 0", "success pass 0"}},
+	{"5 skipped (kernels unchanged)", compare.Summary{Skipped: 5}, [3]string{"success pass 0", "success pass 0", "success pass 0"}},
+	{"4 unchanged, 1 warn", compare.Summary{Unchanged: 4, Warnings: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
+	{"4 unchanged, 1 noisy", compare.Summary{Unchanged: 4, Noisy: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
+	{"4 unchanged, 1 insufficient", compare.Summary{Unchanged: 4, Insufficient: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
+	{"4 unchanged, 1 not yet gateable", compare.Summary{Unchanged: 4, NotYet: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
+	{"5 insufficient (no baseline yet)", compare.Summary{Insufficient: 5}, [3]string{"success inconclusive 0", "success inconclusive 0", "failure inconclusive 1"}},
+	{"5 errors", compare.Summary{Errors: 5}, [3]string{"success inconclusive 0", "success inconclusive 0", "failure inconclusive 1"}},
+	{"4 unchanged, 1 error", compare.Summary{Unchanged: 4, Errors: 1}, [3]string{"success pass 0", "success inconclusive 0", "failure inconclusive 1"}},
+	{"1 regression, 3 noisy", compare.Summary{Regressions: 1, Noisy: 3}, [3]string{"failure fail 1", "failure fail 1", "failure fail 1"}},
 }
 
 var policies = [3]compare.InconclusivePolicy{compare.InconclusivePass, compare.InconclusiveNeutral, compare.InconclusiveFail}
 
-// cell is what a tally gives under a policy: state, verdict, exit code.
-func cell(tl Tally, p compare.InconclusivePolicy) string {
-	tl.Policy = p
-	st := StatusFor(tl, true, "")
+// cell is what a verdict mix gives under a policy: state, verdict, exit code.
+func cell(s compare.Summary, p compare.InconclusivePolicy) string {
+	c := judged(s, 0, p)
+	st := StatusFor(c, true, "")
 	verdict, _, _ := strings.Cut(st.Description, ":")
 	exit := 0
-	if tl.Fails(true) {
+	if Fails(c, true) {
 		exit = 1
 	}
 	return fmt.Sprintf("%s %s %d", st.State, verdict, exit)
@@ -49,14 +49,11 @@ func TestInconclusivePolicyTable(t *testing.T) {
 	for _, row := range policyTable {
 		for i, p := range policies {
 			t.Run(row.mix+"/"+string(p), func(t *testing.T) {
-				if got := cell(row.tally, p); got != row.want[i] {
+				if got := cell(row.sum, p); got != row.want[i] {
 					t.Errorf("got %q, want %q", got, row.want[i])
 				}
-				if v := row.tally; true {
-					v.Policy = p
-					if string(v.Verdict()) != strings.Fields(row.want[i])[1] {
-						t.Errorf("the verdict output %q disagrees with the status %q", v.Verdict(), row.want[i])
-					}
+				if v := VerdictOf(judged(row.sum, 0, p)); string(v) != strings.Fields(row.want[i])[1] {
+					t.Errorf("the verdict output %q disagrees with the status %q", v, row.want[i])
 				}
 			})
 		}
@@ -77,7 +74,7 @@ func TestInconclusivePolicyDocumented(t *testing.T) {
 	for _, row := range policyTable {
 		var cells []string
 		for _, p := range policies {
-			cells = append(cells, md(cell(row.tally, p)))
+			cells = append(cells, md(cell(row.sum, p)))
 		}
 		line := "| " + row.mix + " | " + strings.Join(cells, " | ") + " |"
 		if !strings.Contains(string(doc), line) {

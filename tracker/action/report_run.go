@@ -19,7 +19,7 @@ const maxSummaryBytes = 1000 << 10
 // report writes the verdict everywhere a reader may look: the log (one
 // group per suite, annotations), the job summary, the report file and the
 // step outputs. Nothing it does talks to GitHub's API.
-func (r *run) report(c *compare.Comparison, t Tally) error {
+func (r *run) report(c *compare.Comparison) error {
 	r.logSuites(c)
 	r.annotate(c)
 	opt := report.Options{Title: "perfgate", Footer: r.footer(), History: r.history, Confirmation: r.conf, Acceptances: r.accs}
@@ -34,18 +34,18 @@ func (r *run) report(c *compare.Comparison, t Tally) error {
 		md = r.redact(report.Markdown(c, opt))
 	}
 	r.o.Files.AddStepSummary(md)
-	if err := r.o.Files.SetOutputs(outputs(t, r.o.ReportPath, c.Candidate.ID)); err != nil {
+	if err := r.o.Files.SetOutputs(outputs(c, r.o.ReportPath)); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.o.Stdout, "perfgate: %s\n", report.VerdictLine(c))
-	fmt.Fprintf(r.o.Stdout, "perfgate: verdict %s; report %s\n", t.Verdict(), r.o.ReportPath)
+	fmt.Fprintf(r.o.Stdout, "perfgate: verdict %s; report %s\n", VerdictOf(c), r.o.ReportPath)
 	return nil
 }
 
 // outputs are the step outputs of a verdict.
-func outputs(t Tally, reportPath, runID string) [][2]string {
-	return [][2]string{{"verdict", string(t.Verdict())}, {"regressions", strconv.Itoa(t.Regressions)},
-		{"improvements", strconv.Itoa(t.Improvements)}, {"report", reportPath}, {"run-id", runID}}
+func outputs(c *compare.Comparison, reportPath string) [][2]string {
+	return [][2]string{{"verdict", string(VerdictOf(c))}, {"regressions", strconv.Itoa(c.Summary.Regressions)},
+		{"improvements", strconv.Itoa(c.Summary.Improvements)}, {"report", reportPath}, {"run-id", c.Candidate.ID}}
 }
 
 // redact replaces the secrets perfgate knows (the token, the database
@@ -109,7 +109,7 @@ func DescribeChange(r *compare.Result) string {
 
 // updateGitHub posts the sticky comment and sets the commit status. It
 // tries both even if one fails, and returns what failed.
-func (r *run) updateGitHub(ctx context.Context, c *compare.Comparison, t Tally) error {
+func (r *run) updateGitHub(ctx context.Context, c *compare.Comparison) error {
 	pointer := "The full report is in the job summary: " + r.plan.RunURL
 	notes := len(report.WithPreRunNotes("", r.notes))
 	body := r.redact(report.WithPreRunNotes(report.Markdown(c, report.Options{Confirmation: r.conf,
@@ -118,14 +118,14 @@ func (r *run) updateGitHub(ctx context.Context, c *compare.Comparison, t Tally) 
 	}), r.notes))
 	body = FitComment(r.plan.Marker, body, pointer)
 	var errs []error
-	act, made, err := r.postComment(ctx, body, t.Changed())
+	act, made, err := r.postComment(ctx, body, c.Summary.Changed())
 	switch {
 	case err != nil:
 		errs = append(errs, fmt.Errorf("the pull-request comment: %w", err))
 	case act != CommentSkip:
 		fmt.Fprintf(r.o.Stderr, "perfgate: comment %sd: %s\n", act, made.URL)
 	}
-	st := StatusFor(t, r.plan.FailOnRegression, r.plan.RunURL)
+	st := StatusFor(c, r.plan.FailOnRegression, r.plan.RunURL)
 	if err := r.o.GitHub.Statuses.Create(ctx, r.plan.Repo, r.plan.HeadSHA, st); err != nil {
 		errs = append(errs, fmt.Errorf("the commit status: %w", err))
 	}

@@ -101,7 +101,10 @@ type RunOptions struct {
 
 // An Outcome is how a run ended once its verdict was written out.
 type Outcome struct {
-	Tally Tally
+	// Verdict is the gate's outcome (the verdict output).
+	Verdict Verdict
+	// Summary holds the comparison's verdict counts.
+	Summary compare.Summary
 	// Failed: a regression fails the job (Plan.FailOnRegression).
 	Failed bool
 	// GitHubErr: the comment or the status could not be written.
@@ -180,24 +183,23 @@ func (r *run) publish(ctx context.Context, st Store, res *check.Result) error {
 	c, o := res.Comparison, r.o
 	r.conf = res.Confirmation
 	fmt.Fprint(o.Stdout, strings.TrimPrefix(report.ConfirmText(r.conf), "\n"))
-	tally := TallyOf(c)
 	if r.plan.Kind == KindCheck {
 		var err error
 		if r.history, err = ReportHistory(ctx, st, c, r.plan.BaselineBranch); err != nil {
 			o.Log.Annotate("warning", "", fmt.Sprintf("perfgate: no history charts: %v", err))
 		}
 	}
-	if err := r.report(c, tally); err != nil {
+	if err := r.report(c); err != nil {
 		return err
 	}
-	r.out = Outcome{Tally: tally, Failed: tally.Fails(r.plan.FailOnRegression)}
+	r.out = Outcome{Verdict: VerdictOf(c), Summary: c.Summary, Failed: Fails(c, r.plan.FailOnRegression)}
 	switch {
 	case r.plan.Kind == KindCheck && o.Shard.Count > 1:
 		if r.out.GitHubErr = r.updateGitHubShards(ctx, st, c); r.out.GitHubErr != nil {
 			o.Log.Annotate("error", "perfgate could not update GitHub", r.out.GitHubErr.Error())
 		}
 	case r.plan.Kind == KindCheck:
-		r.out.GitHubErr = r.updateGitHub(ctx, c, tally)
+		r.out.GitHubErr = r.updateGitHub(ctx, c)
 	}
 	return nil
 }
@@ -218,14 +220,4 @@ func (r *run) recordPolicy() check.RecordPolicy {
 		}
 	}
 	return p
-}
-
-// TallyOf counts a comparison's verdicts for the status and the outputs.
-func TallyOf(c *compare.Comparison) Tally {
-	s := c.Summary
-	return Tally{
-		Regressions: s.Regressions, Improvements: s.Improvements, Warnings: s.Warnings, Insufficient: s.Insufficient,
-		Unchanged: s.Unchanged, Errors: s.Errors, Incomparable: s.Incomparable, Noisy: s.Noisy, NotYet: s.NotYet, Skipped: s.Skipped, Accepted: s.Accepted, Threshold: c.Options.Threshold,
-		Policy: c.Options.Inconclusive,
-	}
 }

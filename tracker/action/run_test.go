@@ -135,7 +135,7 @@ func TestRunPullRequest(t *testing.T) {
 	}
 	stderr := f.err.String()
 	switch {
-	case !out.Failed || out.GitHubErr != nil || out.Tally.Regressions != 1 || out.Tally.Unchanged != 1:
+	case !out.Failed || out.GitHubErr != nil || out.Summary.Regressions != 1 || out.Summary.Unchanged != 1:
 		t.Errorf("outcome %+v, want a failing regression and an unchanged benchmark", out)
 	case f.meas.confirmed != 1 || f.meas.baseline == nil || len(f.meas.baseline.Runs) != 3:
 		t.Errorf("Confirm asked %d times, baseline %v; want once, against the 3 runs of main", f.meas.confirmed, f.meas.baseline)
@@ -169,7 +169,7 @@ func TestRunAccepted(t *testing.T) {
 	switch {
 	case err != nil:
 		t.Fatal(err)
-	case out.Failed || out.Tally.Accepted != 1 || out.Tally.Regressions != 0:
+	case out.Failed || out.Summary.Accepted != 1 || out.Summary.Regressions != 0:
 		t.Errorf("outcome %+v, want one accepted regression and a pass", out)
 	case f.meas.confirmed != 0:
 		t.Errorf("an accepted regression was re-run")

@@ -255,7 +255,7 @@ func joinEnvs(es []map[string]string) map[string]string {
 // ShardStatus is the commit status of a merged verdict: while shards are
 // missing it is pending, unless a regression already fails it.
 func ShardStatus(m *ShardMerge, failOnRegression bool, targetURL string) Status {
-	st := StatusFor(TallyOf(m.Comparison), failOnRegression, targetURL)
+	st := StatusFor(m.Comparison, failOnRegression, targetURL)
 	if m.Progress.Complete() || st.State == StateFailure {
 		st.Description = Clip(m.Progress.ShardLine()+"; "+st.Description, MaxStatusDescription)
 		return st
@@ -325,9 +325,8 @@ func (r *run) postMerged(ctx context.Context, m *ShardMerge) error {
 		MaxBytes: MaxCommentChars - len(r.plan.Marker) - 1 - extra})
 	body = r.redact(report.WithShards(report.WithPreRunNotes(body, notes), m.Progress))
 	body = FitComment(r.plan.Marker, body, pointer)
-	tally := TallyOf(m.Comparison)
 	var errs []error
-	act, made, err := r.postComment(ctx, body, tally.Changed())
+	act, made, err := r.postComment(ctx, body, m.Comparison.Summary.Changed())
 	switch {
 	case err != nil:
 		errs = append(errs, fmt.Errorf("the pull-request comment: %w", err))

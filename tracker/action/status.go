@@ -23,53 +23,35 @@ const (
 	Inconclusive Verdict = "inconclusive"
 )
 
-// A Tally counts the per-benchmark verdicts of a comparison.
-type Tally struct {
-	Regressions, Improvements, Warnings, Insufficient, Unchanged, Errors, Incomparable, Noisy int
-	NotYet                                                                                    int     // not yet gateable: too little history
-	Skipped                                                                                   int     // not measured: kernel unchanged since the baseline
-	Accepted                                                                                  int     // regressions accepted on the pull request (/perfgate accept)
-	Threshold                                                                                 float64 // fraction, for the description
-	// Policy is what inconclusive verdicts do (the inconclusive input).
-	Policy compare.InconclusivePolicy
-}
-
-// Verdict is the outcome under the tally's policy (compare.Summary.Gate):
-// fail on any regression; inconclusive when nothing could be judged or,
-// unless the policy is pass, when any benchmark is inconclusive; else pass.
-func (t Tally) Verdict() Verdict {
-	v, _ := t.gate()
+// VerdictOf is the outcome of a comparison under its inconclusive policy
+// (compare.Summary.Gate): fail on any regression; inconclusive when
+// nothing could be judged or, unless the policy is pass, when any
+// benchmark is inconclusive; else pass.
+func VerdictOf(c *compare.Comparison) Verdict {
+	v, _ := gate(c)
 	return Verdict(v)
 }
 
-// Fails reports whether the tally fails the gate: a regression, or an
+// Fails reports whether a comparison fails the gate: a regression, or an
 // inconclusive outcome under the fail policy. failOnRegression false
 // (fail-on-regression: false) makes both informational.
-func (t Tally) Fails(failOnRegression bool) bool {
-	_, fails := t.gate()
+func Fails(c *compare.Comparison, failOnRegression bool) bool {
+	_, fails := gate(c)
 	return fails && failOnRegression
 }
 
-func (t Tally) gate() (compare.Outcome, bool) {
-	return compare.Summary{
-		Regressions: t.Regressions, Improvements: t.Improvements, Warnings: t.Warnings, Insufficient: t.Insufficient,
-		Unchanged: t.Unchanged, Errors: t.Errors, Incomparable: t.Incomparable, Noisy: t.Noisy, NotYet: t.NotYet, Skipped: t.Skipped, Accepted: t.Accepted,
-	}.Gate(t.Policy)
+func gate(c *compare.Comparison) (compare.Outcome, bool) {
+	return c.Summary.Gate(c.Options.Inconclusive)
 }
 
-// Changed reports whether any benchmark is not unchanged.
-func (t Tally) Changed() bool {
-	return t.Regressions+t.Accepted+t.Improvements+t.Warnings+t.Insufficient+t.Errors+t.Incomparable+t.Noisy+t.NotYet > 0
-}
-
-// StatusFor is the commit status for a tally: failure when the tally fails
+// StatusFor is the commit status for a comparison: failure when it fails
 // the gate (Fails), else success, with a one-line count that starts with
 // the verdict. Commit statuses have no neutral state: an inconclusive
 // outcome that does not fail is success described "inconclusive: …".
-func StatusFor(t Tally, failOnRegression bool, targetURL string) Status {
+func StatusFor(c *compare.Comparison, failOnRegression bool, targetURL string) Status {
 	st := Status{State: StateSuccess, Context: StatusContext, TargetURL: targetURL}
-	v := t.Verdict()
-	if t.Fails(failOnRegression) {
+	t, v := c.Summary, VerdictOf(c)
+	if Fails(c, failOnRegression) {
 		st.State = StateFailure
 	}
 	var parts []string
@@ -89,10 +71,10 @@ func StatusFor(t Tally, failOnRegression bool, targetURL string) Status {
 	if len(parts) == 0 {
 		d = string(v) + ": no benchmarks"
 	}
-	if t.Threshold > 0 {
-		d += fmt.Sprintf(" (threshold %g%%)", t.Threshold*100)
+	if th := c.Options.Threshold; th > 0 {
+		d += fmt.Sprintf(" (threshold %g%%)", th*100)
 	}
-	if _, fails := t.gate(); fails && !failOnRegression {
+	if _, fails := gate(c); fails && !failOnRegression {
 		d += " [informational]"
 	}
 	st.Description = Clip(d, MaxStatusDescription)

@@ -9,37 +9,43 @@ import (
 	"github.com/perfgate/perfgate/tracker/compare"
 )
 
+// judged is a comparison with verdict counts s, judged at threshold under
+// policy p.
+func judged(s compare.Summary, threshold float64, p compare.InconclusivePolicy) *compare.Comparison {
+	return &compare.Comparison{Summary: s, Options: compare.Options{Threshold: threshold, Inconclusive: p}}
+}
+
 func TestStatusFor(t *testing.T) {
 	tests := []struct {
 		name    string
-		tally   Tally
+		c       *compare.Comparison
 		failOn  bool
 		verdict Verdict
 		state   string
 		desc    string
 	}{
-		{"regression fails", Tally{Regressions: 2, Improvements: 1, Unchanged: 30, Threshold: 0.1}, true, Fail, StateFailure,
+		{"regression fails", judged(compare.Summary{Regressions: 2, Improvements: 1, Unchanged: 30}, 0.1, ""), true, Fail, StateFailure,
 			"fail: 2 regressions, 1 improvement, 30 unchanged (threshold 10%)"},
-		{"informational", Tally{Regressions: 1, Unchanged: 3, Threshold: 0.1}, false, Fail, StateSuccess,
+		{"informational", judged(compare.Summary{Regressions: 1, Unchanged: 3}, 0.1, ""), false, Fail, StateSuccess,
 			"fail: 1 regression, 3 unchanged (threshold 10%) [informational]"},
-		{"pass policy", Tally{Unchanged: 5, Warnings: 1, Threshold: 0.05, Policy: compare.InconclusivePass}, true, Pass, StateSuccess,
+		{"pass policy", judged(compare.Summary{Unchanged: 5, Warnings: 1}, 0.05, compare.InconclusivePass), true, Pass, StateSuccess,
 			"pass: 1 warning, 5 unchanged (threshold 5%)"},
-		{"default policy: a warning is inconclusive", Tally{Unchanged: 5, Warnings: 1, Threshold: 0.05}, true, Inconclusive, StateSuccess,
+		{"default policy: a warning is inconclusive", judged(compare.Summary{Unchanged: 5, Warnings: 1}, 0.05, ""), true, Inconclusive, StateSuccess,
 			"inconclusive: 1 warning, 5 unchanged (threshold 5%)"},
-		{"fail policy", Tally{Unchanged: 5, Noisy: 4, Threshold: 0.1, Policy: compare.InconclusiveFail}, true, Inconclusive, StateFailure,
+		{"fail policy", judged(compare.Summary{Unchanged: 5, Noisy: 4}, 0.1, compare.InconclusiveFail), true, Inconclusive, StateFailure,
 			"inconclusive: 5 unchanged, 4 too noisy (threshold 10%)"},
-		{"fail policy, informational", Tally{Unchanged: 5, Noisy: 4, Threshold: 0.1, Policy: compare.InconclusiveFail}, false, Inconclusive, StateSuccess,
+		{"fail policy, informational", judged(compare.Summary{Unchanged: 5, Noisy: 4}, 0.1, compare.InconclusiveFail), false, Inconclusive, StateSuccess,
 			"inconclusive: 5 unchanged, 4 too noisy (threshold 10%) [informational]"},
-		{"inconclusive without a baseline", Tally{Incomparable: 4, Threshold: 0.1}, true, Inconclusive, StateSuccess,
+		{"inconclusive without a baseline", judged(compare.Summary{Incomparable: 4}, 0.1, ""), true, Inconclusive, StateSuccess,
 			"inconclusive: 4 incomparable (threshold 10%)"},
-		{"nothing", Tally{}, true, Inconclusive, StateSuccess, "inconclusive: no benchmarks"},
+		{"nothing", judged(compare.Summary{}, 0, ""), true, Inconclusive, StateSuccess, "inconclusive: no benchmarks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if v := tt.tally.Verdict(); v != tt.verdict {
+			if v := VerdictOf(tt.c); v != tt.verdict {
 				t.Errorf("Verdict = %s, want %s", v, tt.verdict)
 			}
-			st := StatusFor(tt.tally, tt.failOn, "https://u")
+			st := StatusFor(tt.c, tt.failOn, "https://u")
 			want := Status{State: tt.state, Context: "perfgate", Description: tt.desc, TargetURL: "https://u"}
 			if st != want {
 				t.Errorf("StatusFor\n got %+v\nwant %+v", st, want)

@@ -218,9 +218,8 @@ func (r *run) repost(ctx context.Context, reports []model.ShardReport) error {
 	c := d.Comparison
 	r.conf, r.history, r.notes = d.Confirmation, d.History, d.Notes
 	compare.Accept(c, r.accs)
-	t := TallyOf(c)
 	fmt.Fprintf(r.o.Stdout, "perfgate: %s\n", report.VerdictLine(c))
-	return r.updateGitHub(ctx, c, t)
+	return r.updateGitHub(ctx, c)
 }
 
 // acceptances reads the regressions accepted on the pull request, for a

@@ -45,6 +45,12 @@ func (s Summary) Inconclusive() int {
 	return s.Warnings + s.Noisy + s.Insufficient + s.NotYet + s.Errors + s.Incomparable
 }
 
+// Changed reports whether any benchmark is not unchanged: a verdict a
+// reader of the pull request should see (skipped ones are not).
+func (s Summary) Changed() bool {
+	return s.Regressions+s.Accepted+s.Improvements+s.Warnings+s.Insufficient+s.Errors+s.Incomparable+s.Noisy+s.NotYet > 0
+}
+
 // Gate returns the outcome of s under policy p ("" is DefaultInconclusive)
 // and whether it fails the gate. A regression fails under every policy.
 // Under pass the outcome is what it was before the policy: inconclusive
