@@ -19,14 +19,14 @@ type testbed struct {
 	fp model.Fingerprint
 }
 
-// Baseline returns every comparable run of the latest q.Runs baseline jobs
+// Baseline returns every comparable run of the latest q.Jobs baseline jobs
 // of q.Branch (model.BaselineQuery), newest first, and the runs passed over, by the rules documented on
 // model.Baseline. Comparability is decided in Go by model.Comparable over
 // the (few) testbeds of the candidate's label, so SQL only filters by
 // testbed id and the rule lives in one place.
 func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error) {
-	if q.Runs < 1 {
-		return nil, fmt.Errorf("db: baseline of %d runs: need at least 1", q.Runs)
+	if q.Jobs < 1 {
+		return nil, fmt.Errorf("db: baseline of %d jobs: need at least 1", q.Jobs)
 	}
 	var b *model.Baseline
 	// One snapshot for all the reads, so a concurrent prune or record
@@ -120,11 +120,11 @@ type usedRun struct {
 	job       model.JobKey
 }
 
-// baselineRuns picks every shard of the latest q.Runs baseline jobs on the
+// baselineRuns picks every shard of the latest q.Jobs baseline jobs on the
 // comparable testbeds (model.BaselineQuery), newest first, and reports
-// whether q.Runs jobs were found. It reads the newest runs in windows of
-// growing size until the window holds q.Runs jobs (most jobs are one run,
-// so the first window of q.Runs runs usually does); the shards of the
+// whether q.Jobs jobs were found. It reads the newest runs in windows of
+// growing size until the window holds q.Jobs jobs (most jobs are one run,
+// so the first window of q.Jobs runs usually does); the shards of the
 // chosen groups that fall outside the window are then read by group.
 func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbeds []int64) ([]usedRun, bool, error) {
 	if len(testbeds) == 0 {
@@ -132,18 +132,18 @@ func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbe
 	}
 	var window []usedRun
 	jobs := map[model.JobKey]bool{}
-	for limit := q.Runs; ; limit *= 4 {
+	for limit := q.Jobs; ; limit *= 4 {
 		var err error
 		if window, err = newestRuns(ctx, tx, q, testbeds, limit); err != nil {
 			return nil, false, err
 		}
 		clear(jobs)
 		for _, u := range window { // newest first: a job's first run is its newest shard
-			if len(jobs) < q.Runs {
+			if len(jobs) < q.Jobs {
 				jobs[u.job] = true
 			}
 		}
-		if len(jobs) == q.Runs || len(window) < limit {
+		if len(jobs) == q.Jobs || len(window) < limit {
 			break
 		}
 	}
@@ -167,7 +167,7 @@ func baselineRuns(ctx context.Context, tx querier, q model.BaselineQuery, testbe
 	slices.SortFunc(used, func(a, b usedRun) int {
 		return cmp.Or(b.startedAt.Compare(a.startedAt), cmp.Compare(b.id, a.id))
 	})
-	return used, len(jobs) == q.Runs, nil
+	return used, len(jobs) == q.Jobs, nil
 }
 
 // newestRuns returns the latest limit baseline runs on the comparable
@@ -254,7 +254,7 @@ func passedOver(ctx context.Context, tx querier, q model.BaselineQuery, comparab
 		  and ($5 or t.label = $6)
 		  and ($7 = '' or (r.started_at, r.id) > ($8, $7))
 		order by r.started_at desc, r.id desc
-		limit $9`, q.Branch, comparable, q.Repo, exRuns, anyLabel, q.Testbed.Testbed, afterID, after, q.Runs, exRepos, exGroups)
+		limit $9`, q.Branch, comparable, q.Repo, exRuns, anyLabel, q.Testbed.Testbed, afterID, after, q.Jobs, exRepos, exGroups)
 	if err != nil {
 		return nil, infra("select passed-over runs", err)
 	}

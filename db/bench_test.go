@@ -66,7 +66,7 @@ func BenchmarkHistory(b *testing.B) {
 	defer s.Close()
 	fp := model.Fingerprint{Testbed: "gpu-h100-1", GPU: "NVIDIA H100 80GB HBM3", DriverMajor: "580", CUDA: "13.0"}
 	b.Run("Baseline500x3", func(b *testing.B) {
-		q := model.BaselineQuery{Repo: "acme/kernels", Branch: "main", Testbed: fp, Runs: 3, Exclude: []model.JobKey{{Run: "pr-candidate"}}}
+		q := model.BaselineQuery{Repo: "acme/kernels", Branch: "main", Testbed: fp, Jobs: 3, Exclude: []model.JobKey{{Run: "pr-candidate"}}}
 		for range b.N {
 			base, err := s.Baseline(ctx, q)
 			if err != nil || len(base.Runs) != 3 || len(base.Runs[2].Benchmarks) != historyBenchmarks || len(base.Incomparable) == 0 {
@@ -78,7 +78,7 @@ func BenchmarkHistory(b *testing.B) {
 		// Three 4-shard jobs of the feature branch (second testbed): 12 runs.
 		fp2 := fp
 		fp2.Testbed = "gpu-h100-2"
-		q := model.BaselineQuery{Repo: "acme/kernels", Branch: "feature", Testbed: fp2, Runs: 3, Exclude: []model.JobKey{{Run: "pr-candidate"}}}
+		q := model.BaselineQuery{Repo: "acme/kernels", Branch: "feature", Testbed: fp2, Jobs: 3, Exclude: []model.JobKey{{Run: "pr-candidate"}}}
 		for range b.N {
 			base, err := s.Baseline(ctx, q)
 			if err != nil || len(base.Runs) != 12 || base.Runs[11].Run.Group != base.Runs[8].Run.Group {

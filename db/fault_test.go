@@ -66,7 +66,7 @@ func TestCrashMidIngest(t *testing.T) {
 		t.Fatalf("second retry = %v, %v; want Duplicate", out, err)
 	}
 	assertRowCounts(t, s2, 1, 50, 50)
-	b, err := s2.Baseline(ctx, model.BaselineQuery{Branch: "main", Testbed: model.FingerprintOf(&run.Run), Runs: 3})
+	b, err := s2.Baseline(ctx, model.BaselineQuery{Branch: "main", Testbed: model.FingerprintOf(&run.Run), Jobs: 3})
 	if err != nil || len(b.Runs) != 1 || len(b.Runs[0].Benchmarks) != 50 || len(b.Runs[0].Benchmarks[7].Samples) != 200 {
 		t.Fatalf("baseline after retry = %+v, %v; want the whole run", b, err)
 	}

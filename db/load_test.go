@@ -126,7 +126,7 @@ func baselines(t *testing.T, s *Store, testbeds []string) map[string][]*model.Re
 	out := map[string][]*model.Results{}
 	for _, tb := range testbeds {
 		fp := model.Fingerprint{Testbed: tb, GPU: "NVIDIA H100 80GB HBM3", DriverMajor: "580", CUDA: "13.0"}
-		b, err := s.Baseline(context.Background(), model.BaselineQuery{Repo: "acme/kernels", Branch: "main", Testbed: fp, Runs: 5})
+		b, err := s.Baseline(context.Background(), model.BaselineQuery{Repo: "acme/kernels", Branch: "main", Testbed: fp, Jobs: 5})
 		if err != nil {
 			t.Fatal(err)
 		}

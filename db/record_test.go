@@ -41,7 +41,7 @@ func TestRecordKeepsParamsPerRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b, err := s.Baseline(ctx, model.BaselineQuery{Branch: "main", Testbed: model.FingerprintOf(&first.Run), Runs: 3})
+	b, err := s.Baseline(ctx, model.BaselineQuery{Branch: "main", Testbed: model.FingerprintOf(&first.Run), Jobs: 3})
 	if err != nil || len(b.Runs) != 3 {
 		t.Fatalf("Baseline: %d runs, %v", len(b.Runs), err)
 	}

@@ -136,7 +136,7 @@ func checkRecordedPR(t *testing.T, store, id string, confirmRounds int) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	b, err := s.Baseline(context.Background(), model.BaselineQuery{Branch: "master", Runs: 10, Testbed: model.Fingerprint{Testbed: "gpu-runner-1"}})
+	b, err := s.Baseline(context.Background(), model.BaselineQuery{Branch: "master", Jobs: 10, Testbed: model.Fingerprint{Testbed: "gpu-runner-1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,7 +173,7 @@ func skippedInStore(t *testing.T, dir string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Baseline(context.Background(), model.BaselineQuery{Branch: "master", Runs: 10, Testbed: model.Fingerprint{Testbed: "gpu-1"}})
+	b, err := s.Baseline(context.Background(), model.BaselineQuery{Branch: "master", Jobs: 10, Testbed: model.Fingerprint{Testbed: "gpu-1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func storedRuns(t *testing.T, dir string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Baseline(context.Background(), model.BaselineQuery{Branch: "main", Runs: 100,
+	b, err := s.Baseline(context.Background(), model.BaselineQuery{Branch: "main", Jobs: 100,
 		Testbed: model.Fingerprint{Testbed: "gpu-h100-1"}})
 	if err != nil {
 		t.Fatal(err)

@@ -26,11 +26,11 @@ func newestFirstRun(a, b *model.Run) int {
 // errChanged reports a run file that changed since it was indexed.
 var errChanged = errors.New("run file changed since it was indexed")
 
-// Baseline returns every comparable run of the latest q.Runs baseline jobs
+// Baseline returns every comparable run of the latest q.Jobs baseline jobs
 // of q.Branch (model.BaselineQuery).
 func (s *Store) Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error) {
-	if q.Runs < 1 {
-		return nil, fmt.Errorf("filestore: baseline of %d runs: need at least 1", q.Runs)
+	if q.Jobs < 1 {
+		return nil, fmt.Errorf("filestore: baseline of %d jobs: need at least 1", q.Jobs)
 	}
 	var b *model.Baseline
 	err := s.withLock(ctx, false, func(exists bool) error {
@@ -102,7 +102,7 @@ func (s *Store) loadBaseline(runs []entry, q model.BaselineQuery) (b *model.Base
 
 // selectBaseline picks the runs of a baseline and the runs it reports as
 // passed over, by the rules documented on model.BaselineQuery and
-// model.Baseline: every comparable shard of the latest q.Runs jobs.
+// model.Baseline: every comparable shard of the latest q.Jobs jobs.
 func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []model.Incomparable) {
 	var cands []*entry // pointers: entries are large to swap while sorting
 	for i := range all {
@@ -117,7 +117,7 @@ func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []
 	jobs := map[model.JobKey]bool{} // newest first, so a job's first run is its newest shard
 	for i, e := range cands {
 		comparable[i], _ = model.Comparable(q.Testbed, model.FingerprintOf(&e.Run))
-		if k := e.Run.JobKey(); comparable[i] && len(jobs) < q.Runs {
+		if k := e.Run.JobKey(); comparable[i] && len(jobs) < q.Jobs {
 			jobs[k] = true
 		}
 	}
@@ -128,7 +128,7 @@ func selectBaseline(all []entry, q model.BaselineQuery) (used []entry, passed []
 		}
 	}
 	for i, e := range cands {
-		if len(passed) == q.Runs || (len(jobs) == q.Runs && i > oldest) {
+		if len(passed) == q.Jobs || (len(jobs) == q.Jobs && i > oldest) {
 			break
 		}
 		if ok, why := model.Comparable(q.Testbed, model.FingerprintOf(&e.Run)); !ok &&

@@ -32,7 +32,7 @@ func run(id string, hour int) *model.Results {
 }
 
 func query(k int) model.BaselineQuery {
-	return model.BaselineQuery{Repo: "acme/kernels", Branch: "main", Runs: k,
+	return model.BaselineQuery{Repo: "acme/kernels", Branch: "main", Jobs: k,
 		Testbed: model.Fingerprint{Testbed: "gpu-h100-1", GPU: "NVIDIA H100 80GB HBM3", DriverMajor: "580", CUDA: "13.0"}}
 }
 

@@ -56,7 +56,7 @@ func JudgeBaseline(ctx context.Context, src BaselineSource, cands []*model.Resul
 func baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q Query, bq model.BaselineQuery) (*model.Baseline, error) {
 	first := &cands[0].Run
 	bq.Repo, bq.Branch, bq.Testbed = first.Repo, q.Branch, model.FingerprintOf(first)
-	bq.Runs, bq.Exclude = max(q.Jobs, q.History), CandidateJobs(cands)
+	bq.Jobs, bq.Exclude = max(q.Jobs, q.History), CandidateJobs(cands)
 	if q.Testbed != "" {
 		bq.Testbed.Testbed = q.Testbed
 	}

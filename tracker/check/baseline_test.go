@@ -35,11 +35,11 @@ func TestBaselineQuery(t *testing.T) {
 		nInc  int
 	}{
 		{"one run", []*model.Results{shard("pr1", "")}, Query{Branch: "main", Jobs: 3, History: 20},
-			model.BaselineQuery{Repo: "o/r", Branch: "main", Runs: 20, Exclude: []model.JobKey{{Run: "pr1"}}}, 3},
+			model.BaselineQuery{Repo: "o/r", Branch: "main", Jobs: 20, Exclude: []model.JobKey{{Run: "pr1"}}}, 3},
 		// The candidates' own jobs are excluded by the store, every shard:
 		// no more jobs are asked for and none is dropped here.
 		{"a sharded job, rounds", []*model.Results{shard("j-s0", "j"), shard("j-s1", "j"), shard("x", "")}, Query{Branch: "main", Jobs: 5, History: 2, Testbed: "h100-2"},
-			model.BaselineQuery{Repo: "o/r", Branch: "main", Runs: 5, Exclude: []model.JobKey{{Repo: "o/r", Group: "j"}, {Run: "x"}}}, 5},
+			model.BaselineQuery{Repo: "o/r", Branch: "main", Jobs: 5, Exclude: []model.JobKey{{Repo: "o/r", Group: "j"}, {Run: "x"}}}, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,10 +74,10 @@ func TestJudgeBaselineSummarizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := []float64{3, 1, 2, 4}
-	if got := src.got; got.Runs != 20 || got.SampleJobs != 3 || got.Summarize == nil ||
+	if got := src.got; got.Jobs != 20 || got.SampleJobs != 3 || got.Summarize == nil ||
 		got.Summarize(x) != compare.SummarizeRun(x) {
 		t.Errorf("query: %d runs, %d with samples, summarize set %v; want 20, 3, compare.SummarizeRun",
-			got.Runs, got.SampleJobs, got.Summarize != nil)
+			got.Jobs, got.SampleJobs, got.Summarize != nil)
 	}
 	if _, err := Baseline(context.Background(), src, cands, q); err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ type BaselineQuery struct {
 	Repo    string      // only runs of this repository ("" = any)
 	Branch  string      // the baseline branch, e.g. "main"
 	Testbed Fingerprint // the candidate's fingerprint
-	Runs    int         // how many of the latest comparable jobs (K); see above
+	Jobs    int         // how many of the latest comparable jobs (K); see above
 	// Exclude names jobs never to use nor report as passed over: the
 	// candidate's own (JobKey of each candidate run). A sharded candidate's
 	// sibling shards may be stored already (check --record, shards recorded

@@ -176,7 +176,7 @@ func baseline(t *testing.T, s history.Store, q model.BaselineQuery) *model.Basel
 
 // mainQuery is a baseline query for main on the default testbed.
 func mainQuery(k int) model.BaselineQuery {
-	return model.BaselineQuery{Repo: fixtureRepo, Branch: "main", Testbed: fp(), Runs: k}
+	return model.BaselineQuery{Repo: fixtureRepo, Branch: "main", Testbed: fp(), Jobs: k}
 }
 
 // usedIDs lists the IDs of the runs a baseline used, checking that Runs and
