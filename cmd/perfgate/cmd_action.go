@@ -65,6 +65,9 @@ func runAction(ctx context.Context, args []string, e *cli.Env) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range cfg.Warnings() {
+		job.Annotate("warning", "perfgate: deprecated config key", w)
+	}
 	o.UseConfig(cfg)
 	event, err := job.ReadEvent()
 	if err != nil {
@@ -101,7 +104,7 @@ func runActionPlan(ctx context.Context, e *cli.Env, job *ghactions.Job, o *actio
 	defer measurer.Close()
 	opts := action.RunOptions{
 		Plan: plan, Config: cfg, Compare: o.Compare, Explicit: o.Explicit,
-		BaselineRuns: o.BaselineRuns, BaselineTestbed: o.BaselineTestbed, Filter: o.Filter,
+		BaselineJobs: o.BaselineJobs, BaselineTestbed: o.BaselineTestbed, Filter: o.Filter,
 		Confirm: o.Confirm, Comment: o.Comment, Shard: o.Shard, Secrets: action.Secrets(o.Token, o.DatabaseURL),
 		Version: buildVersion(), ReportPath: o.ReportPath, ServerURL: o.Env.ServerURL,
 		Measurer: measurer,

@@ -29,7 +29,7 @@ func writeConfig(t *testing.T, dir, extra string) string {
 func TestActionConfigSettings(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "store")
-	cfg := writeConfig(t, dir, "thresholds:\n  default: 50%\nignore:\n  - \"kernels/softmax*\"\nbaseline:\n  branch: trunk\n  runs: 2\n")
+	cfg := writeConfig(t, dir, "thresholds:\n  default: 50%\nignore:\n  - \"kernels/softmax*\"\nbaseline:\n  branch: trunk\n  jobs: 2\n")
 	for i := range 3 {
 		f := writeRun(t, dir, fmt.Sprintf("trunk-%d", i), "trunk", model.EventPush, 0, [3]float64{1, 1, 1})
 		vars := actionVars(t, "push", "push.json", "refs/heads/trunk", map[string]string{"results-file": f, "store-dir": store, "config": cfg})
@@ -190,4 +190,22 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestActionConfigDeprecatedKey checks that a config naming the baseline
+// jobs by their old key, baseline.runs, still works in the action and
+// warns once, as an annotation naming the file and the line.
+func TestActionConfigDeprecatedKey(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "baseline:\n  branch: trunk\n  runs: 2\n")
+	f := writeRun(t, dir, "trunk-0", "trunk", model.EventPush, 0, [3]float64{1, 1, 1})
+	vars := actionVars(t, "push", "push.json", "refs/heads/trunk", map[string]string{"results-file": f, "store-dir": filepath.Join(dir, "store"), "config": cfg})
+	code, stdout, stderr := runActionInProcess(t, vars)
+	if code != 0 || !strings.Contains(stderr, "recorded run trunk-0") {
+		t.Fatalf("exit %d, want 0 and the run recorded\n%s\n%s", code, stdout, stderr)
+	}
+	want := "::warning title=perfgate%3A deprecated config key::" + cfg + ": line 9: baseline.runs is deprecated: name it baseline.jobs\n"
+	if n := strings.Count(stdout+stderr, "is deprecated"); n != 1 || !strings.Contains(stdout, want) {
+		t.Errorf("want the one warning %q; stdout:\n%s\nstderr:\n%s", want, stdout, stderr)
+	}
 }

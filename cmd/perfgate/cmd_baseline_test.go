@@ -15,7 +15,7 @@ import (
 // 30% slower than main's level is a regression; after perfgate baseline
 // reset (the slowdown was intended) and three pushes at the new level, a
 // pull request at that level is judged against the new level alone (90
-// samples of 3 jobs, not 150 of 5 with --baseline-runs 5) and is
+// samples of 3 jobs, not 150 of 5 with --baseline-jobs 5) and is
 // unchanged; trend still shows the old runs and marks the reset (issue 27).
 func TestBaselineReset(t *testing.T) {
 	stores := eachStore()
@@ -37,7 +37,7 @@ func TestBaselineReset(t *testing.T) {
 			var reason string
 			check := func(wantCode int) (verdict string, nBase int) {
 				t.Helper()
-				out, errOut, code := invoke(t, vars, "check", "--candidate", pr, "--baseline-runs", "5", "--format", "json")
+				out, errOut, code := invoke(t, vars, "check", "--candidate", pr, "--baseline-jobs", "5", "--format", "json")
 				if code != wantCode {
 					t.Fatalf("check: exit %d, want %d: %s", code, wantCode, errOut)
 				}

@@ -23,7 +23,7 @@ func init() {
 // compareFlags and the store from storeFlags.
 type checkFlags struct {
 	candidates  cli.Files
-	q           check.Query // the baseline (--baseline-branch, --baseline-runs, --baseline-testbed)
+	q           check.Query // the baseline (--baseline-branch, --baseline-jobs, --baseline-testbed)
 	config      string
 	record      bool
 	confirm     bool // re-run the regressions before failing
@@ -39,7 +39,8 @@ func (cf *checkFlags) register(fs *flag.FlagSet, e *cli.Env) {
 		cf.envErr = cli.UsageErrorf("%s: %s", check.QueryEnv[se.Setting], se.Msg)
 	}
 	fs.StringVar(&cf.q.Branch, "baseline-branch", def.Branch, envUsage("the branch whose runs are the baseline", "baseline-branch"))
-	fs.IntVar(&cf.q.Jobs, "baseline-runs", def.Jobs, envUsage("how many of the latest comparable baseline jobs to pool: runs, or all the shards of a run group", "baseline-runs"))
+	fs.IntVar(&cf.q.Jobs, "baseline-jobs", def.Jobs, envUsage("how many of the latest comparable baseline jobs to pool: runs, or all the shards of a run group", check.SetJobs))
+	cli.RenameFlag(fs, e, compare.Lookup(check.SetJobs).Old.Name, check.SetJobs)
 	fs.StringVar(&cf.q.Testbed, "baseline-testbed", def.Testbed,
 		envUsage("take baseline runs from this testbed `label` instead of the candidate's; GPU, driver and CUDA must still match", "baseline-testbed"))
 	fs.StringVar(&cf.config, "config", e.GetenvOr("PERFGATE_CONFIG", ""),
@@ -65,7 +66,7 @@ func (cf *checkFlags) validate() error {
 }
 
 func runCheck(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-runs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
+	fs := cli.NewFlagSet(e, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-jobs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
 	var (
 		cf checkFlags
 		vf compareFlags
@@ -88,7 +89,7 @@ func runCheck(ctx context.Context, args []string, e *cli.Env) error {
 	if err := cf.validate(); err != nil {
 		return err
 	}
-	cfg, err := loadOptionalConfig(ctx, cf.config)
+	cfg, err := loadOptionalConfig(ctx, e, cf.config)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,8 @@ func TestCheckConfig(t *testing.T) {
 		}
 		return p
 	}
-	runs2 := writeCfg("runs2.yml", "baseline:\n  runs: 2\n")
+	jobs2 := writeCfg("jobs2.yml", "baseline:\n  jobs: 2\n")
+	runs2 := writeCfg("runs2.yml", "baseline:\n  runs: 2\n") // the deprecated name of jobs
 	trunk := writeCfg("trunk.yml", "baseline:\n  branch: trunk\n")
 	loose := writeCfg("loose.yml", "thresholds:\n  default: 50%\n")
 	otherBed := writeCfg("testbed.yml", "baseline:\n  testbed: gpu-h100-1\n")
@@ -41,10 +42,19 @@ func TestCheckConfig(t *testing.T) {
 		wantRuns string
 		wantErr  string
 	}{
-		{"baseline.runs", []string{"--candidate", same, "--config", runs2}, nil, cli.ExitOK, "h4 h3", ""},
-		{"--baseline-runs wins", []string{"--candidate", same, "--config", runs2, "--baseline-runs", "4"}, nil, cli.ExitOK, "h4 h3 h2 h1", ""},
-		{"PERFGATE_BASELINE_RUNS wins", []string{"--candidate", same, "--config", runs2}, map[string]string{"PERFGATE_BASELINE_RUNS": "1"}, cli.ExitOK, "h4", ""},
-		{"PERFGATE_CONFIG", []string{"--candidate", same}, map[string]string{"PERFGATE_CONFIG": runs2}, cli.ExitOK, "h4 h3", ""},
+		{"baseline.jobs", []string{"--candidate", same, "--config", jobs2}, nil, cli.ExitOK, "h4 h3", ""},
+		{"--baseline-jobs wins", []string{"--candidate", same, "--config", jobs2, "--baseline-jobs", "4"}, nil, cli.ExitOK, "h4 h3 h2 h1", ""},
+		{"PERFGATE_BASELINE_JOBS wins", []string{"--candidate", same, "--config", jobs2}, map[string]string{"PERFGATE_BASELINE_JOBS": "1"}, cli.ExitOK, "h4", ""},
+		{"PERFGATE_CONFIG", []string{"--candidate", same}, map[string]string{"PERFGATE_CONFIG": jobs2}, cli.ExitOK, "h4 h3", ""},
+		// The old names of baseline-jobs still work, each saying once that it is deprecated.
+		{"baseline.runs", []string{"--candidate", same, "--config", runs2}, nil, cli.ExitOK, "h4 h3",
+			"perfgate: warning: " + runs2 + ": line 7: baseline.runs is deprecated: name it baseline.jobs\n"},
+		{"--baseline-runs wins", []string{"--candidate", same, "--config", jobs2, "--baseline-runs", "9", "--baseline-runs", "4"}, nil, cli.ExitOK, "h4 h3 h2 h1",
+			"perfgate: warning: --baseline-runs is deprecated: name it --baseline-jobs\n"},
+		{"PERFGATE_BASELINE_RUNS wins", []string{"--candidate", same, "--config", jobs2}, map[string]string{"PERFGATE_BASELINE_RUNS": "1"}, cli.ExitOK, "h4",
+			"perfgate: warning: PERFGATE_BASELINE_RUNS is deprecated: name it PERFGATE_BASELINE_JOBS\n"},
+		{"PERFGATE_BASELINE_JOBS over PERFGATE_BASELINE_RUNS", []string{"--candidate", same}, map[string]string{"PERFGATE_BASELINE_JOBS": "1", "PERFGATE_BASELINE_RUNS": "4"}, cli.ExitOK, "h4",
+			"perfgate: warning: PERFGATE_BASELINE_RUNS is deprecated and ignored: PERFGATE_BASELINE_JOBS is set\n"},
 		{"baseline.branch", []string{"--candidate", same, "--config", trunk}, nil, cli.ExitOK, "", "no trunk run"},
 		{"--baseline-branch wins", []string{"--candidate", same, "--config", trunk, "--baseline-branch", "main"}, nil, cli.ExitOK, "h4 h3 h2", ""},
 		{"thresholds.default", []string{"--candidate", slow, "--config", loose}, nil, cli.ExitOK, "h4 h3 h2", ""},
@@ -76,6 +86,9 @@ func TestCheckConfig(t *testing.T) {
 			if !strings.Contains(errOut, c.wantErr) {
 				t.Errorf("stderr %q does not say %q", errOut, c.wantErr)
 			}
+			if n := strings.Count(errOut, "deprecated"); n != strings.Count(c.wantErr, "deprecated") {
+				t.Errorf("stderr says deprecated %d times: %s", n, errOut)
+			}
 		})
 	}
 }
@@ -85,7 +98,7 @@ func TestCheckConfigErrors(t *testing.T) {
 	store := mainHistory(t)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yml")
-	if err := os.WriteFile(bad, []byte("baseline:\n  runs: 0\n"), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte("baseline:\n  jobs: 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	unknown := filepath.Join(dir, "unknown.yml")

@@ -17,7 +17,7 @@ func shard(id, group, bench string, hour int) *model.Results {
 }
 
 // TestCheckShardedHistory: with main's job split into two shards (add in
-// one, gelu in the other), --baseline-runs 2 means two jobs, so both
+// one, gelu in the other), --baseline-jobs 2 means two jobs, so both
 // benchmarks get baseline samples; and a candidate shard whose sibling is
 // already recorded (a main push recorded shard by shard) never uses its
 // own job as baseline.
@@ -36,7 +36,7 @@ func TestCheckShardedHistory(t *testing.T) {
 		t.Fatalf("record: exit %d: %s", code, errOut)
 	}
 	cand := writeRuns(t, t.TempDir(), shard("job3-gelu", "job3", "gelu", 11))[0]
-	out, errOut, code := invoke(t, nil, "check", "--store", store, "--candidate", cand, "--baseline-runs", "2", "--format", "json")
+	out, errOut, code := invoke(t, nil, "check", "--store", store, "--candidate", cand, "--baseline-jobs", "2", "--format", "json")
 	if code != 0 {
 		t.Fatalf("check: exit %d: %s", code, errOut)
 	}

@@ -79,8 +79,8 @@ func TestCheckVerdicts(t *testing.T) {
 					t.Errorf("summary %+v, want unchanged", c.Summary)
 				}
 			}},
-		{"--baseline-runs", histRun("pr-same", 10, 100, asPR), []string{"--baseline-runs", "2"}, nil, cli.ExitOK, "h4 h3", nil},
-		{"PERFGATE_BASELINE_RUNS", histRun("pr-same", 10, 100, asPR), nil, map[string]string{"PERFGATE_BASELINE_RUNS": "4"}, cli.ExitOK, "h4 h3 h2 h1", nil},
+		{"--baseline-jobs", histRun("pr-same", 10, 100, asPR), []string{"--baseline-jobs", "2"}, nil, cli.ExitOK, "h4 h3", nil},
+		{"PERFGATE_BASELINE_JOBS", histRun("pr-same", 10, 100, asPR), nil, map[string]string{"PERFGATE_BASELINE_JOBS": "4"}, cli.ExitOK, "h4 h3 h2 h1", nil},
 		{"a main run is never its own baseline", histRun("h4", 4, 100), nil, nil, cli.ExitOK, "h3 h2 h1", nil},
 		{"other GPU: incomparable, never a silent comparison",
 			histRun("pr-h200", 10, 125, asPR, func(r *model.Results) { r.Run.Env[model.EnvGPU] = "NVIDIA H200" }),
@@ -168,7 +168,7 @@ func TestCheckUsage(t *testing.T) {
 		wantErr string
 	}{
 		{"no candidate", nil, "--candidate"},
-		{"zero baseline runs", []string{"--candidate", cand, "--baseline-runs", "0"}, "--baseline-runs: must be between 1 and 1000, got 0"},
+		{"zero baseline jobs", []string{"--candidate", cand, "--baseline-jobs", "0"}, "--baseline-jobs: must be between 1 and 1000, got 0"},
 		{"empty branch", []string{"--candidate", cand, "--baseline-branch", ""}, "--baseline-branch: must not be empty"},
 		{"bad threshold", []string{"--candidate", cand, "--threshold", "-1"}, "-threshold"},
 		{"missing candidate file", []string{"--candidate", filepath.Join(dir, "nope.json")}, "nope.json"},
@@ -184,8 +184,8 @@ func TestCheckUsage(t *testing.T) {
 			}
 		})
 	}
-	_, errOut, code := invoke(t, map[string]string{"PERFGATE_STORE": store, "PERFGATE_BASELINE_RUNS": "three"}, "check", "--candidate", cand)
-	if want := `PERFGATE_BASELINE_RUNS: "three" is not an integer`; code != cli.ExitBadInput || !strings.Contains(errOut, want) {
-		t.Errorf("PERFGATE_BASELINE_RUNS=three: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
+	_, errOut, code := invoke(t, map[string]string{"PERFGATE_STORE": store, "PERFGATE_BASELINE_JOBS": "three"}, "check", "--candidate", cand)
+	if want := `PERFGATE_BASELINE_JOBS: "three" is not an integer`; code != cli.ExitBadInput || !strings.Contains(errOut, want) {
+		t.Errorf("PERFGATE_BASELINE_JOBS=three: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
 	}
 }

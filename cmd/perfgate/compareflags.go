@@ -57,7 +57,7 @@ func envUsage(usage, setting string) string {
 // are given both sides' runs and read no history.
 func (f *compareFlags) registerHistory(fs *flag.FlagSet) {
 	fs.IntVar(&f.s.History, "history", f.defHistory,
-		envUsage("how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-runs of them are the baseline", "history"))
+		envUsage("how many of the latest baseline jobs to read to estimate each benchmark's run-to-run spread; the newest --baseline-jobs of them are the baseline", "history"))
 }
 
 // options checks the flags (compare.Settings.Options) and --format. Errors

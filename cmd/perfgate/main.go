@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/tracker/compare"
 )
 
 func main() {
@@ -31,6 +32,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runEnv(ctx context.Context, args []string, e *cli.Env) int {
+	e.RenameEnv(compare.RenamedEnvs())
 	return commands.Run(ctx, args, e, cli.DocUsage(doc))
 }
 

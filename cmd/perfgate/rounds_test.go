@@ -150,7 +150,7 @@ func TestRunRoundsChildFailureKeepsItsExitCode(t *testing.T) {
 const roundsSHA = "0123456789abcdef0123456789abcdef01234567"
 
 // TestRoundsRecordedAsJobs records two baseline jobs of 3 rounds each and
-// checks a third job's rounds: with --baseline-runs 1 the baseline is the
+// checks a third job's rounds: with --baseline-jobs 1 the baseline is the
 // newest job, all three of its rounds, and the candidate is all its rounds.
 func TestRoundsRecordedAsJobs(t *testing.T) {
 	cfg, _ := writeRoundsConfig(t, "a", "b")
@@ -173,7 +173,7 @@ func TestRoundsRecordedAsJobs(t *testing.T) {
 		t.Fatalf("record %d files: exit %d\n%s", len(files), code, stderr)
 	}
 	cands, _ := filepath.Glob(filepath.Join(dir, "pr", "*.json"))
-	args := append([]string{"check", "--store", store, "--baseline-runs", "1", "--format", "json", "--config", cfg, "--candidate"}, cands...)
+	args := append([]string{"check", "--store", store, "--baseline-jobs", "1", "--format", "json", "--config", cfg, "--candidate"}, cands...)
 	out, stderr, code := invoke(t, nil, args...)
 	if code != 0 {
 		t.Fatalf("check: exit %d\n%s", code, stderr)

@@ -12,7 +12,7 @@
 # scatters 20%), a benchmark only the jobs up to 10 have, and jobs 12 and 15 in two shards
 # (run groups). The candidate: every 7th benchmark 10% slower, every 13th 12% faster, every
 # 29th 3% slower, every 101st noisy. The store holds 3, then 10, then 20 jobs (check reads
-# --history 20 jobs, --baseline-runs 3 of them with their samples).
+# --history 20 jobs, --baseline-jobs 3 of them with their samples).
 #
 # Usage: docs/speed/check-history.sh [REPS] [N] [S]   (defaults: 3, 10000, 100)
 # PERFGATE=path tests a prebuilt binary instead of building this checkout; BEFORE=path adds the

@@ -80,7 +80,7 @@ func (j *Job) writeSkipBaseline(ctx context.Context) (against string, cleanup fu
 	defer closeHistory()
 	s := j.Settings
 	runs, err := action.SkipBaseline(ctx, src, &cand,
-		check.Query{Branch: j.Plan.BaselineBranch, Testbed: s.BaselineTestbed, Jobs: s.BaselineRuns}, j.Config)
+		check.Query{Branch: j.Plan.BaselineBranch, Testbed: s.BaselineTestbed, Jobs: s.BaselineJobs}, j.Config)
 	if err != nil {
 		return "", cleanup, err
 	}

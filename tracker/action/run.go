@@ -73,7 +73,7 @@ type RunOptions struct {
 	Config          *config.Config  // nil: results files without a config
 	Compare         compare.Options // from the inputs
 	Explicit        map[string]bool // the settings the inputs gave (check.Set*): they win over Config
-	BaselineRuns    int
+	BaselineJobs    int
 	BaselineTestbed string
 	Filter          *regexp.Regexp // the suites judged (nil: all); the baseline keeps only them
 	Confirm         bool           // re-run the regressions of a pull request before failing
@@ -138,7 +138,7 @@ func Run(ctx context.Context, o RunOptions) (Outcome, error) {
 	}
 	co := check.RunOptions{
 		Candidates: m.Runs, Names: m.Names, Base: m.Base,
-		Settings: check.Settings{Query: check.Query{Branch: r.plan.BaselineBranch, Testbed: o.BaselineTestbed, Jobs: o.BaselineRuns,
+		Settings: check.Settings{Query: check.Query{Branch: r.plan.BaselineBranch, Testbed: o.BaselineTestbed, Jobs: o.BaselineJobs,
 			History: o.Compare.HistoryJobs}, Compare: o.Compare},
 		Config: o.Config, Explicit: explicit,
 		Store: st, Baseline: FilteredBaseline(st, o.Filter),

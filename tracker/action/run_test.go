@@ -103,7 +103,7 @@ func newRunFixture(t *testing.T, cand *model.Results) *runFixture {
 	p := &Plan{Kind: KindCheck, Event: "pull_request", Repo: Repo{"o", "r"}, PR: 2, HeadSHA: cand.Run.Commit, Branch: "feature",
 		BaselineBranch: "main", Record: true, FailOnRegression: true, RunURL: "https://github.com/o/r/actions/runs/7",
 		Marker: Marker("perfgate", "perfgate")}
-	f.opts = RunOptions{Plan: p, Compare: compare.DefaultOptions(), BaselineRuns: 3, Confirm: true, Comment: CommentAlways,
+	f.opts = RunOptions{Plan: p, Compare: compare.DefaultOptions(), BaselineJobs: 3, Confirm: true, Comment: CommentAlways,
 		Shard: Shard{Count: 1}, Version: "test", ReportPath: "/tmp/perfgate-report.md", Measurer: f.meas,
 		OpenStore: func(context.Context) (Store, func() error, error) { return st, st.Close, nil },
 		GitHub:    &GitHub{Comments: f.cs, Statuses: f.ss, Login: func(context.Context) (string, error) { return me, nil }},

@@ -37,7 +37,7 @@ type Settings struct {
 	Filter                               *regexp.Regexp  // suites to run or judge (nil: all)
 	Explicit                             map[string]bool // statistics inputs given (they win over the config)
 	Compare                              compare.Options
-	BaselineRuns                         int
+	BaselineJobs                         int
 	BaselineTestbed                      string // the testbed label baselines come from ("" = the candidate's)
 	Baseline                             string // BaselineHistory or BaselineInterleaved
 	PreRun                               string // the pre-run-checks policy (one of Defaults.PreRunPolicies)
@@ -75,7 +75,7 @@ func ReadSettings(input, getenv func(string) string, d Defaults) (*Settings, err
 	in := func(name string) string { return strings.TrimSpace(input(name)) }
 	s := &Settings{
 		Token: input("github-token"), DatabaseURL: input("database-url"), StoreDir: input("store-dir"), Config: input("config"),
-		Compare: compare.DefaultOptions(), BaselineRuns: check.DefaultJobs, ResultFiles: splitList(input("results-file")),
+		Compare: compare.DefaultOptions(), BaselineJobs: check.DefaultJobs, ResultFiles: splitList(input("results-file")),
 		Env: Env{
 			EventName: getenv("GITHUB_EVENT_NAME"), Repository: getenv("GITHUB_REPOSITORY"), SHA: getenv("GITHUB_SHA"),
 			Ref: getenv("GITHUB_REF"), RefName: getenv("GITHUB_REF_NAME"),

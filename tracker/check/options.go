@@ -20,7 +20,7 @@ type Settings struct {
 // the flag names of perfgate check.
 const (
 	SetBranch       = "baseline-branch"
-	SetRuns         = "baseline-runs"
+	SetJobs         = "baseline-jobs"
 	SetTestbed      = "baseline-testbed"
 	SetHistory      = "history"
 	SetThreshold    = "threshold"
@@ -54,7 +54,7 @@ func ApplyConfig(s Settings, cfg *config.Config, explicit map[string]bool, keys 
 		}
 	}
 	set(SetBranch, b.Branch != "", func() { s.Query.Branch = b.Branch })
-	set(SetRuns, b.Runs > 0, func() { s.Query.Jobs = b.Runs })
+	set(SetJobs, b.Jobs > 0, func() { s.Query.Jobs = b.Jobs })
 	set(SetTestbed, b.Testbed != "", func() { s.Query.Testbed = b.Testbed })
 	set(SetHistory, b.History > 0, func() { o.HistoryJobs = b.History; s.Query.History = b.History })
 	set(SetThreshold, t.Default > 0, func() { o.Threshold = t.Default })

@@ -13,7 +13,7 @@ import (
 
 func TestApplyConfig(t *testing.T) {
 	cfg := &config.Config{
-		Baseline:   config.Baseline{Branch: "trunk", Runs: 5, Testbed: "h100-1", History: 30},
+		Baseline:   config.Baseline{Branch: "trunk", Jobs: 5, Testbed: "h100-1", History: 30},
 		Thresholds: config.Thresholds{Default: 0.05, Alpha: 0.05, MinSamples: 7, Overrides: []config.ThresholdOverride{{Glob: "k/*", Threshold: 0.2}}},
 		Better:     []config.BetterOverride{{Glob: "k/rate*", Better: model.Higher}, {Glob: "*", Better: model.Lower}},
 		Ignore:     []string{"noisy/*"},
@@ -31,7 +31,7 @@ func TestApplyConfig(t *testing.T) {
 			s.Compare.HistoryJobs, s.Compare.Threshold, s.Compare.Alpha, s.Compare.MinSamples = 30, 0.05, 0.05, 7
 			return s
 		}()},
-		{"what was chosen wins", map[string]bool{SetBranch: true, SetRuns: true, SetAlpha: true, SetThreshold: true, SetHistory: true}, func() Settings {
+		{"what was chosen wins", map[string]bool{SetBranch: true, SetJobs: true, SetAlpha: true, SetThreshold: true, SetHistory: true}, func() Settings {
 			s := def
 			s.Query.Testbed = "h100-1"
 			s.Compare.MinSamples = 7
@@ -98,12 +98,13 @@ func TestApplyConfigCompare(t *testing.T) {
 // TestApplyConfigCoversTable: every judging setting that compare's table
 // gives a .perfgate.yml key is applied from the file under the table's
 // name, and left alone when that name was chosen explicitly; so a key the
-// table declares cannot go unread, nor be read under another name.
+// table declares cannot go unread, nor be read under another name. A
+// renamed setting's old key (Old.Config) applies the same, with a warning.
 func TestApplyConfigCoversTable(t *testing.T) {
 	values := map[string]string{ // a value of each key other than the default
 		"thresholds.default": "7%", "thresholds.alpha": "0.05", "thresholds.correction": "holm",
 		"thresholds.min_samples": "9", "thresholds.inconclusive": "fail",
-		"baseline.history": "30", "baseline.branch": "dev", "baseline.runs": "5", "baseline.testbed": "tb2",
+		"baseline.history": "30", "baseline.branch": "dev", "baseline.jobs": "5", "baseline.testbed": "tb2",
 	}
 	def := Settings{Query: Query{Branch: DefaultBranch, Jobs: DefaultJobs, History: compare.DefaultHistory}, Compare: compare.DefaultOptions()}
 	for _, s := range append(append([]compare.Setting(nil), compare.VerdictSettings...), compare.BaselineSettings...) {
@@ -116,16 +117,42 @@ func TestApplyConfigCoversTable(t *testing.T) {
 			t.Errorf("%s: no test value for %s", s.Name, s.Config)
 			continue
 		}
-		cfg, err := config.Parse(".perfgate.yml", fmt.Appendf(nil, "%s:\n  %s: %s\nsuites:\n  - name: a\n    command:\n      run: x\n      format: gotest\n", section, key, v))
-		if err != nil {
-			t.Errorf("%s: %v", s.Config, err)
+		parse := func(key string) *config.Config {
+			cfg, err := config.Parse(".perfgate.yml", fmt.Appendf(nil, "%s:\n  %s: %s\nsuites:\n  - name: a\n    command:\n      run: x\n      format: gotest\n", section, key, v))
+			if err != nil {
+				t.Errorf("%s: %v", s.Config, err)
+			}
+			return cfg
+		}
+		cfg := parse(key)
+		if cfg == nil {
 			continue
 		}
-		if got := ApplyConfig(def, cfg, nil, nil); reflect.DeepEqual(got, def) {
+		got := ApplyConfig(def, cfg, nil, nil)
+		if reflect.DeepEqual(got, def) {
 			t.Errorf("%s: %s: %s changed nothing", s.Name, s.Config, v)
 		}
 		if got := ApplyConfig(def, cfg, map[string]bool{s.Name: true}, nil); !reflect.DeepEqual(got, def) {
 			t.Errorf("%s: %s: %s applied although --%s was chosen: %+v", s.Name, s.Config, v, s.Name, got)
+		}
+		if len(cfg.Warnings()) != 0 {
+			t.Errorf("%s: warnings %q", s.Config, cfg.Warnings())
+		}
+		if s.Old.Config == "" {
+			continue
+		}
+		oldSection, oldKey, _ := strings.Cut(s.Old.Config, ".")
+		if oldSection != section {
+			t.Fatalf("%s: the old key %s is in another section", s.Name, s.Old.Config)
+		}
+		old := parse(oldKey)
+		want := fmt.Sprintf(".perfgate.yml: line 2: %s is deprecated: name it %s", s.Old.Config, s.Config)
+		switch {
+		case old == nil:
+		case !reflect.DeepEqual(ApplyConfig(def, old, nil, nil), got):
+			t.Errorf("%s: %s: %s does not apply as %s does", s.Name, s.Old.Config, v, s.Config)
+		case !reflect.DeepEqual(old.Warnings(), []string{want}):
+			t.Errorf("%s: warnings %q, want %q", s.Old.Config, old.Warnings(), want)
 		}
 	}
 }

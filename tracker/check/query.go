@@ -10,14 +10,14 @@ import (
 
 // The baseline a check reads unless told otherwise: the latest DefaultJobs
 // comparable jobs of DefaultBranch. A query pools at most MaxJobs
-// (compare.BaselineSettings' range of baseline-runs).
+// (compare.BaselineSettings' range of baseline-jobs).
 const (
 	DefaultBranch = "main"
 	DefaultJobs   = 3
 )
 
 // MaxJobs bounds a query's Jobs.
-var MaxJobs = int(compare.Lookup(SetRuns).Max)
+var MaxJobs = int(compare.Lookup(SetJobs).Max)
 
 // QueryEnv names the variable each setting of the baseline query (by its
 // flag name) defaults from (compare.BaselineSettings).
@@ -37,17 +37,17 @@ func SettingEnv() map[string]string {
 }
 
 // EnvQuery is the default query with the value getenv gives each QueryEnv
-// variable in its place. A PERFGATE_BASELINE_RUNS that is not an integer
+// variable in its place. A PERFGATE_BASELINE_JOBS that is not an integer
 // leaves the default and is returned as a *compare.SettingError.
 func EnvQuery(getenv func(string) string) (Query, error) {
 	q := Query{Branch: DefaultBranch, Jobs: DefaultJobs, Testbed: getenv(QueryEnv[SetTestbed])}
 	if v := getenv(QueryEnv[SetBranch]); v != "" {
 		q.Branch = v
 	}
-	if v := getenv(QueryEnv[SetRuns]); v != "" {
+	if v := getenv(QueryEnv[SetJobs]); v != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
-			return q, &compare.SettingError{Setting: SetRuns, Msg: fmt.Sprintf("%q is not an integer", v)}
+			return q, &compare.SettingError{Setting: SetJobs, Msg: fmt.Sprintf("%q is not an integer", v)}
 		}
 		q.Jobs = n
 	}
@@ -61,7 +61,7 @@ func (q Query) Check() error {
 	case q.Branch == "":
 		return &compare.SettingError{Setting: SetBranch, Msg: "must not be empty"}
 	case q.Jobs < 1 || q.Jobs > MaxJobs:
-		return &compare.SettingError{Setting: SetRuns, Msg: fmt.Sprintf("must be between 1 and %d, got %d", MaxJobs, q.Jobs)}
+		return &compare.SettingError{Setting: SetJobs, Msg: fmt.Sprintf("must be between 1 and %d, got %d", MaxJobs, q.Jobs)}
 	}
 	return nil
 }

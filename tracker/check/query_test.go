@@ -15,9 +15,9 @@ func TestEnvQuery(t *testing.T) {
 		wantBad string // the setting of the error, "" for none
 	}{
 		{"defaults", nil, Query{Branch: "main", Jobs: 3}, ""},
-		{"every variable", map[string]string{"PERFGATE_BASELINE_BRANCH": "trunk", "PERFGATE_BASELINE_RUNS": " 5 ", "PERFGATE_BASELINE_TESTBED": "gpu-a"},
+		{"every variable", map[string]string{"PERFGATE_BASELINE_BRANCH": "trunk", "PERFGATE_BASELINE_JOBS": " 5 ", "PERFGATE_BASELINE_TESTBED": "gpu-a"},
 			Query{Branch: "trunk", Jobs: 5, Testbed: "gpu-a"}, ""},
-		{"runs not an integer", map[string]string{"PERFGATE_BASELINE_RUNS": "five"}, Query{Branch: "main", Jobs: 3}, SetRuns},
+		{"jobs not an integer", map[string]string{"PERFGATE_BASELINE_JOBS": "five"}, Query{Branch: "main", Jobs: 3}, SetJobs},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,8 +38,8 @@ func TestQueryCheck(t *testing.T) {
 		{Query{Branch: "main", Jobs: 1}, ""},
 		{Query{Branch: "main", Jobs: MaxJobs}, ""},
 		{Query{Jobs: 3}, SetBranch},
-		{Query{Branch: "main", Jobs: 0}, SetRuns},
-		{Query{Branch: "main", Jobs: MaxJobs + 1}, SetRuns},
+		{Query{Branch: "main", Jobs: 0}, SetJobs},
+		{Query{Branch: "main", Jobs: MaxJobs + 1}, SetJobs},
 	}
 	for _, tt := range tests {
 		err := tt.q.Check()
@@ -52,7 +52,7 @@ func TestQueryCheck(t *testing.T) {
 
 func TestSettingEnv(t *testing.T) {
 	env := SettingEnv()
-	for name, key := range map[string]string{SetRuns: "PERFGATE_BASELINE_RUNS", SetThreshold: "PERFGATE_THRESHOLD", SetHistory: "PERFGATE_HISTORY"} {
+	for name, key := range map[string]string{SetJobs: "PERFGATE_BASELINE_JOBS", SetThreshold: "PERFGATE_THRESHOLD", SetHistory: "PERFGATE_HISTORY"} {
 		if env[name] != key {
 			t.Errorf("SettingEnv()[%q] = %q, want %q", name, env[name], key)
 		}

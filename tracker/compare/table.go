@@ -16,7 +16,14 @@ type Setting struct {
 	Input  string
 	// Min and Max bound a number; Max 0: not a bounded number.
 	Min, Max float64
+	// Old holds the names a renamed setting had: each is still read, with
+	// a deprecation warning, where the new one is not given.
+	Old Names
 }
+
+// Names are the old spellings of a renamed setting: its flag, variable
+// and .perfgate.yml key ("": that one was not renamed).
+type Names struct{ Name, Env, Config string }
 
 // The settings of the verdict and of the baseline query.
 var (
@@ -31,7 +38,8 @@ var (
 	}
 	BaselineSettings = []Setting{
 		{Name: "baseline-branch", Env: "PERFGATE_BASELINE_BRANCH", Config: "baseline.branch", Input: "baseline-branch"},
-		{Name: "baseline-runs", Env: "PERFGATE_BASELINE_RUNS", Config: "baseline.runs", Min: 1, Max: 1000},
+		{Name: "baseline-jobs", Env: "PERFGATE_BASELINE_JOBS", Config: "baseline.jobs", Min: 1, Max: 1000,
+			Old: Names{Name: "baseline-runs", Env: "PERFGATE_BASELINE_RUNS", Config: "baseline.runs"}},
 		{Name: "baseline-testbed", Env: "PERFGATE_BASELINE_TESTBED", Config: "baseline.testbed"},
 	}
 )
@@ -54,6 +62,20 @@ func Envs(list []Setting) map[string]string {
 	m := map[string]string{}
 	for _, s := range list {
 		m[s.Name] = s.Env
+	}
+	return m
+}
+
+// RenamedEnvs maps the variable of each renamed setting (of either list)
+// to its old variable.
+func RenamedEnvs() map[string]string {
+	m := map[string]string{}
+	for _, list := range [][]Setting{VerdictSettings, BaselineSettings} {
+		for _, s := range list {
+			if s.Old.Env != "" {
+				m[s.Env] = s.Old.Env
+			}
+		}
 	}
 	return m
 }

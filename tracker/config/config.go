@@ -35,6 +35,18 @@ type Config struct {
 	// Better overrides a benchmark's direction, first match wins.
 	Better   []BetterOverride
 	Baseline Baseline
+	// warnings name the deprecated keys the file uses (Warnings).
+	warnings []string
+}
+
+// Warnings name the deprecated keys c uses (baseline.runs), for the
+// caller to show: "FILE: line N: KEY is deprecated: name it NEW". A nil
+// c (no config) has none.
+func (c *Config) Warnings() []string {
+	if c == nil {
+		return nil
+	}
+	return c.warnings
 }
 
 // Thresholds are the statistics settings; zero values mean "perfgate's default".
@@ -65,7 +77,7 @@ type BetterOverride struct {
 // Baseline holds the defaults of check and action for choosing baseline runs.
 type Baseline struct {
 	Branch  string // "" = the repository's default branch
-	Runs    int    // 0 = perfgate's default
+	Jobs    int    // how many of the latest comparable jobs; 0 = perfgate's default
 	History int    // jobs read for the run-to-run spread; 0 = perfgate's default
 	Testbed string // "" = the current run's testbed
 }

@@ -40,7 +40,7 @@ func TestParseFull(t *testing.T) {
 	if !reflect.DeepEqual(c.Ignore, []string{"benchpkg/*procs=1"}) || !reflect.DeepEqual(c.Better, []BetterOverride{{"memory/*gbps*", model.Higher}}) {
 		t.Errorf("ignore/better = %v %v", c.Ignore, c.Better)
 	}
-	if c.Baseline != (Baseline{Branch: "main", Runs: 5, Testbed: "h100-1"}) {
+	if c.Baseline != (Baseline{Branch: "main", Jobs: 5, Testbed: "h100-1"}) {
 		t.Errorf("baseline = %+v", c.Baseline)
 	}
 	if !reflect.DeepEqual(c.Prepare, []string{"go build ./..."}) {
@@ -111,6 +111,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad regexp", "suites:\n  - name: a\n    builtin: {suite: m, filter: \"(\"}\n", "suites[0].builtin.filter: bad regular expression"},
 		{"list not map", "suites:\n  - name: a\n    builtin: [memory]\n", "suites[0].builtin: must be a mapping, not a list"},
 		{"dup key", "suites:\n  - name: a\n    name: b\n    builtin: {suite: m}\n", "line 3: suites[0].name: key given twice"},
+		{"old and new name", "suites:\n  - name: a\n    builtin: {suite: m}\nbaseline: {jobs: 3, runs: 5}\n", "line 4: baseline.runs: is the deprecated name of baseline.jobs; give baseline.jobs only"},
+		{"new and old name", "suites:\n  - name: a\n    builtin: {suite: m}\nbaseline: {runs: 5, jobs: 3}\n", "line 4: baseline.runs: is the deprecated name of baseline.jobs; give baseline.jobs only"},
 		{"two documents", "suites: []\n---\nsuites: []\n", "more than one YAML document"},
 		{"yaml syntax", "suites: [\n", "invalid YAML"},
 		{"kernel missing grid", kernel + "      block: 256\n", "suites[0].kernel.grid: a kernel suite needs grid:"},

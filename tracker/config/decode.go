@@ -17,8 +17,12 @@ import (
 )
 
 // decoder turns yaml.Nodes into values, reporting problems as InputErrors
-// that carry the file, the line and the key path (e.g. suites[1].command.repeat).
-type decoder struct{ file string }
+// that carry the file, the line and the key path (e.g. suites[1].command.repeat),
+// and deprecated keys as warnings.
+type decoder struct {
+	file     string
+	warnings []string
+}
 
 func (d *decoder) errf(n *yaml.Node, key, format string, args ...any) error {
 	return &model.InputError{File: d.file, Path: fmt.Sprintf("line %d: %s", n.Line, key), Msg: fmt.Sprintf(format, args...)}
@@ -187,6 +191,23 @@ func (d *decoder) integer(dst *int, lo, hi int) handler {
 func (d *decoder) bounded(dst *int, setting string) handler {
 	lo, hi := compare.Lookup(setting).IntRange()
 	return d.integer(dst, lo, hi)
+}
+
+// renamed reads the old key of the renamed judging setting named
+// (compare.Lookup: its Old.Config) with h, the new key's handler, and
+// notes the deprecation. The mapping parent giving both keys is an error.
+func (d *decoder) renamed(parent *yaml.Node, setting string, h handler) handler {
+	s := compare.Lookup(setting)
+	_, newKey, _ := strings.Cut(s.Config, ".")
+	return func(n *yaml.Node, key string) error {
+		for i := 0; i+1 < len(parent.Content); i += 2 {
+			if parent.Content[i].Value == newKey {
+				return d.errf(n, key, "is the deprecated name of %s; give %s only", s.Config, s.Config)
+			}
+		}
+		d.warnings = append(d.warnings, fmt.Sprintf("%s: line %d: %s is deprecated: name it %s", d.file, n.Line, key, s.Config))
+		return h(n, key)
+	}
 }
 
 func (d *decoder) number(dst *float64) handler {

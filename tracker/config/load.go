@@ -92,6 +92,7 @@ func Parse(name string, data []byte) (*Config, error) {
 	if len(c.Suites) == 0 {
 		return nil, d.errf(root, "suites", "at least one suite is required")
 	}
+	c.warnings = d.warnings
 	return c, nil
 }
 
@@ -283,9 +284,11 @@ func (d *decoder) better(dst *[]BetterOverride, n *yaml.Node, key string) error 
 }
 
 func (d *decoder) baseline(b *Baseline, n *yaml.Node, key string) error {
+	jobs := d.bounded(&b.Jobs, "baseline-jobs")
 	return d.fields(n, key, map[string]handler{
 		"branch":  d.str(&b.Branch),
-		"runs":    d.bounded(&b.Runs, "baseline-runs"),
+		"jobs":    jobs,
+		"runs":    d.renamed(n, "baseline-jobs", jobs),
 		"history": d.bounded(&b.History, "history"),
 		"testbed": d.str(&b.Testbed),
 	})

@@ -49,6 +49,9 @@ func Comment(ctx context.Context, e *cli.Env, o *action.Settings, opts action.Ru
 		o.Filter = regexp.MustCompile(f)
 	}
 	cfg, err := config.LoadOptional(ctx, o.Config, len(o.ResultFiles) > 0)
+	for _, w := range cfg.Warnings() {
+		e.Warn(w)
+	}
 	o.UseConfig(cfg)
 	return &Next{Plan: out.Run, Config: cfg}, err
 }
