@@ -159,10 +159,13 @@ func accept(ctx context.Context, o RunOptions, check *Plan, a model.Acceptance, 
 	if err != nil {
 		return err
 	}
-	// The acceptance bounds itself by the changes it accepts now.
+	// The stored result is decoded once: the acceptance bounds itself by
+	// the changes it accepts in it, and the comment is posted from it.
+	var stored storedResult
+	var loadErr error
 	if len(reports) > 0 {
-		if c, err := storedComparison(reports); err == nil {
-			a.Changes = compare.AcceptedChanges(c, a.Glob)
+		if stored, loadErr = loadStored(reports, check.HeadSHA); loadErr == nil {
+			a.Changes = compare.AcceptedChanges(stored.comparison(), a.Glob)
 		}
 	}
 	// The jobs of a matrix (shards) all answer one comment: it is recorded
@@ -178,45 +181,50 @@ func accept(ctx context.Context, o RunOptions, check *Plan, a model.Acceptance, 
 		reply.Head = a.HeadSHA
 		return errors.Join(react(ctx, o, "+1"), replyTo(ctx, o, reply))
 	}
-	return errors.Join(react(ctx, o, "+1"), r.repost(ctx, reports))
+	if loadErr != nil {
+		return errors.Join(react(ctx, o, "+1"), loadErr)
+	}
+	return errors.Join(react(ctx, o, "+1"), r.repost(ctx, stored))
 }
 
-// storedComparison is the comparison of the stored reports of a check:
-// the newest job's own, or a sharded job's merged.
-func storedComparison(reports []model.ShardReport) (*compare.Comparison, error) {
+// A storedResult is a check's stored result, decoded: a sharded job's
+// merged reports, or a job's own report.
+type storedResult struct {
+	merged *ShardMerge
+	own    shardData
+}
+
+// loadStored decodes the stored reports of a check of head: the newest
+// job's own, or a sharded job's merged.
+func loadStored(reports []model.ShardReport, head string) (storedResult, error) {
 	newest := slices.MaxFunc(reports, func(a, b model.ShardReport) int { return a.RecordedAt.Compare(b.RecordedAt) })
 	if newest.Shards > 1 {
 		m, err := MergeShards(reports, newest.Shards)
-		if err != nil {
-			return nil, err
-		}
-		return m.Comparison, nil
+		return storedResult{merged: m}, err
 	}
 	d, err := decodeShard(newest.Data)
 	if err != nil {
-		return nil, err
+		return storedResult{}, fmt.Errorf("the stored result of %s cannot be read (%w): run /perfgate run", model.ShortSHA(head), err)
 	}
-	return d.Comparison, nil
+	return storedResult{own: d}, nil
 }
 
-// repost posts the comment and the status of the stored reports with the
+func (s storedResult) comparison() *compare.Comparison {
+	if s.merged != nil {
+		return s.merged.Comparison
+	}
+	return s.own.Comparison
+}
+
+// repost posts the comment and the status of the stored result with the
 // acceptances applied: a job's own report as its run posted it, a sharded
 // job's merged.
-func (r *run) repost(ctx context.Context, reports []model.ShardReport) error {
-	newest := slices.MaxFunc(reports, func(a, b model.ShardReport) int { return a.RecordedAt.Compare(b.RecordedAt) })
-	if newest.Shards > 1 {
-		m, err := MergeShards(reports, newest.Shards)
-		if err != nil {
-			return err
-		}
-		return r.postMerged(ctx, m)
+func (r *run) repost(ctx context.Context, s storedResult) error {
+	if s.merged != nil {
+		return r.postMerged(ctx, s.merged)
 	}
-	d, err := decodeShard(newest.Data)
-	if err != nil {
-		return fmt.Errorf("the stored result of %s cannot be read (%w): run /perfgate run", model.ShortSHA(r.plan.HeadSHA), err)
-	}
-	c := d.Comparison
-	r.conf, r.history, r.notes = d.Confirmation, d.History, d.Notes
+	c := s.own.Comparison
+	r.conf, r.history, r.notes = s.own.Confirmation, s.own.History, s.own.Notes
 	compare.Accept(c, r.accs)
 	fmt.Fprintf(r.o.Stdout, "perfgate: %s\n", report.VerdictLine(c))
 	return r.updateGitHub(ctx, c)
