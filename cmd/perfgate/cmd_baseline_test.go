@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -37,21 +36,8 @@ func TestBaselineReset(t *testing.T) {
 			var reason string
 			check := func(wantCode int) (verdict string, nBase int) {
 				t.Helper()
-				out, errOut, code := invoke(t, vars, "check", "--candidate", pr, "--baseline-jobs", "5", "--format", "json")
-				if code != wantCode {
-					t.Fatalf("check: exit %d, want %d: %s", code, wantCode, errOut)
-				}
-				var rep struct {
-					Benchmarks []struct {
-						Verdict, Reason string
-						NBaseline       int `json:"n_baseline"`
-					} `json:"benchmarks"`
-				}
-				if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Benchmarks) != 1 {
-					t.Fatalf("check JSON: %v\n%s", err, out)
-				}
-				reason = rep.Benchmarks[0].Reason
-				return rep.Benchmarks[0].Verdict, rep.Benchmarks[0].NBaseline
+				verdict, reason, nBase = checkOne(t, vars, wantCode, "--candidate", pr, "--baseline-jobs", "5")
+				return verdict, nBase
 			}
 			if v, _ := check(cli.ExitRegression); v != "regression" {
 				t.Fatalf("before the reset: %s, want regression", v)

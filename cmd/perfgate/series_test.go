@@ -30,21 +30,7 @@ func TestMetricChangeStartsSeries(t *testing.T) {
 			pr := writeRuns(t, dir, histRun("pr", 5, 100000, asPR, cpu))[0]
 			check := func() (verdict, reason string, nBase int) {
 				t.Helper()
-				out, errOut, code := invoke(t, vars, "check", "--candidate", pr, "--format", "json")
-				if code != cli.ExitOK {
-					t.Fatalf("check: exit %d: %s", code, errOut)
-				}
-				var rep struct {
-					Benchmarks []struct {
-						Verdict, Reason string
-						NBaseline       int `json:"n_baseline"`
-					} `json:"benchmarks"`
-				}
-				if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Benchmarks) != 1 {
-					t.Fatalf("check JSON: %v\n%s", err, out)
-				}
-				b := rep.Benchmarks[0]
-				return b.Verdict, b.Reason, b.NBaseline
+				return checkOne(t, vars, cli.ExitOK, "--candidate", pr)
 			}
 			if v, reason, _ := check(); v != "insufficient" || !strings.Contains(reason, "a new series: no baseline run in cpu-ns/op yet (the earlier runs are in us") {
 				t.Errorf("first PR after the switch: %s %q, want insufficient, a new series", v, reason)
@@ -80,4 +66,26 @@ func eachStore() map[string]func(t *testing.T) map[string]string {
 			return vars
 		},
 	}
+}
+
+// checkOne runs perfgate check --format json with args on a candidate of
+// one benchmark, fails the test unless it exits wantCode, and returns that
+// benchmark's verdict, reason and baseline sample count.
+func checkOne(t *testing.T, vars map[string]string, wantCode int, args ...string) (verdict, reason string, nBase int) {
+	t.Helper()
+	out, errOut, code := invoke(t, vars, append(append([]string{"check"}, args...), "--format", "json")...)
+	if code != wantCode {
+		t.Fatalf("check: exit %d, want %d: %s", code, wantCode, errOut)
+	}
+	var rep struct {
+		Benchmarks []struct {
+			Verdict, Reason string
+			NBaseline       int `json:"n_baseline"`
+		} `json:"benchmarks"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Benchmarks) != 1 {
+		t.Fatalf("check JSON: %v\n%s", err, out)
+	}
+	b := rep.Benchmarks[0]
+	return b.Verdict, b.Reason, b.NBaseline
 }
