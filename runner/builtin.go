@@ -78,16 +78,16 @@ func CheckSelection(names []string, o kernels.Options) error {
 }
 
 // BuiltinUnits are the processes of one round of built-in suites: one per
-// named suite that o leaves benchmarks in, running perfgate run with args
-// (the selection flags), in the order of names.
-func BuiltinUnits(names []string, o kernels.Options, args []string) []Unit {
+// named suite that o leaves benchmarks in, running it as o selects and
+// tunes its benchmarks (skipping those unchanged against skipAgainst), in
+// the order of names.
+func BuiltinUnits(names []string, o kernels.Options, skipAgainst string) []Unit {
 	var units []Unit
 	for _, s := range kernels.ListFor(o) {
 		if !slices.Contains(names, s.Name) || len(s.Benchmarks) == 0 {
 			continue
 		}
-		a := append([]string{"run", "--suite", s.Name}, args...)
-		units = append(units, Unit{Name: s.Name, Args: a})
+		units = append(units, Unit{Name: s.Name, Child: builtinChild([]string{s.Name}, o, skipAgainst)})
 	}
 	slices.SortStableFunc(units, func(a, b Unit) int { return slices.Index(names, a.Name) - slices.Index(names, b.Name) })
 	return units

@@ -71,18 +71,18 @@ func parseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 	return out, nil
 }
 
-// OnDevices runs perfgate with args (a run command without --out and
-// without run metadata) once per GPU of devs, all at once, each worker
-// process seeing its GPU alone (CUDA_VISIBLE_DEVICES=UUID), and returns
-// their results merged under the run block run (MergeDevices).
-func (r *Runner) OnDevices(ctx context.Context, devs []kernels.Device, args []string, run model.Run) (*model.Results, error) {
+// OnDevices runs the perfgate process c (without output file and run
+// block) once per GPU of devs, all at once, each worker process seeing its
+// GPU alone (CUDA_VISIBLE_DEVICES=UUID), and returns their results merged
+// under the run block run (MergeDevices).
+func (r *Runner) OnDevices(ctx context.Context, devs []kernels.Device, c Child, run model.Run) (*model.Results, error) {
 	dir, err := os.MkdirTemp("", "perfgate-devices-")
 	if err != nil {
 		return nil, &model.InfraError{Op: "run --devices", Err: err}
 	}
 	defer os.RemoveAll(dir)
-	args = append(slices.Clone(args), MetaArgs(run)...) // one run block for all GPUs
-	var mu sync.Mutex                                   // one line at a time on the log
+	c.Meta = childMeta(run) // one run block for all GPUs
+	var mu sync.Mutex       // one line at a time on the log
 	errs := make([]error, len(devs))
 	paths := make([]string, len(devs))
 	t0 := time.Now()
@@ -90,7 +90,8 @@ func (r *Runner) OnDevices(ctx context.Context, devs []kernels.Device, args []st
 	for i, d := range devs {
 		paths[i] = filepath.Join(dir, fmt.Sprintf("gpu%d.json", d.Index))
 		pw := &prefixWriter{prefix: fmt.Sprintf("[gpu %d] ", d.Index), w: r.Log, mu: &mu}
-		cmd, err := r.Self(ctx, append(slices.Clone(args), "--out", paths[i]))
+		c.Out = paths[i]
+		cmd, _, err := r.Start(ctx, c)
 		if err != nil {
 			return nil, err
 		}

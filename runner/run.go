@@ -70,7 +70,7 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := r.OnDevices(ctx, o.Devices, builtinArgs(o), run)
+		res, err := r.OnDevices(ctx, o.Devices, devicesChild(o), run)
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		return nil, err
 	}
 	if o.Rounds > 1 {
-		units := BuiltinUnits(o.Suites, o.Kernel, append(selectionArgs(o.Kernel), skipArgs(o)...))
+		units := BuiltinUnits(o.Suites, o.Kernel, o.SkipUnchangedAgainst)
 		return r.Rounds(ctx, Spec{Rounds: o.Rounds, Units: units, Run: run, Prefix: "r"})
 	}
 	bs, env, err := r.Builtin(ctx, o.Suites, o.Kernel)
@@ -143,41 +143,10 @@ func (r *Runner) strict(ctx context.Context, on bool) error {
 	return err
 }
 
-// builtinArgs are the arguments of a perfgate run process that runs o's
-// built-in suites as o selects them (no --out, no run metadata).
-func builtinArgs(o Options) []string {
-	args := append([]string{"run", "--suite", strings.Join(o.Suites, ",")}, selectionArgs(o.Kernel)...)
-	args = append(args, skipArgs(o)...)
-	if o.Strict {
-		args = append(args, "--strict")
-	}
-	return args
-}
-
-// selectionArgs are the perfgate run flags that select and tune built-in
-// suites' benchmarks as k does.
-func selectionArgs(k kernels.Options) []string {
-	var args []string
-	if k.Size != "" {
-		args = append(args, "--size", k.Size)
-	}
-	if k.Filter != nil {
-		args = append(args, "--filter", k.Filter.String())
-	}
-	if len(k.Ops) > 0 {
-		args = append(args, "--op", strings.Join(k.Ops, ","))
-	}
-	if len(k.DTypes) > 0 {
-		args = append(args, "--dtype", strings.Join(k.DTypes, ","))
-	}
-	if k.MaxTime != 0 {
-		args = append(args, "--max-time", k.MaxTime.String())
-	}
-	if k.Fast {
-		args = append(args, "--fast")
-	}
-	if k.Pace != "" {
-		args = append(args, "--pace", k.Pace)
-	}
-	return args
+// devicesChild is the worker process of each GPU of o.Devices: o's
+// built-in suites as o selects them.
+func devicesChild(o Options) Child {
+	c := builtinChild(o.Suites, o.Kernel, o.SkipUnchangedAgainst)
+	c.Strict = o.Strict
+	return c
 }

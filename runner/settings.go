@@ -27,8 +27,11 @@ type Settings struct {
 	List, Fast, SkipPrepare, Strict     bool
 	Rounds                              int
 	MaxTime                             time.Duration
-	CacheDir                            string   // kernels' build cache (PERFGATE_CACHE)
-	Worker                              []string // the command line of a sharing-suite worker
+	// CacheDir is kernels' build cache (PERFGATE_CACHE) and Worker the
+	// command line of a sharing-suite worker: each process finds its own,
+	// so a Child's do not travel.
+	CacheDir string   `json:"-"`
+	Worker   []string `json:"-"`
 }
 
 // Defaults fills in what a run runs when neither Suites nor Config names

@@ -51,15 +51,6 @@ func loadUnchanged(paths string) (map[string]string, error) {
 	return UnchangedKernels(runs), nil
 }
 
-// skipArgs passes --skip-unchanged-against on to the processes of rounds
-// and devices.
-func skipArgs(o Options) []string {
-	if o.SkipUnchangedAgainst == "" {
-		return nil
-	}
-	return []string{"--skip-unchanged-against", o.SkipUnchangedAgainst}
-}
-
 // renameSuite returns the hashes of unchanged recorded under the config
 // suite name (a builtin suite's benchmarks are recorded under it) keyed
 // by the built-in suite's, as the kernels name them.

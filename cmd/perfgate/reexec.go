@@ -43,5 +43,5 @@ var openGPU runner.Opener
 // newRunner returns the runner of the commands that measure: its messages
 // go to e.Stderr.
 func newRunner(e *cli.Env) *runner.Runner {
-	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv("PERFGATE_CACHE"), Self: selfCommand, OpenGPU: openGPU}
+	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv("PERFGATE_CACHE"), Start: startChild, OpenGPU: openGPU}
 }
