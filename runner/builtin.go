@@ -56,11 +56,11 @@ func (r *Runner) Builtin(ctx context.Context, names []string, o kernels.Options)
 // CheckSuites checks names against the built-in suites.
 func CheckSuites(names []string) error {
 	if len(names) == 0 {
-		return inputErr("--suite: name at least one suite (%s), or use --list", strings.Join(kernels.SuiteNames(), ", "))
+		return model.SettingError("suite", "name at least one suite (%s), or use %s", strings.Join(kernels.SuiteNames(), ", "), model.Flag("list"))
 	}
 	for _, n := range names {
 		if !slices.Contains(kernels.SuiteNames(), n) {
-			return inputErr("--suite: unknown suite %q (built-in suites: %s)", n, strings.Join(kernels.SuiteNames(), ", "))
+			return model.SettingError("suite", "unknown suite %q (built-in suites: %s)", n, strings.Join(kernels.SuiteNames(), ", "))
 		}
 	}
 	return nil
@@ -74,7 +74,7 @@ func CheckSelection(names []string, o kernels.Options) error {
 			return nil
 		}
 	}
-	return inputErr("--filter, --op, --dtype: they select no benchmark of %s (perfgate run --list with the same flags shows what they select)", strings.Join(names, ", "))
+	return inputErr("%s, %s, %s: they select no benchmark of %s (perfgate run %s with the same flags shows what they select)", model.Flag("filter"), model.Flag("op"), model.Flag("dtype"), strings.Join(names, ", "), model.Flag("list"))
 }
 
 // BuiltinUnits are the processes of one round of built-in suites: one per

@@ -177,10 +177,9 @@ func Paths(out string, rounds int) ([]string, error) {
 	case rounds == 1:
 		return []string{out}, nil
 	case out == "" || out == "-":
-		return nil, inputErr("--out: --rounds %d writes %d results files, not standard output: name a directory (--out results/) or a pattern with {round} (--out results-{round}.json)", rounds, rounds)
+		return nil, model.SettingError("out", "%s %d writes %d results files, not standard output: name a directory (%s results/) or a pattern with {round} (%s results-{round}.json)", model.Flag("rounds"), rounds, rounds, model.Flag("out"), model.Flag("out"))
 	default:
-		return nil, inputErr("--out: --rounds %d writes %d results files: name a directory (--out %s/) or a pattern with {round} (--out %s)",
-			rounds, rounds, strings.TrimSuffix(out, ".json"), roundPattern(out))
+		return nil, model.SettingError("out", "%s %d writes %d results files: name a directory (%s %s/) or a pattern with {round} (%s %s)", model.Flag("rounds"), rounds, rounds, model.Flag("out"), strings.TrimSuffix(out, ".json"), model.Flag("out"), roundPattern(out))
 	}
 	width := len(strconv.Itoa(rounds))
 	paths := make([]string, rounds)

@@ -64,7 +64,7 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 	}
 	if len(o.Devices) > 0 {
 		if o.Rounds > 1 {
-			return nil, inputErr("--devices: not with --rounds (run the rounds on each GPU in turn)")
+			return nil, model.SettingError("devices", "not with %s (run the rounds on each GPU in turn)", model.Flag("rounds"))
 		}
 		run, err := o.Meta()
 		if err != nil {
@@ -125,7 +125,7 @@ func (r *Runner) runConfig(ctx context.Context, o Options) ([]*model.Results, er
 		}
 	}
 	if err == nil && len(rs) == 0 {
-		err = inputErr("--suite: %q selects no suite of %s", strings.Join(o.Suites, ","), cfg.File)
+		err = model.SettingError("suite", "%q selects no suite of %s", strings.Join(o.Suites, ","), cfg.File)
 	}
 	return rs, err
 }

@@ -46,7 +46,7 @@ func loadUnchanged(paths string) (map[string]string, error) {
 	}
 	runs, err := resultsjson.LoadAll(files)
 	if err != nil {
-		return nil, fmt.Errorf("--skip-unchanged-against: %w", err)
+		return nil, fmt.Errorf("%s: %w", model.Flag("skip-unchanged-against"), err)
 	}
 	return UnchangedKernels(runs), nil
 }

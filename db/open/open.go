@@ -91,7 +91,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("the database did not answer within %s (--db-timeout, PERFGATE_DB_TIMEOUT)", e.After)
+	return fmt.Sprintf("the database did not answer within %s (%s, PERFGATE_DB_TIMEOUT)", e.After, model.Flag("db-timeout"))
 }
 
 func (e *TimeoutError) Unwrap() error { return e.Err }

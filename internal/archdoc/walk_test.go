@@ -398,6 +398,9 @@ type flow struct {
 // "after" line). With -v it lists the stops; -walkroot walks another
 // checkout (and checks nothing).
 func TestWalkActionRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a cmd/perfgate test with every package instrumented for coverage")
+	}
 	testWalk(t, flow{test: "TestActionLongComment", entry: "runAction", section: "## Walking the action"})
 }
 
@@ -406,13 +409,13 @@ func TestWalkActionRun(t *testing.T) {
 // as TestWalkActionRun walks the action. The rounds' child processes are
 // not walked: they are the same command again.
 func TestWalkRunRounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a cmd/perfgate test with every package instrumented for coverage")
+	}
 	testWalk(t, flow{test: "TestRunRoundsConfig", entry: "runRun", section: "## Walking run --rounds 3"})
 }
 
 func testWalk(t *testing.T, fl flow) {
-	if testing.Short() {
-		t.Skip("builds and runs a cmd/perfgate test with every package instrumented for coverage")
-	}
 	root, err := filepath.Abs(*walkRoot)
 	if err != nil {
 		t.Fatal(err)

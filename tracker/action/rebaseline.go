@@ -50,7 +50,7 @@ func (r *run) rebaseline(ctx context.Context, st Store, runs []*model.Results) {
 	}
 	if err != nil {
 		r.o.Log.Annotate("warning", "perfgate could not re-baseline accepted changes",
-			fmt.Sprintf("%v; a maintainer can do it by hand: perfgate baseline reset GLOB --reason ...", err))
+			fmt.Sprintf("%v; a maintainer can do it by hand: perfgate baseline reset GLOB %s ...", err, model.Flag("reason")))
 	}
 }
 

@@ -61,7 +61,7 @@ func Upload(ctx context.Context, st check.SourceRecorder, files []string, w io.W
 func UploadDir(ctx context.Context, dir string, open func(context.Context) (check.SourceRecorder, func() error, error), w io.Writer) error {
 	files, err := Files(dir)
 	if err != nil {
-		return &model.InfraError{Op: "--spool " + dir, Err: err}
+		return &model.InfraError{Op: model.Flag("spool").String() + " " + dir, Err: err}
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(w, "nothing to upload: %s holds no spooled runs\n", dir)
