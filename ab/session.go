@@ -183,6 +183,11 @@ func (s *Session) Close() {
 	}
 }
 
+// DefaultRounds is how many rounds perfgate ab runs unless told: more
+// than the action's (runner.DefaultActionRounds), since ab reads no stored
+// history and the spread between processes comes from its rounds alone.
+const DefaultRounds = 5
+
 func inputErr(format string, args ...any) error {
 	return &model.InputError{Msg: fmt.Sprintf(format, args...)}
 }

@@ -27,5 +27,5 @@ func runWorker(ctx context.Context, args []string, e *cli.Env) error {
 	if fs.NArg() > 0 {
 		return cli.UsageErrorf("worker: unexpected argument %q", fs.Arg(0))
 	}
-	return kernels.SharingWorker(ctx, w, e.Getenv("PERFGATE_CACHE"), os.Stdin, e.Stdout)
+	return kernels.SharingWorker(ctx, w, cacheDir(e), os.Stdin, e.Stdout)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os/exec"
 	"strings"
 	"time"
@@ -21,13 +22,14 @@ func registerRunFlags(fs interface {
 	DurationVar(*time.Duration, string, time.Duration, string)
 	IntVar(*int, string, int, string)
 }, e *cli.Env, s *runner.Settings) {
-	fs.StringVar(&s.Suites, "suite", e.GetenvOr("PERFGATE_SUITE", ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env PERFGATE_SUITE; default: the suites of ./.perfgate.yml if it exists, else "+strings.Join(kernels.DefaultSuites(), ",")+" at --size ci)")
+	env := func(name string) string { return runner.RunSetting(name).Env }
+	fs.StringVar(&s.Suites, "suite", e.GetenvOr(env("suite"), ""), "comma-separated built-in suites: "+strings.Join(kernels.SuiteNames(), ", ")+" (env "+env("suite")+"; default: the suites of ./.perfgate.yml if it exists, else "+strings.Join(kernels.DefaultSuites(), ",")+" at --size ci)")
 	fs.StringVar(&s.Filter, "filter", "", "run only benchmarks whose suite/name matches this regular expression")
 	fs.StringVar(&s.Ops, "op", "", "comma-separated operations to run (the first name segment: layernorm, cublas, add, …); with --filter, both must match")
-	fs.StringVar(&s.Size, "size", e.GetenvOr("PERFGATE_SIZE", kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env PERFGATE_SIZE; ci without --suite)")
+	fs.StringVar(&s.Size, "size", e.GetenvOr(env("size"), kernels.SizeMedium), "size preset: "+strings.Join(kernels.Sizes, ", ")+" (env "+env("size")+"; ci without --suite)")
 	fs.StringVar(&s.DTypes, "dtype", "", "comma-separated element types to run: "+strings.Join(kernels.DTypes, ", ")+" (default: all)")
 	fs.StringVar(&s.Out, "out", "", "write results v1 to this file (default: standard output); with --rounds, a directory (DIR/round-N.json) or a `pattern` with {round}")
-	fs.IntVar(&s.Rounds, "rounds", 1, "run every suite in this many separate processes (rounds, in a rotated suite order); each round is one results file. Default 1: the quickest look while you work; a gate measures more (the action runs 3: a 15% slowdown at a 3% run-to-run spread is caught 98% of the time against 47% with 1, docs/verdicts.md)")
+	fs.IntVar(&s.Rounds, "rounds", 1, fmt.Sprintf("run every suite in this many separate processes (rounds, in a rotated suite order); each round is one results file. Default 1: the quickest look while you work; a gate measures more (the action runs %d: a 15%% slowdown at a 3%% run-to-run spread is caught 98%% of the time against 47%% with 1, docs/verdicts.md)", runner.DefaultActionRounds))
 	fs.BoolVar(&s.SkipPrepare, "skip-prepare", false, "with --config: do not run the prepare commands (perfgate sets it for the processes of --rounds, after preparing once)")
 	fs.StringVar(&s.Config, "config", "", "run the suites this .perfgate.yml declares (--suite then selects among them by name)")
 	fs.StringVar(&s.Devices, "devices", "", "run on several GPUs at once, one worker process per GPU, results merged: all, or indices such as 0,1")
@@ -36,7 +38,7 @@ func registerRunFlags(fs interface {
 	fs.BoolVar(&s.List, "list", false, "list suites and benchmarks (no GPU needed) and exit")
 	fs.BoolVar(&s.Fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
 	fs.DurationVar(&s.MaxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
-	fs.StringVar(&s.Pace, "pace", e.GetenvOr("PERFGATE_PACE", ""), "spacing of samples under the GPU's power limit: auto (the default: idle after each sample once NVML reports power or thermal throttling, retaking throttled samples), off, or a fixed idle `ratio` of each sample's GPU time (env PERFGATE_PACE)")
+	fs.StringVar(&s.Pace, "pace", e.GetenvOr(env("pace"), ""), "spacing of samples under the GPU's power limit: auto (the default: idle after each sample once NVML reports power or thermal throttling, retaking throttled samples), off, or a fixed idle `ratio` of each sample's GPU time (env "+env("pace")+")")
 }
 
 // startChild is the runner's Starter: this binary's perfgate run, handed

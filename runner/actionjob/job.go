@@ -143,6 +143,6 @@ func (j *Job) measureAB(ctx context.Context) (base, head []*model.Results, err e
 // runMeta is the run block of runs measured here: the GitHub Actions
 // environment, PERFGATE_TESTBED and the checkout.
 func (j *Job) runMeta(ctx context.Context) (model.Run, error) {
-	r, _, err := runmeta.Resolve(ctx, runmeta.Given{Testbed: j.Getenv("PERFGATE_TESTBED")}, j.Getenv, time.Now())
+	r, _, err := runmeta.Resolve(ctx, runmeta.Given{Testbed: j.Getenv(runner.RunSetting("testbed").Env)}, j.Getenv, time.Now())
 	return r, err
 }
