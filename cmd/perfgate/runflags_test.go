@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/internal/childspec"
+	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/runmeta"
 )
@@ -70,5 +71,29 @@ func TestChildSpecIsTheFlags(t *testing.T) {
 	}
 	if _, _, _, err := parseRunFlags([]string{"--spec", `{"version":9,"spec":{}}`}, e); cli.Code(err, &strings.Builder{}) != cli.ExitBadInput {
 		t.Errorf("a spec of another version: %v, want a usage error", err)
+	}
+}
+
+// TestWorkerSpec: a sharing-suite worker reads its workload from a spec
+// (--spec and the spec's JSON) as from its flags (kernels.SharingWork.Args,
+// which the suite builds today), and refuses a bad spec as bad usage.
+func TestWorkerSpec(t *testing.T) {
+	e := &cli.Env{Stdout: &strings.Builder{}, Stderr: &strings.Builder{}, Getenv: func(string) string { return "" }}
+	w := kernels.SharingWork{Blocks: 2, Threads: 64, Iters: 10, Launches: 3}
+	spec, err := childspec.Encode(workerSpecVersion, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFlags, err := parseWorker(w.Args(), e)
+	if err != nil || fromFlags != w {
+		t.Fatalf("from the flags %q: %+v, %v", w.Args(), fromFlags, err)
+	}
+	if got, err := parseWorker([]string{"--spec", string(spec)}, e); err != nil || got != w {
+		t.Errorf("from the spec %s: %+v, %v; want %+v", spec, got, err, w)
+	}
+	for _, args := range [][]string{{"--spec", `{"version":2,"spec":{}}`}, {"--spec"}, {"--spec", string(spec), "--blocks", "1"}} {
+		if _, stderr, code := invoke(t, nil, append([]string{"worker"}, args...)...); code != 2 || !strings.Contains(stderr, "worker: --spec") {
+			t.Errorf("worker %q: exit %d, %s; want a usage error naming --spec", args, code, stderr)
+		}
 	}
 }
