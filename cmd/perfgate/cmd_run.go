@@ -47,7 +47,7 @@ func runRun(ctx context.Context, args []string, e *cli.Env) error {
 // parseRunFlags parses perfgate run's flags, or the spec of a child
 // (--spec), into its settings and run metadata, and returns the flags given.
 func parseRunFlags(args []string, e *cli.Env) (runner.Settings, *runMetaFlags, map[string]bool, error) {
-	s := runner.Settings{CacheDir: cacheDir(e), Worker: workerCommand()}
+	s := runner.Settings{CacheDir: e.Getenv(cacheEnv), Worker: workerCommand()}
 	meta := &runMetaFlags{}
 	fs := cli.NewFlagSet(e, "run", "[--suite NAME[,NAME]] [--filter REGEX] [--op NAME[,NAME]] [--size ci|small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
 	registerRunFlags(fs, e, &s)

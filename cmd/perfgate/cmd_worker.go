@@ -26,7 +26,7 @@ func runWorker(ctx context.Context, args []string, e *cli.Env) error {
 	if err != nil {
 		return err
 	}
-	return kernels.SharingWorker(ctx, w, cacheDir(e), os.Stdin, e.Stdout)
+	return kernels.SharingWorker(ctx, w, e.Getenv(cacheEnv), os.Stdin, e.Stdout)
 }
 
 // parseWorker reads a worker's workload from its flags, or from its spec

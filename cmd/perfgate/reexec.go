@@ -43,8 +43,8 @@ var openGPU runner.Opener
 // newRunner returns the runner of the commands that measure: its messages
 // go to e.Stderr.
 func newRunner(e *cli.Env) *runner.Runner {
-	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: cacheDir(e), Start: startChild, OpenGPU: openGPU}
+	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv(cacheEnv), Start: startChild, OpenGPU: openGPU}
 }
 
-// cacheDir is kernels' build cache: PERFGATE_CACHE ("": kernels' default).
-func cacheDir(e *cli.Env) string { return e.Getenv("PERFGATE_CACHE") }
+// cacheEnv names kernels' build cache ("": kernels' default).
+const cacheEnv = "PERFGATE_CACHE"
