@@ -77,17 +77,17 @@ func CheckSelection(names []string, o kernels.Options) error {
 	return inputErr("%s, %s, %s: they select no benchmark of %s (perfgate run %s with the same flags shows what they select)", model.Flag("filter"), model.Flag("op"), model.Flag("dtype"), strings.Join(names, ", "), model.Flag("list"))
 }
 
-// BuiltinUnits are the processes of one round of built-in suites: one per
-// named suite that o leaves benchmarks in, running it as o selects and
-// tunes its benchmarks (skipping those unchanged against skipAgainst), in
-// the order of names.
-func BuiltinUnits(names []string, o kernels.Options, skipAgainst string) []Unit {
+// BuiltinUnits are the processes of one round of o's built-in suites: one
+// per suite that o.Kernel leaves benchmarks in, running it as o selects
+// and tunes its benchmarks (builtinChild), in the order of o.Suites.
+func BuiltinUnits(o Options) []Unit {
+	names := o.Suites
 	var units []Unit
-	for _, s := range kernels.ListFor(o) {
+	for _, s := range kernels.ListFor(o.Kernel) {
 		if !slices.Contains(names, s.Name) || len(s.Benchmarks) == 0 {
 			continue
 		}
-		units = append(units, Unit{Name: s.Name, Child: builtinChild([]string{s.Name}, o, skipAgainst)})
+		units = append(units, Unit{Name: s.Name, Child: builtinChild(o, []string{s.Name})})
 	}
 	slices.SortStableFunc(units, func(a, b Unit) int { return slices.Index(names, a.Name) - slices.Index(names, b.Name) })
 	return units

@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/runmeta"
 )
@@ -39,12 +38,17 @@ func childMeta(run model.Run) runmeta.Given {
 		Event: run.Event, Testbed: run.Testbed, PR: run.PR}
 }
 
-// builtinChild is a child that runs the built-in suites names as k
-// selects and tunes their benchmarks, skipping those unchanged against
-// skipAgainst (Options.SkipUnchangedAgainst).
-func builtinChild(names []string, k kernels.Options, skipAgainst string) Child {
-	s := Settings{Suites: strings.Join(names, ","), Size: k.Size, Ops: strings.Join(k.Ops, ","), DTypes: strings.Join(k.DTypes, ","),
-		MaxTime: k.MaxTime, Fast: k.Fast, Pace: k.Pace, SkipUnchanged: skipAgainst}
+// builtinChild is a child that runs the built-in suites names of o as
+// o.Kernel selects and tunes their benchmarks, skipping those unchanged
+// against o.SkipUnchangedAgainst. A setting of o.Given that this does
+// not name (a field added to Settings) reaches the child as given.
+func builtinChild(o Options, names []string) Child {
+	s := o.Given
+	// What only the parent does: the child runs these suites once, here.
+	s.Config, s.Devices, s.Out, s.List, s.Rounds, s.SkipPrepare, s.Strict = "", "", "", false, 0, false, false
+	k := o.Kernel
+	s.Suites, s.Size, s.Ops, s.DTypes = strings.Join(names, ","), k.Size, strings.Join(k.Ops, ","), strings.Join(k.DTypes, ",")
+	s.MaxTime, s.Fast, s.Pace, s.SkipUnchanged, s.Filter = k.MaxTime, k.Fast, k.Pace, o.SkipUnchangedAgainst, ""
 	if k.Filter != nil {
 		s.Filter = k.Filter.String()
 	}

@@ -35,6 +35,10 @@ type Options struct {
 	// newest run's are not measured but reported as skipped (skip.go).
 	// Built-in suites, and builtin suites of a config, only.
 	SkipUnchangedAgainst string
+	// Given are the settings these options were made from
+	// (Settings.Options): the processes of rounds and --devices start from
+	// them (builtinChild).
+	Given Settings
 	// Meta returns the run block of the results; Run calls it once, after
 	// checking the options.
 	Meta func() (model.Run, error)
@@ -84,7 +88,7 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		return nil, err
 	}
 	if o.Rounds > 1 {
-		units := BuiltinUnits(o.Suites, o.Kernel, o.SkipUnchangedAgainst)
+		units := BuiltinUnits(o)
 		return r.Rounds(ctx, Spec{Rounds: o.Rounds, Units: units, Run: run, Prefix: "r"})
 	}
 	bs, env, err := r.Builtin(ctx, o.Suites, o.Kernel)
@@ -146,7 +150,7 @@ func (r *Runner) strict(ctx context.Context, on bool) error {
 // devicesChild is the worker process of each GPU of o.Devices: o's
 // built-in suites as o selects them.
 func devicesChild(o Options) Child {
-	c := builtinChild(o.Suites, o.Kernel, o.SkipUnchangedAgainst)
+	c := builtinChild(o, o.Suites)
 	c.Strict = o.Strict
 	return c
 }

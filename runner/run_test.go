@@ -24,7 +24,7 @@ func TestBuiltinUnits(t *testing.T) {
 		s.Suites, s.Strict = suites, strict
 		return Child{Settings: s}
 	}
-	units := BuiltinUnits(o.Suites, o.Kernel, "")
+	units := BuiltinUnits(o)
 	want := []Unit{{Name: "rowwise", Child: child("rowwise", false)}, {Name: "memory", Child: child("memory", false)}}
 	if !reflect.DeepEqual(units, want) {
 		t.Errorf("units\n%+v\nwant\n%+v", units, want)

@@ -69,7 +69,7 @@ func (s Settings) OutPaths() ([]string, error) {
 // Options checks s and turns it into a run's options, all but the run
 // block (Options.Meta). devices lists the GPUs --devices chooses from.
 func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, error) {
-	o := Options{Suites: splitList(s.Suites), Rounds: s.Rounds, SkipPrepare: s.SkipPrepare, Strict: s.Strict, SkipUnchangedAgainst: s.SkipUnchanged,
+	o := Options{Given: s, Suites: splitList(s.Suites), Rounds: s.Rounds, SkipPrepare: s.SkipPrepare, Strict: s.Strict, SkipUnchangedAgainst: s.SkipUnchanged,
 		Kernel: kernels.Options{Size: s.Size, Fast: s.Fast, MaxTime: s.MaxTime, Pace: s.Pace, CacheDir: s.CacheDir,
 			Worker: s.Worker, Ops: splitList(s.Ops), DTypes: splitList(s.DTypes)}}
 	if s.Filter != "" {
