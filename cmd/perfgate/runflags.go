@@ -74,9 +74,9 @@ func childLine(s runner.Settings) string {
 		switch v := f.Value.String(); v {
 		case "", "0", "0s", "false":
 		case "true":
-			line = append(line, "--"+f.Name)
+			line = append(line, cli.SpellFlag(f.Name))
 		default:
-			line = append(line, "--"+f.Name, v)
+			line = append(line, cli.SpellFlag(f.Name), v)
 		}
 	}
 	for _, name := range childLineOrder {
