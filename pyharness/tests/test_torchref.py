@@ -86,7 +86,9 @@ class Specs(unittest.TestCase):
 
             p, doc = self.run_doc(d, {"specs": []})
             self.assertEqual((p.returncode, doc), (2, None))
-            p, _ = self.run_doc(d, spec(mod, "op", None, check={"module": mod}))
+            nofn = spec(mod, "op", None)
+            nofn["check"] = {"module": mod}
+            p, _ = self.run_doc(d, nofn)
             self.assertEqual(p.returncode, 2)
             self.assertIn("check needs module and function", p.stderr)
 
