@@ -21,8 +21,10 @@ import (
 // its own in the built-in benchmark's suite.
 type Arm struct {
 	// Metric names the speedup on the built-in benchmark:
-	// speedup_vs_<Metric> (torch: PyTorch's default way; torch_graph,
-	// torch_compile, flash_attn2: the others).
+	// speedup_vs_<Metric>. torch is PyTorch's default way (eager, SDPA),
+	// and the others begin torch_ (torch_graph, torch_compile,
+	// torch_flash_attn2), so that speedup_vs_torch* is every in-run
+	// PyTorch reference (perfgate summary --speedups torch).
 	Metric string
 	// Op is the first segment of the arm's benchmark names: "torch." and
 	// the PyTorch function (torch.add, torch.sdpa) or, for the launch-bound
@@ -209,7 +211,7 @@ func attentionArms(op, dtype string, _ map[string]string) []Arm {
 	tol := attnTolerance(dtype)
 	return []Arm{
 		{Metric: "torch", Op: "torch.sdpa", Factory: "sdpa", Check: "attention_expected", Ops: 1, Launches: 1, Tolerance: tol},
-		{Metric: "flash_attn2", Op: "torch.flash_attn2", Factory: "flash_attn2", Check: "attention_expected", Ops: 1, Launches: 1,
+		{Metric: "torch_flash_attn2", Op: "torch.flash_attn2", Factory: "flash_attn2", Check: "attention_expected", Ops: 1, Launches: 1,
 			Tolerance: tol, FlashAttn: true},
 	}
 }
