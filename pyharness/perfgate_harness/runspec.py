@@ -93,21 +93,32 @@ def _check_spec(spec):
 
 
 def run_specs(doc, log=sys.stderr):
-    """Run a spec, or each spec of {"specs": [...]} in turn; return (benchmarks, env)."""
+    """Run a spec, or each spec of {"specs": [...]} in turn; return (benchmarks, env).
+
+    The specs' draw-sensitive benchmarks take their other draws together,
+    after the last spec: three processes for the file, not three a spec.
+    """
     if "specs" not in doc:
         return run_spec(doc, log)
     if not isinstance(doc["specs"], list) or not doc["specs"]:
         raise SpecError("specs must be a non-empty list")
-    out, env = [], None
-    for spec in doc["specs"]:
-        bs, e = run_spec(spec, log)
+    out, env, pending = [], None, []
+    for i, spec in enumerate(doc["specs"]):
+        bs, e = run_spec(spec, log, pending, i)
         out.extend(bs)
         env = env or e
+    if pending:
+        take_draws(doc, pending, log)
+        results.add_ref_speedups(out)  # a pooled benchmark was rewritten in place
     return out, env
 
 
-def run_spec(spec, log=sys.stderr):
-    """Run every case of spec and return (benchmarks, env)."""
+def run_spec(spec, log=sys.stderr, defer=None, index=0):
+    """Run every case of spec and return (benchmarks, env).
+
+    With a list defer, the draw-sensitive benchmarks are left pending in it
+    (tagged with the spec's index) for run_specs to draw, not drawn here.
+    """
     import torch
 
     from .cuda import fingerprint
@@ -137,7 +148,11 @@ def run_spec(spec, log=sys.stderr):
                 log.flush()
         out.extend(bs)
         torch.cuda.empty_cache()
-    if pending:
+    if pending and defer is not None:
+        for p in pending:
+            p["spec"] = index
+        defer.extend(pending)
+    elif pending:
         take_draws(spec, pending, log)
     results.add_ref_speedups(out)
     return out, fingerprint()
@@ -158,6 +173,7 @@ def _case_args(case, spec):
 def take_draws(spec, pending, log):
     """Take the other draws of the pending benchmarks, each draw in a process of its own, and pool them.
 
+    spec is the spec, or the file of specs (run_specs), they came from.
     A torch process has one CUDA context, so where the Go harness makes a
     context a draw, this harness starts a process (python3 -m
     perfgate_harness draw), one at a time, each measuring its share of every
@@ -173,8 +189,9 @@ def take_draws(spec, pending, log):
         todo = [i for i, p in enumerate(pending) if d < p["m"].draws and i not in errs]
         if not todo:
             break
-        child = dict(spec, draws=[{"case": pending[i]["case"], "ref": pending[i]["ref"], "mode": pending[i]["mode"],
-                                   "draws": pending[i]["m"].draws} for i in todo])
+        child = dict(spec, draws=[dict({"case": pending[i]["case"], "ref": pending[i]["ref"], "mode": pending[i]["mode"],
+                                        "draws": pending[i]["m"].draws}, **({"spec": pending[i]["spec"]} if "spec" in pending[i] else {}))
+                                  for i in todo])
         got, err = _draw_process(child)
         if err:
             note = "draws %d-%d not taken: the process of draw %d failed: %s" % (d + 1, k, d + 1, err)
@@ -220,23 +237,30 @@ def _draw_process(child):
     return got, None
 
 
-def run_draws(spec):
-    """Measure one draw of each of spec["draws"] in this process (python3 -m perfgate_harness draw); return a list."""
+def run_draws(doc):
+    """Measure one draw of each of doc["draws"] in this process (python3 -m perfgate_harness draw); return a list.
+
+    doc is a spec, or a file of specs whose draws name their spec's index.
+    One callable is kept at a time (the draws come case by case), so a
+    file's inputs are never all allocated at once.
+    """
     from .bench import measure
     from .sampling import rules_for
 
-    _check_spec(spec)
-    rule = rules_for(size=spec.get("size", ""), max_time=int(spec.get("max_time_ns", 0)), pace=spec.get("pace", ""))
-    fns, out = {}, []
-    for want in spec["draws"]:
-        key = (want["case"], bool(want["ref"]))
+    out, key, fn = [], None, None
+    for want in doc["draws"]:
+        spec = doc["specs"][want["spec"]] if "specs" in doc else doc
+        _check_spec(spec)
+        rule = rules_for(size=spec.get("size", ""), max_time=int(spec.get("max_time_ns", 0)), pace=spec.get("pace", ""))
         fnspec = spec["reference"] if want["ref"] else spec
         try:
-            if key not in fns:
+            if key != (want.get("spec"), want["case"], bool(want["ref"])):
+                key, fn = None, None
                 _, kwargs = _case_args(spec["cases"][want["case"]], spec)
-                fns[key] = load_function(fnspec["module"], fnspec["function"])(**kwargs)
+                fn = load_function(fnspec["module"], fnspec["function"])(**kwargs)
+                key = (want.get("spec"), want["case"], bool(want["ref"]))
             how = _how(spec, spec["cases"][want["case"]], bool(want["ref"]))
-            out.append(measurement_dict(measure(fns[key], want["mode"], rule.per_draw(want["draws"]), **how)))
+            out.append(measurement_dict(measure(fn, want["mode"], rule.per_draw(want["draws"]), **how)))
         except Exception as e:  # noqa: BLE001 - reported per benchmark, as the first draw's failures are
             out.append({"error": "%s: %s" % (type(e).__name__, e)})
     return out

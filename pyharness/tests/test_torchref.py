@@ -114,6 +114,29 @@ class Specs(unittest.TestCase):
                 self.assertTrue(b["info"]["timing"].startswith("graph"), b["info"]["timing"])
                 self.assertNotIn("as_issued_us", b["metrics"])
 
+    def test_draws_of_a_file(self):
+        """The draw-sensitive benchmarks of a file of specs take their draws together: 4 processes in all
+        (the run's and three draws), each building every factory it draws, not 4 a spec."""
+        with tempfile.TemporaryDirectory() as d:
+            mod, calls = os.path.join(d, "m.py"), os.path.join(d, "calls")
+            open(mod, "w").write(MODULE + "import os\ndef logged(n, dtype, op):\n"
+                                 "    open(%r, 'a').write('%%d %%s\\n' %% (os.getpid(), op))\n"
+                                 "    return torch.work(n)\n" % calls)
+            a, b = (spec(mod, "logged", None, fast=False, size="ci", args={"op": op}) for op in ("a", "b"))
+            b["name"] = "torch.other"
+            a["cases"][0]["params"]["n"] = b["cases"][0]["params"]["n"] = "2"  # 2 µs cold: drawn
+            p, doc = self.run_doc(d, {"specs": [a, b]})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            for bm in doc["benchmarks"]:
+                if bm["name"].endswith("mode=cold"):
+                    self.assertEqual(bm["metrics"]["draws"], 4.0, bm["name"])
+                    self.assertEqual(len(bm["samples"]), 40, bm["name"])
+            lines = open(calls).read().split()
+            pids = set(lines[0::2])
+            self.assertEqual(len(pids), 4, lines)
+            for pid in pids:  # each process built both specs' callables
+                self.assertEqual(sorted(op for q, op in zip(lines[0::2], lines[1::2]) if q == pid), ["a", "b"], lines)
+
     def test_probe(self):
         """probe says which torch imports, or why none does, and exits 0 either way."""
         env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "fake_torch") + os.pathsep + os.path.join(HERE, ".."))
