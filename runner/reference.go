@@ -173,10 +173,35 @@ func (r *Runner) runReferences(ctx context.Context, te *torchEnv, tmp, suite str
 		Spec: spec, Out: out,
 	}, suites.Options{Env: r.baseEnv(), Log: r.Log, Progress: p.Line})
 	var re *suites.RunError
+	if errors.As(err, &re) && ctx.Err() == nil {
+		// The process died (a CUDA error that poisons torch's context, a
+		// crash): the suite's own results stand, and every arm it was to
+		// measure is an error benchmark saying why, gated as one.
+		why := fmt.Sprintf("the PyTorch references' process failed: %v", re.Err)
+		if tail := lastLine(re.Tail); tail != "" {
+			why += ": " + tail
+		}
+		r.logf("perfgate: --reference: suite %s: %s\n", suite, why)
+		var out []model.Benchmark
+		for _, n := range f.Names() {
+			out = append(out, model.Benchmark{Suite: suite, Name: n, Unit: "us", Better: model.Lower, Samples: []float64{}, Error: why})
+		}
+		return out, nil
+	}
 	if errors.As(err, &re) {
 		return nil, &model.InfraError{Op: "measure the PyTorch references of suite " + suite, Err: err}
 	}
 	return bs, err
+}
+
+// lastLine is the last non-empty line of s, at most 300 bytes of it.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	l := strings.TrimSpace(lines[len(lines)-1])
+	if len(l) > 300 {
+		l = l[:300]
+	}
+	return l
 }
 
 // referenceArgs are the perfgate run flags that give a child process o's

@@ -21,6 +21,7 @@ import (
 // harness's own names, and keeps a copy of the file in $SEEN.
 const fakeTorchPython = `#!/bin/sh
 if [ "$3" = probe ]; then echo "$FAKE_PROBE"; exit 0; fi
+if [ -n "${FAKE_RUN_FAIL:-}" ]; then echo "$FAKE_RUN_FAIL" >&2; exit 1; fi
 exec REALPY - "$4" "$5" <<'PY'
 import json, os, sys
 from perfgate_harness import loop, pace, results
@@ -162,6 +163,39 @@ func TestWithReferences(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(seen, "memory.json")); err == nil {
 		t.Error("memory's references ran: it has none")
+	}
+}
+
+// TestReferencesProcessFails: a harness process that dies leaves the
+// suite's own results standing, and every arm it was to measure an error
+// benchmark saying why; the run goes on.
+func TestReferencesProcessFails(t *testing.T) {
+	fakePython(t, probeTorch)
+	t.Setenv("FAKE_RUN_FAIL", "torch.AcceleratorError: CUDA error: an illegal memory access was encountered")
+	var log strings.Builder
+	r := &Runner{Log: &log, CacheDir: t.TempDir()}
+	o := Options{Reference: ReferenceTorch}
+	te, err := r.probeReference(context.Background(), &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kernels.Options{Size: kernels.SizeCI}
+	bs := []model.Benchmark{{Suite: "mixedops", Name: "fused/n=64K/iters=1000/mode=cold", Unit: "us", Better: model.Lower,
+		Samples: []float64{2}, Metrics: map[string]float64{"median_us": 2}}}
+	got, _, err := r.withReferences(context.Background(), te, []string{"mixedops"}, k, bs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1+3*2 || got[0].Metrics["median_us"] != 2 {
+		t.Fatalf("%d benchmarks: %+v", len(got), got)
+	}
+	for _, b := range got[1:] {
+		if !strings.HasPrefix(b.Name, "torch.") || !strings.Contains(b.Error, "the PyTorch references' process failed: exit status 1: torch.AcceleratorError: CUDA error") {
+			t.Errorf("%s: error %q", b.Name, b.Error)
+		}
+	}
+	if !strings.Contains(log.String(), "--reference: suite mixedops: the PyTorch references' process failed") {
+		t.Errorf("log %q", log.String())
 	}
 }
 
