@@ -64,6 +64,9 @@ func (r *Runner) probeReference(ctx context.Context, o *Options) (*torchEnv, err
 	o.Reference = ""
 	if te != nil {
 		o.Reference = ReferenceTorch
+		if te.flashAttn == "" && slices.Contains(o.Suites, "attention") {
+			r.logf("perfgate: --reference: flash_attn does not import: attention is compared with SDPA only\n")
+		}
 	}
 	return te, err
 }
@@ -98,9 +101,6 @@ func (r *Runner) probeTorch(ctx context.Context, mode string) (*torchEnv, error)
 			return nil, nil
 		}
 		return nil, inputErr("--reference torch: %s; install PyTorch with CUDA for %s on PATH, or use --reference auto to run without the references when it is missing", p.Error, referencePython)
-	}
-	if p.FlashAttn == "" {
-		r.logf("perfgate: --reference: flash_attn does not import: attention is compared with SDPA only\n")
 	}
 	return &torchEnv{harness: harness, torch: p.Torch, flashAttn: p.FlashAttn}, nil
 }

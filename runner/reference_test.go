@@ -70,7 +70,7 @@ func TestProbeReference(t *testing.T) {
 		wantErr, wantLog  string
 		want              string // Options.Reference afterwards
 	}{
-		{"torch", probeTorch, ReferenceTorch, "", "flash_attn does not import", ReferenceTorch},
+		{"torch", probeTorch, ReferenceTorch, "", "flash_attn does not import: attention is compared with SDPA only", ReferenceTorch},
 		{"auto with torch", probeTorch, ReferenceAuto, "", "", ReferenceTorch},
 		{"no torch", probeNoTorch, ReferenceTorch, "--reference torch: import torch: ModuleNotFoundError: No module named 'torch'; install PyTorch", "", ""},
 		{"auto without torch", probeNoTorch, ReferenceAuto, "", "--reference auto: running without PyTorch references: import torch: ModuleNotFoundError", ""},
@@ -82,7 +82,7 @@ func TestProbeReference(t *testing.T) {
 			fakePython(t, tc.probe)
 			var log strings.Builder
 			r := &Runner{Log: &log, CacheDir: t.TempDir()}
-			o := Options{Reference: tc.mode}
+			o := Options{Suites: []string{"elementwise", "attention"}, Reference: tc.mode}
 			te, err := r.probeReference(context.Background(), &o)
 			if tc.wantErr != "" {
 				if !model.IsInputError(err) || !strings.Contains(err.Error(), tc.wantErr) {
