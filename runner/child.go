@@ -49,6 +49,7 @@ func builtinChild(o Options, names []string) Child {
 	k := o.Kernel
 	s.Suites, s.Size, s.Ops, s.DTypes = strings.Join(names, ","), k.Size, strings.Join(k.Ops, ","), strings.Join(k.DTypes, ",")
 	s.MaxTime, s.Fast, s.Pace, s.SkipUnchanged, s.Filter = k.MaxTime, k.Fast, k.Pace, o.SkipUnchangedAgainst, ""
+	s.Reference = o.Reference // settled by the parent's probe: torch or none, never auto again
 	if k.Filter != nil {
 		s.Filter = k.Filter.String()
 	}

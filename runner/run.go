@@ -30,6 +30,9 @@ type Options struct {
 	// Strict runs perfgate doctor's checks first and refuses a GPU in a
 	// state that would spoil the measurement (PreRunStrict).
 	Strict bool
+	// Reference names the in-run references to measure after the
+	// built-in suites: "" none, ReferenceTorch or ReferenceAuto.
+	Reference string
 	// SkipUnchangedAgainst names results files of the baseline
 	// (comma-separated): the benchmarks whose kernels' ptx_sha256 is their
 	// newest run's are not measured but reported as skipped (skip.go).
@@ -57,6 +60,10 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		return nil, err
 	}
 	if err := r.strict(ctx, o.Strict); err != nil {
+		return nil, err
+	}
+	te, err := r.probeReference(ctx, &o)
+	if err != nil {
 		return nil, err
 	}
 	if o.SkipUnchangedAgainst != "" {
@@ -92,6 +99,9 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		return r.Rounds(ctx, Spec{Rounds: o.Rounds, Units: units, Run: run, Prefix: "r"})
 	}
 	bs, env, err := r.Builtin(ctx, o.Suites, o.Kernel)
+	if err == nil {
+		bs, env, err = r.withReferences(ctx, te, o.Suites, o.Kernel, bs, env)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ import (
 // are checked: lists as comma-separated text.
 type Settings struct {
 	Suites, Filter, Ops, DTypes, Size   string
-	Pace                                string
+	Pace, Reference                     string
 	Out, Config, Devices, SkipUnchanged string
 	List, Fast, SkipPrepare, Strict     bool
 	Rounds                              int
@@ -70,6 +70,7 @@ func (s Settings) OutPaths() ([]string, error) {
 // block (Options.Meta). devices lists the GPUs --devices chooses from.
 func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, error) {
 	o := Options{Given: s, Suites: splitList(s.Suites), Rounds: s.Rounds, SkipPrepare: s.SkipPrepare, Strict: s.Strict, SkipUnchangedAgainst: s.SkipUnchanged,
+		Reference: s.Reference,
 		Kernel: kernels.Options{Size: s.Size, Fast: s.Fast, MaxTime: s.MaxTime, Pace: s.Pace, CacheDir: s.CacheDir,
 			Worker: s.Worker, Ops: splitList(s.Ops), DTypes: splitList(s.DTypes)}}
 	if s.Filter != "" {
@@ -78,6 +79,9 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 			return o, model.SettingError("filter", "%v", err)
 		}
 		o.Kernel.Filter = re
+	}
+	if s.Reference != "" && !slices.Contains(ReferenceValues, s.Reference) {
+		return o, model.SettingError("reference", "%q is not one of %s", s.Reference, strings.Join(ReferenceValues, ", "))
 	}
 	var oe *kernels.OptionError
 	if err := kernels.ValidateOptions(o.Kernel); errors.As(err, &oe) {
@@ -96,6 +100,9 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 	case s.Config != "":
 		if s.Filter != "" || s.Ops != "" || s.DTypes != "" || s.MaxTime != 0 {
 			return o, model.SettingError("config", "%s, %s, %s and %s apply to built-in suites; set them per suite in %s", model.Flag("filter"), model.Flag("op"), model.Flag("dtype"), model.Flag("max-time"), s.Config)
+		}
+		if s.Reference != "" {
+			return o, model.SettingError("config", "%s applies to built-in suites; a python: suite of %s names its own reference", model.Flag("reference"), s.Config)
 		}
 		cfg, err := config.Load(s.Config)
 		if err != nil {
@@ -118,8 +125,8 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 }
 
 // List writes the built-in suites o.Suites names (all when none) with the
-// benchmarks o.Kernel selects, or, with o.Config, the config's suites
-// (listConfig).
+// benchmarks o.Kernel selects (and, with o.Reference, their PyTorch
+// references), or, with o.Config, the config's suites (listConfig).
 func List(w io.Writer, o Options) error {
 	if o.Config != nil {
 		return listConfig(w, o.Config, o.Suites)
@@ -134,6 +141,9 @@ func List(w io.Writer, o Options) error {
 			fmt.Fprintf(w, "%s: %s\n", s.Name, s.Description)
 			for _, b := range s.Benchmarks {
 				fmt.Fprintf(w, "  %s\n", b)
+			}
+			if o.Reference != "" {
+				listReferences(w, s.Name, s.Benchmarks)
 			}
 		}
 	}
