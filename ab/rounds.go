@@ -49,7 +49,7 @@ func (s *Session) Rounds(ctx context.Context, only *regexp.Regexp, rounds int) (
 	hs := &side{name: "head", cfg: s.HeadConfig, sha: s.HeadSHA, branch: first(headBranch, "HEAD")}
 	for _, sd := range []*side{bs, hs} {
 		if sd.units = runner.ConfigUnits(sd.cfg, co); len(sd.units) == 0 {
-			return nil, nil, inputErr("--suite: no suite of %s matches %q", sd.cfg.File, pattern(only))
+			return nil, nil, model.SettingError("suite", "no suite of %s matches %q", sd.cfg.File, pattern(only))
 		}
 		if s.prepared {
 			continue

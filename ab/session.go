@@ -35,11 +35,11 @@ type Options struct {
 func (o Options) Check(rounds int) error {
 	switch {
 	case o.Base == "":
-		return inputErr("--base: required (a git ref such as main or origin/main)")
+		return model.SettingError("base", "required (a git ref such as main or origin/main)")
 	case rounds < 1 || rounds > runner.MaxRounds:
-		return inputErr("--rounds: must be from 1 to %d, got %d", runner.MaxRounds, rounds)
+		return model.SettingError("rounds", "must be from 1 to %d, got %d", runner.MaxRounds, rounds)
 	case o.Order != OrderABBA && o.Order != OrderABAB:
-		return inputErr("--order: must be abba or abab, got %q", o.Order)
+		return model.SettingError("order", "must be abba or abab, got %q", o.Order)
 	}
 	return nil
 }
@@ -65,21 +65,21 @@ type Session struct {
 // model.InputError.
 func Open(ctx context.Context, r *runner.Runner, o Options) (*Session, error) {
 	if o.Order != OrderABBA && o.Order != OrderABAB {
-		return nil, inputErr("--order: must be abba or abab, got %q", o.Order)
+		return nil, model.SettingError("order", "must be abba or abab, got %q", o.Order)
 	}
 	s := &Session{r: r, o: o, group: "ab-" + uuid.NewString()}
 	var err error
 	if s.root, err = gitIn(ctx, o.Dir, "rev-parse", "--show-toplevel"); err != nil {
-		return nil, inputErr("--repo: %s is not inside a git repository: %v", o.Dir, err)
+		return nil, model.SettingError("repo", "%s is not inside a git repository: %v", o.Dir, err)
 	}
 	if s.HeadSHA, err = gitIn(ctx, s.root, "rev-parse", "HEAD"); err != nil {
-		return nil, inputErr("--repo: the repository has no commits: %v", err)
+		return nil, model.SettingError("repo", "the repository has no commits: %v", err)
 	}
 	if _, err = gitIn(ctx, s.root, "rev-parse", "--verify", "--quiet", o.Base+"^{commit}"); err != nil {
-		return nil, inputErr("--base: %q is not a commit in %s", o.Base, s.root)
+		return nil, model.SettingError("base", "%q is not a commit in %s", o.Base, s.root)
 	}
 	if s.BaseSHA, err = gitIn(ctx, s.root, "merge-base", o.Base, "HEAD"); err != nil {
-		return nil, inputErr("--base: %q has no merge base with HEAD: %v", o.Base, err)
+		return nil, model.SettingError("base", "%q has no merge base with HEAD: %v", o.Base, err)
 	}
 	s.HeadLabel = model.ShortSHA(s.HeadSHA)
 	if dirty, _ := gitIn(ctx, s.root, "status", "--porcelain", "--untracked-files=no"); dirty != "" {
@@ -106,10 +106,10 @@ func (s *Session) loadHeadConfig(ctx context.Context) error {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return inputErr("--config: %v", err)
+		return model.SettingError("config", "%v", err)
 	}
 	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) && s.o.ConfigPath == "" {
-		return inputErr("--config: no %s at the repository root (%s); write one (see docs/config.md) or pass --config", config.DefaultFile, abs)
+		return model.SettingError("config", "no %s at the repository root (%s); write one (see docs/config.md) or pass %s", config.DefaultFile, abs, model.Flag("config"))
 	}
 	s.HeadConfig, err = config.Load(abs)
 	return err
@@ -134,7 +134,7 @@ func (s *Session) addWorktree(ctx context.Context) error {
 func (s *Session) loadBaseConfig() error {
 	rel, err := filepath.Rel(realPath(s.root), realPath(s.HeadConfig.File))
 	if err != nil || strings.HasPrefix(rel, "..") {
-		return inputErr("--config: %s is outside the repository %s", s.HeadConfig.File, s.root)
+		return model.SettingError("config", "%s is outside the repository %s", s.HeadConfig.File, s.root)
 	}
 	path := filepath.Join(s.wt, rel)
 	if _, err := os.Stat(path); err == nil {
@@ -182,6 +182,11 @@ func (s *Session) Close() {
 		s.tmp = ""
 	}
 }
+
+// DefaultRounds is how many rounds perfgate ab runs unless told: more
+// than the action's (runner.DefaultActionRounds), since ab reads no stored
+// history and the spread between processes comes from its rounds alone.
+const DefaultRounds = 5
 
 func inputErr(format string, args ...any) error {
 	return &model.InputError{Msg: fmt.Sprintf(format, args...)}

@@ -33,9 +33,9 @@ type SchemaError struct {
 func (e *SchemaError) Error() string {
 	switch {
 	case e.Have == 0:
-		return "the database has no perfgate schema: run 'perfgate migrate --db URL' first"
+		return fmt.Sprintf("the database has no perfgate schema: run 'perfgate migrate %s URL' first", model.Flag("db"))
 	case e.Have < e.Want:
-		return fmt.Sprintf("the database schema is version %d, this perfgate needs %d: run 'perfgate migrate --db URL'", e.Have, e.Want)
+		return fmt.Sprintf("the database schema is version %d, this perfgate needs %d: run 'perfgate migrate %s URL'", e.Have, e.Want, model.Flag("db"))
 	default:
 		return fmt.Sprintf("the database schema is version %d, newer than this perfgate knows (%d): upgrade perfgate", e.Have, e.Want)
 	}

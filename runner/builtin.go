@@ -56,11 +56,11 @@ func (r *Runner) Builtin(ctx context.Context, names []string, o kernels.Options)
 // CheckSuites checks names against the built-in suites.
 func CheckSuites(names []string) error {
 	if len(names) == 0 {
-		return inputErr("--suite: name at least one suite (%s), or use --list", strings.Join(kernels.SuiteNames(), ", "))
+		return model.SettingError("suite", "name at least one suite (%s), or use %s", strings.Join(kernels.SuiteNames(), ", "), model.Flag("list"))
 	}
 	for _, n := range names {
 		if !slices.Contains(kernels.SuiteNames(), n) {
-			return inputErr("--suite: unknown suite %q (built-in suites: %s)", n, strings.Join(kernels.SuiteNames(), ", "))
+			return model.SettingError("suite", "unknown suite %q (built-in suites: %s)", n, strings.Join(kernels.SuiteNames(), ", "))
 		}
 	}
 	return nil
@@ -74,20 +74,20 @@ func CheckSelection(names []string, o kernels.Options) error {
 			return nil
 		}
 	}
-	return inputErr("--filter, --op, --dtype: they select no benchmark of %s (perfgate run --list with the same flags shows what they select)", strings.Join(names, ", "))
+	return inputErr("%s, %s, %s: they select no benchmark of %s (perfgate run %s with the same flags shows what they select)", model.Flag("filter"), model.Flag("op"), model.Flag("dtype"), strings.Join(names, ", "), model.Flag("list"))
 }
 
-// BuiltinUnits are the processes of one round of built-in suites: one per
-// named suite that o leaves benchmarks in, running perfgate run with args
-// (the selection flags), in the order of names.
-func BuiltinUnits(names []string, o kernels.Options, args []string) []Unit {
+// BuiltinUnits are the processes of one round of o's built-in suites: one
+// per suite that o.Kernel leaves benchmarks in, running it as o selects
+// and tunes its benchmarks (builtinChild), in the order of o.Suites.
+func BuiltinUnits(o Options) []Unit {
+	names := o.Suites
 	var units []Unit
-	for _, s := range kernels.ListFor(o) {
+	for _, s := range kernels.ListFor(o.Kernel) {
 		if !slices.Contains(names, s.Name) || len(s.Benchmarks) == 0 {
 			continue
 		}
-		a := append([]string{"run", "--suite", s.Name}, args...)
-		units = append(units, Unit{Name: s.Name, Args: a})
+		units = append(units, Unit{Name: s.Name, Child: builtinChild(o, []string{s.Name})})
 	}
 	slices.SortStableFunc(units, func(a, b Unit) int { return slices.Index(names, a.Name) - slices.Index(names, b.Name) })
 	return units

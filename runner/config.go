@@ -78,22 +78,16 @@ func (r *Runner) ConfigRounds(ctx context.Context, cfg *config.Config, o ConfigO
 }
 
 // ConfigUnits are the processes of one round of the suites of cfg that o
-// selects: perfgate run --config for each suite alone, without the prepare
-// commands.
+// selects: perfgate run of the config for each suite alone, without the
+// prepare commands.
 func ConfigUnits(cfg *config.Config, o ConfigOptions) []Unit {
 	var units []Unit
 	for _, s := range cfg.Suites {
 		if o.Only != nil && !o.Only.MatchString(s.Name) {
 			continue
 		}
-		args := []string{"run", "--config", cfg.File, "--suite", s.Name, "--skip-prepare"}
-		if o.Fast {
-			args = append(args, "--fast")
-		}
-		if o.SkipUnchangedAgainst != "" {
-			args = append(args, "--skip-unchanged-against", o.SkipUnchangedAgainst)
-		}
-		units = append(units, Unit{Name: s.Name, Args: args})
+		c := Settings{Config: cfg.File, Suites: s.Name, SkipPrepare: true, Fast: o.Fast, SkipUnchanged: o.SkipUnchangedAgainst}
+		units = append(units, Unit{Name: s.Name, Child: Child{Settings: c}})
 	}
 	return units
 }

@@ -88,7 +88,7 @@ func TestConfigCommandSuite(t *testing.T) {
 		t.Errorf("the prepare command did not run in the config's directory (%v):\n%s", err, log.String())
 	}
 	if units := ConfigUnits(cfg, ConfigOptions{Fast: true}); len(units) != 1 ||
-		!reflect.DeepEqual(units[0].Args, []string{"run", "--config", path, "--suite", "echo", "--skip-prepare", "--fast"}) {
+		!reflect.DeepEqual(units[0].Child, Child{Settings: Settings{Config: path, Suites: "echo", SkipPrepare: true, Fast: true}}) {
 		t.Errorf("units %+v", units)
 	}
 }

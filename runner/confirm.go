@@ -28,20 +28,20 @@ type Confirmer struct {
 var _ check.Rerunner = (*Confirmer)(nil)
 
 // Units returns the processes of one confirmation round: a suite of
-// cfg that holds a target runs alone (perfgate run --config FILE --suite
-// NAME, no prepare: the first rounds prepared this checkout); a built-in
-// suite runs only the targets (an exact --filter on their names, at a size
+// cfg that holds a target runs alone (perfgate run of the config for that
+// suite, no prepare: the first rounds prepared this checkout); a built-in
+// suite runs only the targets (an exact filter on their names, at a size
 // preset that lists them). Targets in neither are returned as skipped,
 // with the reason.
 func (cf *Confirmer) Units(targets []model.Key) ([]Unit, map[model.Key]string) {
 	var units []Unit
 	skipped := map[model.Key]string{}
 	byUnit := map[string][]string{} // built-in unit name → target names
-	args := map[string][]string{}
+	child := map[string]Settings{}
 	for _, k := range targets {
 		if cf.Config != nil && slices.ContainsFunc(cf.Config.Suites, func(s config.Suite) bool { return s.Name == k.Suite }) {
-			if _, done := args[k.Suite]; !done {
-				args[k.Suite] = []string{"run", "--config", cf.Config.File, "--suite", k.Suite, "--skip-prepare"}
+			if _, done := child[k.Suite]; !done {
+				child[k.Suite] = Settings{Config: cf.Config.File, Suites: k.Suite, SkipPrepare: true}
 				units = append(units, Unit{Name: k.Suite})
 			}
 			continue
@@ -52,19 +52,19 @@ func (cf *Confirmer) Units(targets []model.Key) ([]Unit, map[model.Key]string) {
 			continue
 		}
 		name := k.Suite + " (" + size + ")"
-		if _, done := args[name]; !done {
-			args[name] = []string{"run", "--suite", k.Suite, "--size", size}
+		if _, done := child[name]; !done {
+			child[name] = Settings{Suites: k.Suite, Size: size}
 			units = append(units, Unit{Name: name})
 		}
 		byUnit[name] = append(byUnit[name], regexp.QuoteMeta(k.Name))
 	}
 	for i := range units {
 		u := &units[i]
-		u.Args = args[u.Name]
+		s := child[u.Name]
 		if names := byUnit[u.Name]; len(names) > 0 {
-			suite := u.Args[2]
-			u.Args = append(u.Args, "--filter", "^"+regexp.QuoteMeta(suite)+"/("+strings.Join(names, "|")+")$")
+			s.Filter = "^" + regexp.QuoteMeta(s.Suites) + "/(" + strings.Join(names, "|") + ")$"
 		}
+		u.Child = Child{Settings: s}
 	}
 	return units, skipped
 }

@@ -19,11 +19,11 @@ func TestConfirmUnits(t *testing.T) {
 		{Suite: "other", Name: "x"},
 	})
 	want := []Unit{
-		{Name: "mine", Args: []string{"run", "--config", "/repo/.perfgate.yml", "--suite", "mine", "--skip-prepare"}},
-		{Name: "elementwise (small)", Args: []string{"run", "--suite", "elementwise", "--size", "small", "--filter",
-			`^elementwise/(add/dtype=fp32/n=4K/mode=batch|mul/dtype=fp16/n=4K/mode=cold)$`}},
-		{Name: "elementwise (medium)", Args: []string{"run", "--suite", "elementwise", "--size", "medium", "--filter",
-			`^elementwise/(add/dtype=fp32/n=256/mode=batch)$`}},
+		{Name: "mine", Child: Child{Settings: Settings{Config: "/repo/.perfgate.yml", Suites: "mine", SkipPrepare: true}}},
+		{Name: "elementwise (small)", Child: Child{Settings: Settings{Suites: "elementwise", Size: "small",
+			Filter: `^elementwise/(add/dtype=fp32/n=4K/mode=batch|mul/dtype=fp16/n=4K/mode=cold)$`}}},
+		{Name: "elementwise (medium)", Child: Child{Settings: Settings{Suites: "elementwise", Size: "medium",
+			Filter: `^elementwise/(add/dtype=fp32/n=256/mode=batch)$`}}},
 	}
 	if !reflect.DeepEqual(units, want) {
 		t.Errorf("units\n%+v\nwant\n%+v", units, want)

@@ -20,6 +20,9 @@ import (
 	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
+// devicesOp names a run on several GPUs in its infrastructure errors.
+func devicesOp() string { return "run " + model.Flag("devices").String() }
+
 // EnvDevices is the run.env key listing a --devices run's GPUs as index:UUID.
 const EnvDevices = "devices"
 
@@ -34,8 +37,7 @@ func ParseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 	}
 	for _, d := range devs[1:] {
 		if d.Name != devs[0].Name {
-			return nil, inputErr("--devices: GPU %d is a %s and GPU %d a %s: run each model separately (one testbed per GPU model)",
-				devs[0].Index, devs[0].Name, d.Index, d.Name)
+			return nil, model.SettingError("devices", "GPU %d is a %s and GPU %d a %s: run each model separately (one testbed per GPU model)", devs[0].Index, devs[0].Name, d.Index, d.Name)
 		}
 	}
 	return devs, nil
@@ -44,7 +46,7 @@ func ParseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 func parseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 	if strings.TrimSpace(spec) == "all" {
 		if len(all) == 0 {
-			return nil, inputErr("--devices: no GPU found")
+			return nil, model.SettingError("devices", "no GPU found")
 		}
 		return all, nil
 	}
@@ -55,34 +57,34 @@ func parseDevices(spec string, all []kernels.Device) ([]kernels.Device, error) {
 		}
 		i, err := strconv.Atoi(s)
 		if err != nil || i < 0 {
-			return nil, inputErr("--devices: %q is not a GPU index (use all, or indices such as 0,1)", s)
+			return nil, model.SettingError("devices", "%q is not a GPU index (use all, or indices such as 0,1)", s)
 		}
 		if i >= len(all) {
-			return nil, inputErr("--devices: GPU %d does not exist (this machine has %d)", i, len(all))
+			return nil, model.SettingError("devices", "GPU %d does not exist (this machine has %d)", i, len(all))
 		}
 		if slices.ContainsFunc(out, func(d kernels.Device) bool { return d.Index == i }) {
-			return nil, inputErr("--devices: GPU %d is named twice", i)
+			return nil, model.SettingError("devices", "GPU %d is named twice", i)
 		}
 		out = append(out, all[i])
 	}
 	if len(out) == 0 {
-		return nil, inputErr("--devices: name all, or GPU indices such as 0,1")
+		return nil, model.SettingError("devices", "name all, or GPU indices such as 0,1")
 	}
 	return out, nil
 }
 
-// OnDevices runs perfgate with args (a run command without --out and
-// without run metadata) once per GPU of devs, all at once, each worker
-// process seeing its GPU alone (CUDA_VISIBLE_DEVICES=UUID), and returns
-// their results merged under the run block run (MergeDevices).
-func (r *Runner) OnDevices(ctx context.Context, devs []kernels.Device, args []string, run model.Run) (*model.Results, error) {
+// OnDevices runs the perfgate process c (without output file and run
+// block) once per GPU of devs, all at once, each worker process seeing its
+// GPU alone (CUDA_VISIBLE_DEVICES=UUID), and returns their results merged
+// under the run block run (MergeDevices).
+func (r *Runner) OnDevices(ctx context.Context, devs []kernels.Device, c Child, run model.Run) (*model.Results, error) {
 	dir, err := os.MkdirTemp("", "perfgate-devices-")
 	if err != nil {
-		return nil, &model.InfraError{Op: "run --devices", Err: err}
+		return nil, &model.InfraError{Op: devicesOp(), Err: err}
 	}
 	defer os.RemoveAll(dir)
-	args = append(slices.Clone(args), MetaArgs(run)...) // one run block for all GPUs
-	var mu sync.Mutex                                   // one line at a time on the log
+	c.Meta = childMeta(run) // one run block for all GPUs
+	var mu sync.Mutex       // one line at a time on the log
 	errs := make([]error, len(devs))
 	paths := make([]string, len(devs))
 	t0 := time.Now()
@@ -90,7 +92,8 @@ func (r *Runner) OnDevices(ctx context.Context, devs []kernels.Device, args []st
 	for i, d := range devs {
 		paths[i] = filepath.Join(dir, fmt.Sprintf("gpu%d.json", d.Index))
 		pw := &prefixWriter{prefix: fmt.Sprintf("[gpu %d] ", d.Index), w: r.Log, mu: &mu}
-		cmd, err := r.Self(ctx, append(slices.Clone(args), "--out", paths[i]))
+		c.Out = paths[i]
+		cmd, _, err := r.Start(ctx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -114,19 +117,19 @@ func (r *Runner) OnDevices(ctx context.Context, devs []kernels.Device, args []st
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return nil, &model.InfraError{Op: "run --devices", Err: err}
+		return nil, &model.InfraError{Op: devicesOp(), Err: err}
 	}
 	runs := make([]DeviceRun, len(devs))
 	for i, d := range devs {
 		res, err := resultsjson.Load(paths[i])
 		if err != nil {
-			return nil, &model.InfraError{Op: fmt.Sprintf("run --devices: read GPU %d's results", d.Index), Err: err}
+			return nil, &model.InfraError{Op: fmt.Sprintf("run %s: read GPU %d's results", model.Flag("devices"), d.Index), Err: err}
 		}
 		runs[i] = DeviceRun{Device: d, Results: res}
 	}
 	merged, err := MergeDevices(run, runs)
 	if err != nil {
-		return nil, &model.InfraError{Op: "run --devices", Err: err}
+		return nil, &model.InfraError{Op: devicesOp(), Err: err}
 	}
 	fmt.Fprintf(r.Log, "perfgate: %d GPUs in parallel, wall %v\n", len(devs), time.Since(t0).Round(time.Millisecond))
 	return merged, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // listConfig writes the suites of cfg (those only names; all when none)
@@ -19,7 +20,7 @@ import (
 func listConfig(w io.Writer, cfg *config.Config, only []string) error {
 	for _, n := range only {
 		if !slices.ContainsFunc(cfg.Suites, func(s config.Suite) bool { return s.Name == n }) {
-			return inputErr("--suite: %q is not a suite of %s", n, cfg.File)
+			return model.SettingError("suite", "%q is not a suite of %s", n, cfg.File)
 		}
 	}
 	for i := range cfg.Suites {

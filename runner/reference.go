@@ -32,7 +32,7 @@ const (
 	ReferenceAuto = "auto"
 )
 
-// ReferenceValues are the values --reference takes.
+// ReferenceValues are the values the reference setting takes.
 var ReferenceValues = []string{ReferenceTorch, ReferenceAuto}
 
 // referencePython is the interpreter of the references: python3 on PATH.
@@ -65,7 +65,7 @@ func (r *Runner) probeReference(ctx context.Context, o *Options) (*torchEnv, err
 	if te != nil {
 		o.Reference = ReferenceTorch
 		if te.flashAttn == "" && slices.Contains(o.Suites, "attention") {
-			r.logf("perfgate: --reference: flash_attn does not import: attention is compared with SDPA only\n")
+			r.logf("perfgate: %s: flash_attn does not import: attention is compared with SDPA only\n", model.Flag("reference"))
 		}
 	}
 	return te, err
@@ -97,10 +97,10 @@ func (r *Runner) probeTorch(ctx context.Context, mode string) (*torchEnv, error)
 	}
 	if p.Error != "" {
 		if mode == ReferenceAuto {
-			r.logf("perfgate: --reference auto: running without PyTorch references: %s\n", p.Error)
+			r.logf("perfgate: %s auto: running without PyTorch references: %s\n", model.Flag("reference"), p.Error)
 			return nil, nil
 		}
-		return nil, inputErr("--reference torch: %s; install PyTorch with CUDA for %s on PATH, or use --reference auto to run without the references when it is missing", p.Error, referencePython)
+		return nil, model.SettingError("reference", "torch is not usable (%s); install PyTorch with CUDA for %s on PATH, or use %s auto to run without the references when it is missing", p.Error, referencePython, model.Flag("reference"))
 	}
 	return &torchEnv{harness: harness, torch: p.Torch, flashAttn: p.FlashAttn}, nil
 }
@@ -123,7 +123,7 @@ func (r *Runner) withReferences(ctx context.Context, te *torchEnv, names []strin
 	files, err := torchref.Plan(names, byName, filepath.Join(te.harness, "perfgate_harness", "torchref.py"), te.flashAttn != "",
 		torchref.Budget{Size: k.Size, Fast: k.Fast, MaxTime: int64(k.MaxTime), Pace: k.Pace})
 	if err != nil {
-		return nil, nil, &model.InputError{Msg: "--reference: " + err.Error(), Err: err}
+		return nil, nil, &model.InputError{Setting: "reference", Msg: err.Error(), Err: err}
 	}
 	tmp, err := os.MkdirTemp("", "perfgate-reference-")
 	if err != nil {
@@ -146,7 +146,7 @@ func (r *Runner) withReferences(ctx context.Context, te *torchEnv, names []strin
 	}
 	merged, err := torchref.Merge(bs, arms)
 	if err != nil {
-		return nil, nil, &model.InputError{Msg: "--reference: " + err.Error(), Err: err}
+		return nil, nil, &model.InputError{Setting: "reference", Msg: err.Error(), Err: err}
 	}
 	if env == nil {
 		env = map[string]string{}
@@ -169,7 +169,7 @@ func (r *Runner) runReferences(ctx context.Context, te *torchEnv, tmp, suite str
 		return nil, &model.InfraError{Op: "write the reference spec of " + suite, Err: err}
 	}
 	bs, _, err := suites.RunPython(ctx, suites.Python{
-		Suite: suite, Origin: "--reference torch: suite " + suite, Interpreter: referencePython, HarnessDir: te.harness, Dir: tmp,
+		Suite: suite, Origin: model.Flag("reference").String() + " torch: suite " + suite, Interpreter: referencePython, HarnessDir: te.harness, Dir: tmp,
 		Spec: spec, Out: out,
 	}, suites.Options{Env: r.baseEnv(), Log: r.Log, Progress: p.Line})
 	var re *suites.RunError
@@ -181,7 +181,7 @@ func (r *Runner) runReferences(ctx context.Context, te *torchEnv, tmp, suite str
 		if tail := lastLine(re.Tail); tail != "" {
 			why += ": " + tail
 		}
-		r.logf("perfgate: --reference: suite %s: %s\n", suite, why)
+		r.logf("perfgate: %s: suite %s: %s\n", model.Flag("reference"), suite, why)
 		var out []model.Benchmark
 		for _, n := range f.Names() {
 			out = append(out, model.Benchmark{Suite: suite, Name: n, Unit: "us", Better: model.Lower, Samples: []float64{}, Error: why})
@@ -202,15 +202,6 @@ func lastLine(s string) string {
 		l = l[:300]
 	}
 	return l
-}
-
-// referenceArgs are the perfgate run flags that give a child process o's
-// references.
-func referenceArgs(o Options) []string {
-	if o.Reference == "" {
-		return nil
-	}
-	return []string{"--reference", o.Reference}
 }
 
 // listReferences writes the reference arms of a suite's built-in

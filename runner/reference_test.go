@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -72,7 +71,7 @@ func TestProbeReference(t *testing.T) {
 	}{
 		{"torch", probeTorch, ReferenceTorch, "", "flash_attn does not import: attention is compared with SDPA only", ReferenceTorch},
 		{"auto with torch", probeTorch, ReferenceAuto, "", "", ReferenceTorch},
-		{"no torch", probeNoTorch, ReferenceTorch, "--reference torch: import torch: ModuleNotFoundError: No module named 'torch'; install PyTorch", "", ""},
+		{"no torch", probeNoTorch, ReferenceTorch, "--reference: torch is not usable (import torch: ModuleNotFoundError: No module named 'torch'); install PyTorch", "", ""},
 		{"auto without torch", probeNoTorch, ReferenceAuto, "", "--reference auto: running without PyTorch references: import torch: ModuleNotFoundError", ""},
 		{"no GPU", `{"torch": "2.11.0", "cuda": false, "error": ""}`, ReferenceTorch, "torch 2.11.0 sees no CUDA device", "", ""},
 		{"garbage", `Traceback`, ReferenceTorch, `probe wrote "Traceback"`, "", ""},
@@ -199,14 +198,17 @@ func TestReferencesProcessFails(t *testing.T) {
 	}
 }
 
-// TestReferenceArgs: the processes of rounds and --devices get the
-// settled reference.
-func TestReferenceArgs(t *testing.T) {
-	o := Options{Suites: []string{"memory"}, Reference: ReferenceTorch}
-	if got, want := builtinArgs(o), []string{"run", "--suite", "memory", "--reference", "torch"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("worker args %q, want %q", got, want)
-	}
-	if got := referenceArgs(Options{}); got != nil {
-		t.Errorf("no reference: %q", got)
+// TestReferenceChild: the processes of rounds and --devices get the
+// reference the parent's probe settled (auto became torch or none), not
+// the one the user gave.
+func TestReferenceChild(t *testing.T) {
+	for _, settled := range []string{ReferenceTorch, ""} {
+		o := Options{Given: Settings{Reference: ReferenceAuto}, Suites: []string{"memory"}, Reference: settled}
+		if got := devicesChild(o).Reference; got != settled {
+			t.Errorf("a GPU's worker: reference %q, want %q", got, settled)
+		}
+		if got := builtinChild(o, o.Suites).Reference; got != settled {
+			t.Errorf("a round's suite: reference %q, want %q", got, settled)
+		}
 	}
 }

@@ -28,11 +28,11 @@ const DefaultActionRounds = 3
 // MaxRounds bounds --rounds and the rounds input.
 const MaxRounds = 100
 
-// A Unit is what one process of a round runs: perfgate with Args (no
-// --out, no run metadata: the round adds them).
+// A Unit is what one process of a round runs: perfgate run as Child says
+// (no output file, no run block: the round adds them).
 type Unit struct {
-	Name string // the suite, for messages
-	Args []string
+	Name  string // the suite, for messages
+	Child Child
 }
 
 // A Spec describes a replicated run.
@@ -125,15 +125,14 @@ func (r *Runner) Round(ctx context.Context, units []Unit, i int, run model.Run, 
 // exits 2 (bad input) is an input error; any other failure is
 // infrastructure.
 func (r *Runner) runUnit(ctx context.Context, u Unit, path string, run model.Run) (*model.Results, error) {
-	args := append(append([]string(nil), u.Args...), "--out", path)
-	args = append(args, MetaArgs(run)...)
-	cmd, err := r.Self(ctx, args)
+	c := u.Child
+	c.Out, c.Meta = path, childMeta(run)
+	cmd, what, err := r.Start(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = r.Log, r.Log
 	if err := cmd.Run(); err != nil {
-		what := "perfgate " + strings.Join(u.Args, " ")
 		var ee *exec.ExitError
 		switch {
 		case errors.As(err, &ee) && ee.ExitCode() == 2:
@@ -144,18 +143,6 @@ func (r *Runner) runUnit(ctx context.Context, u Unit, path string, run model.Run
 		return nil, &model.InfraError{Op: "run " + what, Err: err}
 	}
 	return resultsjson.Load(path)
-}
-
-// MetaArgs are the run-metadata flags that give a child the job's run
-// block, so it needs neither git nor the GitHub environment. The parent
-// replaces the child's run block anyway.
-func MetaArgs(r model.Run) []string {
-	args := []string{"--run-id", r.ID + "-part", "--repo", r.Repo, "--commit", r.Commit, "--branch", r.Branch,
-		"--event", r.Event, "--testbed", r.Testbed}
-	if r.PR > 0 {
-		args = append(args, "--pr", strconv.Itoa(r.PR))
-	}
-	return args
 }
 
 // mergeEnv adds the keys of b that a lacks: a round's processes ran on
@@ -190,10 +177,9 @@ func Paths(out string, rounds int) ([]string, error) {
 	case rounds == 1:
 		return []string{out}, nil
 	case out == "" || out == "-":
-		return nil, inputErr("--out: --rounds %d writes %d results files, not standard output: name a directory (--out results/) or a pattern with {round} (--out results-{round}.json)", rounds, rounds)
+		return nil, model.SettingError("out", "%s %d writes %d results files, not standard output: name a directory (%s results/) or a pattern with {round} (%s results-{round}.json)", model.Flag("rounds"), rounds, rounds, model.Flag("out"), model.Flag("out"))
 	default:
-		return nil, inputErr("--out: --rounds %d writes %d results files: name a directory (--out %s/) or a pattern with {round} (--out %s)",
-			rounds, rounds, strings.TrimSuffix(out, ".json"), roundPattern(out))
+		return nil, model.SettingError("out", "%s %d writes %d results files: name a directory (%s %s/) or a pattern with {round} (%s %s)", model.Flag("rounds"), rounds, rounds, model.Flag("out"), strings.TrimSuffix(out, ".json"), model.Flag("out"), roundPattern(out))
 	}
 	width := len(strconv.Itoa(rounds))
 	paths := make([]string, rounds)

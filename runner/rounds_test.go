@@ -6,8 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/tracker/runmeta"
 )
 
 func TestOrder(t *testing.T) {
@@ -78,10 +80,11 @@ func TestPaths(t *testing.T) {
 	}
 }
 
-func TestMetaArgs(t *testing.T) {
-	got := MetaArgs(model.Run{ID: "j", Repo: "o/r", Commit: "c", Branch: "b", Event: "pull_request", Testbed: "tb", PR: 7})
-	want := []string{"--run-id", "j-part", "--repo", "o/r", "--commit", "c", "--branch", "b", "--event", "pull_request", "--testbed", "tb", "--pr", "7"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q\nwant %q", got, want)
+func TestChildMeta(t *testing.T) {
+	got := childMeta(model.Run{ID: "j", Repo: "o/r", Commit: "c", Branch: "b", Event: "pull_request", Testbed: "tb", PR: 7, Group: "g",
+		StartedAt: time.Now(), Env: map[string]string{"gpu": "x"}})
+	want := runmeta.Given{ID: "j-part", Repo: "o/r", Commit: "c", Branch: "b", Event: "pull_request", Testbed: "tb", PR: 7}
+	if got != want {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }

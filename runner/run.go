@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/kernels"
@@ -39,6 +38,10 @@ type Options struct {
 	// newest run's are not measured but reported as skipped (skip.go).
 	// Built-in suites, and builtin suites of a config, only.
 	SkipUnchangedAgainst string
+	// Given are the settings these options were made from
+	// (Settings.Options): the processes of rounds and --devices start from
+	// them (builtinChild).
+	Given Settings
 	// Meta returns the run block of the results; Run calls it once, after
 	// checking the options.
 	Meta func() (model.Run, error)
@@ -72,13 +75,13 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 	}
 	if len(o.Devices) > 0 {
 		if o.Rounds > 1 {
-			return nil, inputErr("--devices: not with --rounds (run the rounds on each GPU in turn)")
+			return nil, model.SettingError("devices", "not with %s (run the rounds on each GPU in turn)", model.Flag("rounds"))
 		}
 		run, err := o.Meta()
 		if err != nil {
 			return nil, err
 		}
-		res, err := r.OnDevices(ctx, o.Devices, builtinArgs(o), run)
+		res, err := r.OnDevices(ctx, o.Devices, devicesChild(o), run)
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +95,7 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		return nil, err
 	}
 	if o.Rounds > 1 {
-		units := BuiltinUnits(o.Suites, o.Kernel, slices.Concat(selectionArgs(o.Kernel), skipArgs(o), referenceArgs(o)))
+		units := BuiltinUnits(o)
 		return r.Rounds(ctx, Spec{Rounds: o.Rounds, Units: units, Run: run, Prefix: "r"})
 	}
 	bs, env, err := r.Builtin(ctx, o.Suites, o.Kernel)
@@ -136,7 +139,7 @@ func (r *Runner) runConfig(ctx context.Context, o Options) ([]*model.Results, er
 		}
 	}
 	if err == nil && len(rs) == 0 {
-		err = inputErr("--suite: %q selects no suite of %s", strings.Join(o.Suites, ","), cfg.File)
+		err = model.SettingError("suite", "%q selects no suite of %s", strings.Join(o.Suites, ","), cfg.File)
 	}
 	return rs, err
 }
@@ -154,42 +157,10 @@ func (r *Runner) strict(ctx context.Context, on bool) error {
 	return err
 }
 
-// builtinArgs are the arguments of a perfgate run process that runs o's
-// built-in suites as o selects them (no --out, no run metadata).
-func builtinArgs(o Options) []string {
-	args := append([]string{"run", "--suite", strings.Join(o.Suites, ",")}, selectionArgs(o.Kernel)...)
-	args = append(args, skipArgs(o)...)
-	args = append(args, referenceArgs(o)...)
-	if o.Strict {
-		args = append(args, "--strict")
-	}
-	return args
-}
-
-// selectionArgs are the perfgate run flags that select and tune built-in
-// suites' benchmarks as k does.
-func selectionArgs(k kernels.Options) []string {
-	var args []string
-	if k.Size != "" {
-		args = append(args, "--size", k.Size)
-	}
-	if k.Filter != nil {
-		args = append(args, "--filter", k.Filter.String())
-	}
-	if len(k.Ops) > 0 {
-		args = append(args, "--op", strings.Join(k.Ops, ","))
-	}
-	if len(k.DTypes) > 0 {
-		args = append(args, "--dtype", strings.Join(k.DTypes, ","))
-	}
-	if k.MaxTime != 0 {
-		args = append(args, "--max-time", k.MaxTime.String())
-	}
-	if k.Fast {
-		args = append(args, "--fast")
-	}
-	if k.Pace != "" {
-		args = append(args, "--pace", k.Pace)
-	}
-	return args
+// devicesChild is the worker process of each GPU of o.Devices: o's
+// built-in suites as o selects them.
+func devicesChild(o Options) Child {
+	c := builtinChild(o, o.Suites)
+	c.Strict = o.Strict
+	return c
 }

@@ -13,23 +13,24 @@ import (
 )
 
 // TestBuiltinUnits checks the processes of a round of built-in suites and
-// the arguments of a --devices worker: the selection flags as given, the
+// the worker of each GPU of --devices: the selection as given, the
 // suites in the order named, a suite the selection empties left out.
 func TestBuiltinUnits(t *testing.T) {
 	o := Options{Suites: []string{"rowwise", "memory", "gemm"}, Strict: true, Kernel: kernels.Options{Size: "small",
 		Filter: regexp.MustCompile("layernorm|memcpy"), DTypes: []string{"fp32"}, MaxTime: 2 * time.Second, Fast: true}}
-	sel := []string{"--size", "small", "--filter", "layernorm|memcpy", "--dtype", "fp32", "--max-time", "2s", "--fast"}
-	units := BuiltinUnits(o.Suites, o.Kernel, selectionArgs(o.Kernel))
-	want := []Unit{
-		{Name: "rowwise", Args: append([]string{"run", "--suite", "rowwise"}, sel...)},
-		{Name: "memory", Args: append([]string{"run", "--suite", "memory"}, sel...)},
+	sel := Settings{Size: "small", Filter: "layernorm|memcpy", DTypes: "fp32", MaxTime: 2 * time.Second, Fast: true}
+	child := func(suites string, strict bool) Child {
+		s := sel
+		s.Suites, s.Strict = suites, strict
+		return Child{Settings: s}
 	}
+	units := BuiltinUnits(o)
+	want := []Unit{{Name: "rowwise", Child: child("rowwise", false)}, {Name: "memory", Child: child("memory", false)}}
 	if !reflect.DeepEqual(units, want) {
-		t.Errorf("units\n%q\nwant\n%q", units, want)
+		t.Errorf("units\n%+v\nwant\n%+v", units, want)
 	}
-	worker := append(append([]string{"run", "--suite", "rowwise,memory,gemm"}, sel...), "--strict")
-	if got := builtinArgs(o); !reflect.DeepEqual(got, worker) {
-		t.Errorf("worker args %q, want %q", got, worker)
+	if got, want := devicesChild(o), child("rowwise,memory,gemm", true); !reflect.DeepEqual(got, want) {
+		t.Errorf("worker %+v, want %+v", got, want)
 	}
 }
 

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// A Runner runs suites for one perfgate command. Log and Self are required.
+// A Runner runs suites for one perfgate command. Log and Start are required.
 type Runner struct {
 	// Log receives progress lines and messages (the command's stderr).
 	Log io.Writer
@@ -20,9 +19,9 @@ type Runner struct {
 	Version string
 	// CacheDir holds compiled PTX ("": kernels' default).
 	CacheDir string
-	// Self returns the command that runs this perfgate binary with args:
-	// rounds and --devices workers are processes of it.
-	Self func(ctx context.Context, args []string) (*exec.Cmd, error)
+	// Start starts the perfgate processes of rounds, confirmations and
+	// --devices workers.
+	Start Starter
 	// OpenGPU opens the GPU (nil: kernels.Open). Tests replace it.
 	OpenGPU Opener
 	// Env is the base environment of command suites (nil: os.Environ()).

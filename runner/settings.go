@@ -27,8 +27,11 @@ type Settings struct {
 	List, Fast, SkipPrepare, Strict     bool
 	Rounds                              int
 	MaxTime                             time.Duration
-	CacheDir                            string   // kernels' build cache (PERFGATE_CACHE)
-	Worker                              []string // the command line of a sharing-suite worker
+	// CacheDir is kernels' build cache (PERFGATE_CACHE) and Worker the
+	// command line of a sharing-suite worker: each process finds its own,
+	// so a Child's do not travel.
+	CacheDir string   `json:"-"`
+	Worker   []string `json:"-"`
 }
 
 // Defaults fills in what a run runs when neither Suites nor Config names
@@ -41,7 +44,7 @@ func (s *Settings) Defaults(ctx context.Context, sizeGiven bool) string {
 	}
 	if path, found := config.Find(ctx, ""); found && !s.List {
 		s.Config = path
-		return "no --suite: running the suites of " + path
+		return fmt.Sprintf("no %s: running the suites of %s", model.Flag("suite"), path)
 	}
 	if !s.List { // --list lists every suite
 		s.Suites = strings.Join(kernels.DefaultSuites(), ",")
@@ -49,16 +52,16 @@ func (s *Settings) Defaults(ctx context.Context, sizeGiven bool) string {
 	if !sizeGiven {
 		s.Size = kernels.SizeCI
 	}
-	return fmt.Sprintf("no --suite: running the default built-in suites (%s) at size %s", s.Suites, s.Size)
+	return fmt.Sprintf("no %s: running the default built-in suites (%s) at size %s", model.Flag("suite"), s.Suites, s.Size)
 }
 
 // OutPaths checks Rounds and returns the files Out names (Paths).
 func (s Settings) OutPaths() ([]string, error) {
 	if s.Rounds < 1 || s.Rounds > MaxRounds {
-		return nil, inputErr("--rounds: must be from 1 to %d, got %d", MaxRounds, s.Rounds)
+		return nil, model.SettingError("rounds", "must be from 1 to %d, got %d", MaxRounds, s.Rounds)
 	}
 	if s.SkipPrepare && s.Config == "" {
-		return nil, inputErr("--skip-prepare: applies to --config runs only")
+		return nil, model.SettingError("skip-prepare", "applies to %s runs only", model.Flag("config"))
 	}
 	return Paths(s.Out, s.Rounds)
 }
@@ -66,23 +69,23 @@ func (s Settings) OutPaths() ([]string, error) {
 // Options checks s and turns it into a run's options, all but the run
 // block (Options.Meta). devices lists the GPUs --devices chooses from.
 func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, error) {
-	o := Options{Suites: splitList(s.Suites), Rounds: s.Rounds, SkipPrepare: s.SkipPrepare, Strict: s.Strict, SkipUnchangedAgainst: s.SkipUnchanged,
+	o := Options{Given: s, Suites: splitList(s.Suites), Rounds: s.Rounds, SkipPrepare: s.SkipPrepare, Strict: s.Strict, SkipUnchangedAgainst: s.SkipUnchanged,
 		Reference: s.Reference,
 		Kernel: kernels.Options{Size: s.Size, Fast: s.Fast, MaxTime: s.MaxTime, Pace: s.Pace, CacheDir: s.CacheDir,
 			Worker: s.Worker, Ops: splitList(s.Ops), DTypes: splitList(s.DTypes)}}
 	if s.Filter != "" {
 		re, err := regexp.Compile(s.Filter)
 		if err != nil {
-			return o, inputErr("--filter: %v", err)
+			return o, model.SettingError("filter", "%v", err)
 		}
 		o.Kernel.Filter = re
 	}
 	if s.Reference != "" && !slices.Contains(ReferenceValues, s.Reference) {
-		return o, inputErr("--reference: %q is not one of %s", s.Reference, strings.Join(ReferenceValues, ", "))
+		return o, model.SettingError("reference", "%q is not one of %s", s.Reference, strings.Join(ReferenceValues, ", "))
 	}
 	var oe *kernels.OptionError
 	if err := kernels.ValidateOptions(o.Kernel); errors.As(err, &oe) {
-		return o, inputErr("--%s: %s", oe.Option, oe.Msg)
+		return o, model.SettingError(oe.Option, "%s", oe.Msg)
 	} else if err != nil {
 		return o, &model.InputError{Msg: err.Error(), Err: err}
 	}
@@ -96,10 +99,10 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 	case s.List:
 	case s.Config != "":
 		if s.Filter != "" || s.Ops != "" || s.DTypes != "" || s.MaxTime != 0 {
-			return o, inputErr("--config: --filter, --op, --dtype and --max-time apply to built-in suites; set them per suite in %s", s.Config)
+			return o, model.SettingError("config", "%s, %s, %s and %s apply to built-in suites; set them per suite in %s", model.Flag("filter"), model.Flag("op"), model.Flag("dtype"), model.Flag("max-time"), s.Config)
 		}
 		if s.Reference != "" {
-			return o, inputErr("--config: --reference applies to built-in suites; a python: suite of %s names its own reference", s.Config)
+			return o, model.SettingError("config", "%s applies to built-in suites; a python: suite of %s names its own reference", model.Flag("reference"), s.Config)
 		}
 		cfg, err := config.Load(s.Config)
 		if err != nil {
@@ -108,7 +111,7 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 		o.Config = cfg
 	case s.Devices != "":
 		if s.Rounds > 1 {
-			return o, inputErr("--devices: not with --rounds (run the rounds on each GPU in turn)")
+			return o, model.SettingError("devices", "not with %s (run the rounds on each GPU in turn)", model.Flag("rounds"))
 		}
 		all, err := devices()
 		if err != nil {

@@ -46,18 +46,9 @@ func loadUnchanged(paths string) (map[string]string, error) {
 	}
 	runs, err := resultsjson.LoadAll(files)
 	if err != nil {
-		return nil, fmt.Errorf("--skip-unchanged-against: %w", err)
+		return nil, fmt.Errorf("%s: %w", model.Flag("skip-unchanged-against"), err)
 	}
 	return UnchangedKernels(runs), nil
-}
-
-// skipArgs passes --skip-unchanged-against on to the processes of rounds
-// and devices.
-func skipArgs(o Options) []string {
-	if o.SkipUnchangedAgainst == "" {
-		return nil
-	}
-	return []string{"--skip-unchanged-against", o.SkipUnchangedAgainst}
 }
 
 // renameSuite returns the hashes of unchanged recorded under the config

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"testing"
 	"time"
 
@@ -62,8 +61,8 @@ func TestSkipUnchangedReachesTheGPU(t *testing.T) {
 		// Run refuses GPU suites in a build without CUDA before opening the
 		// GPU; the options are still checked through the worker arguments.
 		o := Options{Suites: []string{"elementwise"}, SkipUnchangedAgainst: "base.json"}
-		if args := builtinArgs(o); !slices.Contains(args, "--skip-unchanged-against") || args[len(args)-1] != "base.json" {
-			t.Errorf("worker args %q lack --skip-unchanged-against base.json", args)
+		if c := devicesChild(o); c.SkipUnchanged != "base.json" {
+			t.Errorf("worker %+v does not skip what is unchanged against base.json", c)
 		}
 		return
 	}
@@ -112,7 +111,7 @@ func TestSkipUnchangedConfigSuites(t *testing.T) {
 		t.Errorf("the GPU got options %+v, want Unchanged %v", gpu.got, want)
 	}
 	units := ConfigUnits(cfg, ConfigOptions{SkipUnchangedAgainst: file + ",x.json"})
-	if len(units) != 1 || !slices.Contains(units[0].Args, "--skip-unchanged-against") || units[0].Args[len(units[0].Args)-1] != file+",x.json" {
-		t.Errorf("units %+v lack --skip-unchanged-against %s,x.json", units, file)
+	if len(units) != 1 || units[0].Child.SkipUnchanged != file+",x.json" {
+		t.Errorf("units %+v do not skip what is unchanged against %s,x.json", units, file)
 	}
 }

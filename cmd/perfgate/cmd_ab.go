@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
@@ -30,7 +31,8 @@ func runAB(ctx context.Context, args []string, e *cli.Env) error {
 	fs := cli.NewFlagSet(e, "ab", "--base REF [--rounds R] [--config FILE] [flags]")
 	var f abFlags
 	fs.StringVar(&f.o.Base, "base", e.GetenvOr("PERFGATE_AB_BASE", ""), "git `ref` to compare against; its merge base with HEAD is checked out (env PERFGATE_AB_BASE)")
-	fs.IntVar(&f.rounds, "rounds", 5, "rounds; each runs every suite once per side, each in its own process. Default 5, more than the action's 3: ab reads no stored history (the action reads up to 20 baseline jobs), so the spread between processes comes from these rounds alone; 5 cost 10 runs of each suite (docs/rounds.md)")
+	fs.IntVar(&f.rounds, "rounds", ab.DefaultRounds, fmt.Sprintf("rounds; each runs every suite once per side, each in its own process. Default %d, more than the action's %d: ab reads no stored history (the action reads up to %d baseline jobs), so the spread between processes comes from these rounds alone; %d cost %d runs of each suite (docs/rounds.md)",
+		ab.DefaultRounds, runner.DefaultActionRounds, compare.DefaultHistory, ab.DefaultRounds, 2*ab.DefaultRounds))
 	fs.StringVar(&f.o.ConfigPath, "config", e.GetenvOr("PERFGATE_CONFIG", ""), "the `file` declaring the suites (env PERFGATE_CONFIG; default: .perfgate.yml at the repository root)")
 	fs.StringVar(&f.o.Dir, "repo", ".", "a `directory` inside the git repository")
 	fs.StringVar(&f.o.Order, "order", ab.OrderABBA, "round order: abba (base,head then head,base: cancels linear drift) or abab")
@@ -38,7 +40,7 @@ func runAB(ctx context.Context, args []string, e *cli.Env) error {
 	fs.BoolVar(&f.o.Fast, "fast", false, "lower GPU time budgets (noisier; for smoke runs)")
 	fs.StringVar(&f.outBase, "out-base", "", "also write the base side's pooled results to this `file`")
 	fs.StringVar(&f.outHead, "out-head", "", "also write the head side's pooled results to this `file`")
-	fs.StringVar(&f.o.Testbed, "testbed", e.GetenvOr("PERFGATE_TESTBED", ""), "testbed name for the results (env PERFGATE_TESTBED; default: the host name)")
+	fs.StringVar(&f.o.Testbed, "testbed", e.GetenvOr(runner.RunSetting("testbed").Env, ""), "testbed name for the results (env "+runner.RunSetting("testbed").Env+"; default: the host name)")
 	f.cf.register(fs, e)
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err

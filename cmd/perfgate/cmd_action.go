@@ -14,8 +14,8 @@ import (
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/runner/actionjob"
 	"github.com/perfgate/perfgate/tracker/action"
-	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
@@ -94,7 +94,7 @@ func runActionPlan(ctx context.Context, e *cli.Env, job *ghactions.Job, o *actio
 	warn := func(msg string) { job.Annotate("warning", "", "perfgate: "+msg) }
 	sf := storeFlags{dir: o.StoreDir, dbURL: o.DatabaseURL, spool: o.SpoolDir, timeout: o.DBTimeout, warn: warn}
 	measurer := &actionjob.Job{Runner: newRunner(e), Settings: o, Config: cfg, Plan: plan, Getenv: e.Getenv, Log: job, Stderr: e.Stderr,
-		History: func(ctx context.Context) (check.BaselineSource, func() error, error) {
+		History: func(ctx context.Context) (history.BaselineSource, func() error, error) {
 			st, err := openStore(ctx, sf)
 			if err != nil {
 				return nil, nil, err

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
-	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/spool"
 )
 
@@ -27,7 +27,7 @@ func runUpload(ctx context.Context, args []string, e *cli.Env) error {
 	case sf.dbURL == "":
 		return cli.UsageErrorf("--db: upload sends spooled runs to a database: name it with --db or PERFGATE_DATABASE_URL")
 	}
-	return spool.UploadDir(ctx, sf.spool, func(ctx context.Context) (check.SourceRecorder, func() error, error) {
+	return spool.UploadDir(ctx, sf.spool, func(ctx context.Context) (history.SourceRecorder, func() error, error) {
 		st, err := openStore(ctx, sf)
 		if err != nil {
 			return nil, nil, err

@@ -11,7 +11,11 @@ import (
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/model"
 )
+
+// The libraries name settings (model.Flag); the command spells them.
+func init() { model.SpellFlag = cli.SpellFlag }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -43,5 +43,8 @@ var openGPU runner.Opener
 // newRunner returns the runner of the commands that measure: its messages
 // go to e.Stderr.
 func newRunner(e *cli.Env) *runner.Runner {
-	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv("PERFGATE_CACHE"), Self: selfCommand, OpenGPU: openGPU}
+	return &runner.Runner{Log: e.Stderr, Version: buildVersion(), CacheDir: e.Getenv(cacheEnv), Start: startChild, OpenGPU: openGPU}
 }
+
+// cacheEnv names kernels' build cache ("": kernels' default).
+const cacheEnv = "PERFGATE_CACHE"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/runmeta"
 )
@@ -31,7 +32,8 @@ func (m *runMetaFlags) register(fs *flag.FlagSet, e *cli.Env) {
 	fs.StringVar(&m.branch, "branch", "", "branch (default: $GITHUB_HEAD_REF/$GITHUB_REF_NAME, else the git branch when the commit is the checkout's HEAD, else local)")
 	fs.StringVar(&m.event, "event", "", "event: "+strings.Join(model.Events, ", ")+" (default: $GITHUB_EVENT_NAME, else local)")
 	fs.IntVar(&m.pr, "pr", 0, "pull request number (default: none)")
-	fs.StringVar(&m.testbed, "testbed", e.GetenvOr("PERFGATE_TESTBED", ""), "testbed name, e.g. the runner label (env PERFGATE_TESTBED; default: $RUNNER_NAME, else the host name)")
+	testbedEnv := runner.RunSetting("testbed").Env
+	fs.StringVar(&m.testbed, "testbed", e.GetenvOr(testbedEnv, ""), "testbed name, e.g. the runner label (env "+testbedEnv+"; default: $RUNNER_NAME, else the host name)")
 	fs.StringVar(&m.group, "group", "", "run group tying the shards of one job together")
 	fs.StringVar(&m.startedAt, "started-at", "", "when the run started, RFC 3339 (e.g. 2025-03-01T12:00:00Z), for backfilled history (default: now)")
 }

@@ -3,10 +3,15 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/perfgate/perfgate/ab"
+	"github.com/perfgate/perfgate/runner"
+	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 )
@@ -104,5 +109,129 @@ func TestSettingsTable(t *testing.T) {
 				t.Errorf("docs/config.md does not say that %s is deprecated (\"`%s` (deprecated)\")", old, old)
 			}
 		}
+	}
+}
+
+// TestRunSettingsTable: each setting of runner.RunSettings is what the
+// table says wherever users meet it: a flag of perfgate run whose usage
+// names the table's variable and whose default the variable sets; an
+// input of action.yml when the table gives one, whose description and
+// row in docs/action.md give the table's range (and, for rounds, the
+// action's default); and the table's range, taken by the flag and by the
+// input alike.
+func TestRunSettingsTable(t *testing.T) {
+	yml, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	actionDoc, err := os.ReadFile("../../docs/action.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range runner.RunSettings {
+		t.Run(s.Name, func(t *testing.T) {
+			if s.Env != "" {
+				help, _, _ := invoke(t, map[string]string{s.Env: "from-the-env"}, "run", "--help")
+				usage := regexp.MustCompile(`(?m)^  --` + regexp.QuoteMeta(s.Name) + `\b.*\n(.*)$`).FindStringSubmatch(help)
+				switch {
+				case usage == nil:
+					t.Errorf("perfgate run has no --%s", s.Name)
+				case !strings.Contains(usage[1], "(env "+s.Env):
+					t.Errorf("--%s's usage does not name %s: %s", s.Name, s.Env, usage[1])
+				case !strings.Contains(usage[1], "(default from-the-env)"):
+					t.Errorf("--%s does not default to %s: %s", s.Name, s.Env, usage[1])
+				}
+			}
+			lo, hi := s.IntRange()
+			if s.Input != "" {
+				desc := regexp.MustCompile(`\n  ` + regexp.QuoteMeta(s.Input) + `:\n    description: (.*)\n`).FindSubmatch(yml)
+				row := regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(s.Input) + "` \\| (.*)$").FindSubmatch(actionDoc)
+				rng := fmt.Sprintf("%d to %d", lo, hi)
+				switch {
+				case desc == nil || row == nil:
+					t.Fatalf("action.yml or docs/action.md has no input %s", s.Input)
+				case s.Max != 0 && (!strings.Contains(string(desc[1]), rng) || !strings.Contains(string(row[1]), rng)):
+					t.Errorf("the %s input's description or docs/action.md row does not say %s", s.Input, rng)
+				}
+				if s.Name == "rounds" && (!strings.Contains(string(desc[1]), fmt.Sprintf("Empty means %d,", runner.DefaultActionRounds)) ||
+					!strings.HasPrefix(string(row[1]), fmt.Sprintf("`%d` |", runner.DefaultActionRounds)) ||
+					!strings.Contains(string(desc[1]), fmt.Sprintf("perfgate ab to %d", ab.DefaultRounds)) ||
+					!strings.Contains(string(row[1]), fmt.Sprintf("`perfgate ab` to %d", ab.DefaultRounds))) {
+					t.Errorf("the rounds input's description or docs/action.md row does not give its default, %d, and perfgate ab's, %d",
+						runner.DefaultActionRounds, ab.DefaultRounds)
+				}
+			}
+			if s.Max == 0 {
+				return
+			}
+			for _, v := range []int{lo, hi, lo - 1, hi + 1} {
+				ok := v >= lo && v <= hi
+				_, stderr, code := invoke(t, nil, "run", "--list", fmt.Sprintf("--%s=%d", s.Name, v))
+				if refused := code == 2 && strings.Contains(stderr, "--"+s.Name+":"); refused == ok {
+					t.Errorf("run --%s=%d: exit %d, %s (in range %d to %d: %v)", s.Name, v, code, stderr, lo, hi, ok)
+				}
+				if s.Input == "" {
+					continue
+				}
+				input := func(name string) string {
+					if name == s.Input {
+						return strconv.Itoa(v)
+					}
+					return ""
+				}
+				if _, err := action.ReadSettings(input, func(string) string { return "" }, actionDefaults); (err == nil) != ok {
+					t.Errorf("input %s: %d: %v (in range %d to %d: %v)", s.Input, v, err, lo, hi, ok)
+				}
+			}
+		})
+	}
+}
+
+// TestActionInputDefaults: an input's default in action.yml is the
+// action's own (the one owner, tracker/action, applies it to an empty
+// input): the settings read with the input empty and with it set to
+// action.yml's default are the same, and docs/action.md's inputs table
+// shows that default.
+func TestActionInputDefaults(t *testing.T) {
+	yml, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	actionDoc, err := os.ReadFile("../../docs/action.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := func(string) string { return "" }
+	empty, err := action.ReadSettings(none, none, actionDefaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	inputs, _, _ := strings.Cut(string(yml), "\noutputs:")
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z-]+):\n((?:    .*\n)+)`).FindAllStringSubmatch(inputs, -1) {
+		d := regexp.MustCompile(`(?m)^    default: (.*)$`).FindStringSubmatch(m[2])
+		if d == nil {
+			continue
+		}
+		name, def := m[1], strings.Trim(d[1], `"`)
+		if def == "" || strings.Contains(def, "${{") {
+			continue
+		}
+		n++
+		got, err := action.ReadSettings(func(in string) string {
+			if in == name {
+				return def
+			}
+			return ""
+		}, none, actionDefaults)
+		if err != nil || !reflect.DeepEqual(got, empty) {
+			t.Errorf("input %s: its action.yml default %q is not what the action does when it is empty (%v)", name, def, err)
+		}
+		if !regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(name) + "` \\| `" + regexp.QuoteMeta(def) + "` \\|").Match(actionDoc) {
+			t.Errorf("docs/action.md does not give %s's default, %s", name, def)
+		}
+	}
+	if n < 5 {
+		t.Errorf("found %d inputs with a default in action.yml, want the lot", n)
 	}
 }

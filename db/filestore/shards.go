@@ -17,7 +17,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// The reports of a sharded job's shards (action.ShardStore) live beside
+// The reports of a sharded job's shards (history.ShardStore) live beside
 // the runs, one file per shard, written under the store's lock:
 //
 //	DIR/shards/HASH/SHARD.json   HASH: sha256 of the set's key

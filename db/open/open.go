@@ -91,7 +91,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("the database did not answer within %s (--db-timeout, PERFGATE_DB_TIMEOUT)", e.After)
+	return fmt.Sprintf("the database did not answer within %s (%s, PERFGATE_DB_TIMEOUT)", e.After, model.Flag("db-timeout"))
 }
 
 func (e *TimeoutError) Unwrap() error { return e.Err }
@@ -137,7 +137,7 @@ func Migrate(ctx context.Context, url string, timeout time.Duration, progress fu
 }
 
 // SaveShard and Shards keep the reports of a sharded job's shards
-// (action.ShardStore).
+// (history.ShardStore).
 func (s *deadlineStore) SaveShard(ctx context.Context, r model.ShardReport) error {
 	_, err := bounded(ctx, s.timeout, "save the shard report", func(ctx context.Context) (struct{}, error) { return struct{}{}, s.st.SaveShard(ctx, r) })
 	return err
@@ -153,7 +153,7 @@ func (s *deadlineStore) AddReset(ctx context.Context, r model.Reset) error {
 	return err
 }
 
-// Resets lists the re-baseline points (check.ResetSource).
+// Resets lists the re-baseline points (history.ResetSource).
 func (s *deadlineStore) Resets(ctx context.Context) ([]model.Reset, error) {
 	return bounded(ctx, s.timeout, "read the baseline resets", func(ctx context.Context) ([]model.Reset, error) { return s.st.Resets(ctx) })
 }

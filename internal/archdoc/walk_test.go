@@ -382,17 +382,18 @@ func funcName(fn *types.Func) string {
 	return fn.Name()
 }
 
-var walkRoot = flag.String("walkroot", "../..", "the checkout whose action flow TestWalkActionRun walks (another worktree: the numbers before a change)")
+var walkRoot = flag.String("walkroot", "../..", "the checkout whose flows TestWalkActionRun and TestWalkRunRounds walk (another worktree: the numbers before a change)")
 
-// The flow walked: perfgate action on a pull request with a results file
-// (TestActionLongComment runs it in process against the fake GitHub).
-const (
-	walkTest  = "TestActionLongComment"
-	walkEntry = "runAction"
-)
+// A flow is a walk that docs/architecture.md counts: the cmd/perfgate test
+// that runs it in process, the function it starts at, and the heading of
+// the section whose "- after:" line gives its counts.
+type flow struct {
+	test, entry, section string
+}
 
 // TestWalkActionRun walks perfgate action on a pull request with a results
-// file, from cmd/perfgate's runAction, and checks the counts that
+// file (TestActionLongComment runs it in process against the fake GitHub),
+// from cmd/perfgate's runAction, and checks the counts that
 // docs/architecture.md gives ("Walking the action"; -update rewrites its
 // "after" line). With -v it lists the stops; -walkroot walks another
 // checkout (and checks nothing).
@@ -400,12 +401,27 @@ func TestWalkActionRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a cmd/perfgate test with every package instrumented for coverage")
 	}
+	testWalk(t, flow{test: "TestActionLongComment", entry: "runAction", section: "## Walking the action"})
+}
+
+// TestWalkRunRounds walks perfgate run --rounds 3 over a configuration's
+// three command suites (TestRunRoundsConfig), from cmd/perfgate's runRun,
+// as TestWalkActionRun walks the action. The rounds' child processes are
+// not walked: they are the same command again.
+func TestWalkRunRounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a cmd/perfgate test with every package instrumented for coverage")
+	}
+	testWalk(t, flow{test: "TestRunRoundsConfig", entry: "runRun", section: "## Walking run --rounds 3"})
+}
+
+func testWalk(t *testing.T, fl flow) {
 	root, err := filepath.Abs(*walkRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	profile := filepath.Join(t.TempDir(), "cover.out")
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^"+walkTest+"$", "-coverpkg="+module+"...", "-coverprofile="+profile, "./cmd/perfgate")
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^"+fl.test+"$", "-coverpkg="+module+"...", "-coverprofile="+profile, "./cmd/perfgate")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
@@ -423,7 +439,7 @@ func TestWalkActionRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := prog.walk("cmd/perfgate", walkEntry, cov)
+	w, err := prog.walk("cmd/perfgate", fl.entry, cov)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,11 +455,21 @@ func TestWalkActionRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sec := bytes.Index(doc, []byte("\n"+fl.section+"\n"))
+	if sec < 0 {
+		t.Fatalf("%s has no section %q", docPath, fl.section)
+	}
 	want := fmt.Sprintf("- after: %s\n", w)
-	if bytes.Contains(doc, []byte(want)) {
+	i := bytes.Index(doc[sec:], []byte("\n- after: "))
+	if i >= 0 {
+		i += sec
+		if end := bytes.Index(doc[sec+1:], []byte("\n## ")); end >= 0 && i > sec+1+end {
+			i = -1 // the line is in a later section
+		}
+	}
+	if i >= 0 && bytes.HasPrefix(doc[i+1:], []byte(want)) {
 		return
 	}
-	i := bytes.Index(doc, []byte("\n- after: "))
 	if golden.Update() && i >= 0 {
 		j := i + 1 + bytes.IndexByte(doc[i+1:], '\n') + 1
 		out := append(append(append([]byte{}, doc[:i+1]...), want...), doc[j:]...)
@@ -452,5 +478,5 @@ func TestWalkActionRun(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("%s does not say the walk's counts (go test ./internal/archdoc -run TestWalkActionRun -update rewrites its line); want the line %q", docPath, want)
+	t.Errorf("%s: section %q does not say the walk's counts (go test ./internal/archdoc -run %s -update rewrites its line); want the line %q", docPath, fl.section, t.Name(), want)
 }

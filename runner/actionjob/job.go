@@ -13,6 +13,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/runmeta"
 )
@@ -28,7 +29,7 @@ type Job struct {
 	Getenv func(string) string
 	// History opens the history for skip-unchanged-kernels; the caller's
 	// close func is called once the baseline is read.
-	History func(ctx context.Context) (check.BaselineSource, func() error, error)
+	History func(ctx context.Context) (history.BaselineSource, func() error, error)
 	Log     action.Log // pre-run warnings, refusals and skip warnings
 	Stderr  io.Writer
 
@@ -142,6 +143,6 @@ func (j *Job) measureAB(ctx context.Context) (base, head []*model.Results, err e
 // runMeta is the run block of runs measured here: the GitHub Actions
 // environment, PERFGATE_TESTBED and the checkout.
 func (j *Job) runMeta(ctx context.Context) (model.Run, error) {
-	r, _, err := runmeta.Resolve(ctx, runmeta.Given{Testbed: j.Getenv("PERFGATE_TESTBED")}, j.Getenv, time.Now())
+	r, _, err := runmeta.Resolve(ctx, runmeta.Given{Testbed: j.Getenv(runner.RunSetting("testbed").Env)}, j.Getenv, time.Now())
 	return r, err
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 	"github.com/perfgate/perfgate/tracker/trend"
@@ -14,7 +15,7 @@ import (
 // reportChanges adds to the job summary the change points that the
 // baseline runs just recorded made appear on the baseline branch. It only
 // warns when the history cannot be read: the runs are stored by then.
-func (r *run) reportChanges(ctx context.Context, src TrendSource, runs []*model.Results) {
+func (r *run) reportChanges(ctx context.Context, src history.TrendSource, runs []*model.Results) {
 	server := strings.TrimSuffix(r.o.ServerURL, "/")
 	cs, err := NewChanges(ctx, src, runs, r.plan.BaselineBranch)
 	if err != nil {
@@ -31,7 +32,7 @@ func (r *run) reportChanges(ctx context.Context, src TrendSource, runs []*model.
 // NewChanges reads the branch history of every suite and testbed of the
 // baseline runs among runs and returns the steps they made appear
 // (trend.NewSteps).
-func NewChanges(ctx context.Context, src TrendSource, runs []*model.Results, branch string) ([]trend.Change, error) {
+func NewChanges(ctx context.Context, src history.TrendSource, runs []*model.Results, branch string) ([]trend.Change, error) {
 	type scope struct{ repo, suite, testbed string }
 	latest := map[string]bool{}
 	var scopes []scope

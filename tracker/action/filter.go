@@ -4,7 +4,7 @@ import (
 	"context"
 	"regexp"
 
-	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -13,21 +13,21 @@ import (
 // judged against the same suites of the baseline, not reported as missing
 // every other one.
 type suiteFilteredSource struct {
-	src  check.BaselineSource
+	src  history.BaselineSource
 	only *regexp.Regexp
 }
 
 // FilteredBaseline returns src itself when only is nil.
-func FilteredBaseline(src check.BaselineSource, only *regexp.Regexp) check.BaselineSource {
+func FilteredBaseline(src history.BaselineSource, only *regexp.Regexp) history.BaselineSource {
 	if only == nil {
 		return src
 	}
 	return suiteFilteredSource{src: src, only: only}
 }
 
-// Resets passes the source's re-baseline points through (check.ResetSource).
+// Resets passes the source's re-baseline points through (history.ResetSource).
 func (s suiteFilteredSource) Resets(ctx context.Context) ([]model.Reset, error) {
-	if rs, ok := s.src.(check.ResetSource); ok {
+	if rs, ok := s.src.(history.ResetSource); ok {
 		return rs.Resets(ctx)
 	}
 	return nil, nil

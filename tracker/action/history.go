@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -14,16 +15,10 @@ import (
 // candidate.
 const historyPoints = 20
 
-// A TrendSource is what the report's charts and the change points read
-// from the history; every store implements it.
-type TrendSource interface {
-	Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error)
-}
-
 // ReportHistory reads the latest historyPoints medians on branch, on the
 // candidate's testbed, of the changed benchmarks of c (the ones the report
 // may chart), one query per suite.
-func ReportHistory(ctx context.Context, src TrendSource, c *compare.Comparison, branch string) (report.Histories, error) {
+func ReportHistory(ctx context.Context, src history.TrendSource, c *compare.Comparison, branch string) (report.Histories, error) {
 	want := map[string]bool{}
 	var suites []string
 	// The report's order: regressions, warnings, improvements, noisy.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -25,8 +25,8 @@ import (
 
 // A ResetStore keeps re-baseline points; both history stores implement it.
 type ResetStore interface {
-	check.ResetSource
-	AddReset(ctx context.Context, r model.Reset) error
+	history.ResetSource
+	history.ResetStore
 }
 
 // resetReason ties a reset to the acceptance it comes from: the prefix
@@ -50,7 +50,7 @@ func (r *run) rebaseline(ctx context.Context, st Store, runs []*model.Results) {
 	}
 	if err != nil {
 		r.o.Log.Annotate("warning", "perfgate could not re-baseline accepted changes",
-			fmt.Sprintf("%v; a maintainer can do it by hand: perfgate baseline reset GLOB --reason ...", err))
+			fmt.Sprintf("%v; a maintainer can do it by hand: perfgate baseline reset GLOB %s ...", err, model.Flag("reason")))
 	}
 }
 

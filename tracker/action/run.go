@@ -11,6 +11,7 @@ import (
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -35,9 +36,9 @@ type Measurer interface {
 
 // A Store is what the action uses of the history.
 type Store interface {
-	check.BaselineSource
-	check.Recorder
-	Trend(ctx context.Context, q model.TrendQuery) ([]model.TrendSeries, error)
+	history.BaselineSource
+	history.Recorder
+	history.TrendSource
 }
 
 // A Log is the job's log: groups and annotations.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/confirm"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -37,13 +38,6 @@ import (
 // Count-1 (the matrix's strategy.job-index and strategy.job-total).
 // Count ≤ 1: the job is not sharded.
 type Shard struct{ Index, Count int }
-
-// A ShardStore keeps the reports of a sharded job's shards; both history
-// stores implement it.
-type ShardStore interface {
-	SaveShard(ctx context.Context, r model.ShardReport) error
-	Shards(ctx context.Context, set string) ([]model.ShardReport, error)
-}
 
 // maxShardPasses bounds the read-post-read rounds of one shard.
 const maxShardPasses = 5
@@ -280,7 +274,7 @@ func fingerprint(reports []model.ShardReport) string {
 // posts the comment and the status of every shard reported, until a read
 // after posting finds nothing new.
 func (r *run) updateGitHubShards(ctx context.Context, st Store, c *compare.Comparison) error {
-	ss, ok := st.(ShardStore)
+	ss, ok := st.(history.ShardStore)
 	if !ok {
 		return errors.New("the history store keeps no shard reports")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfgate/perfgate/internal/golden"
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -98,8 +99,8 @@ type memShards struct {
 }
 
 var (
-	_ Store      = (*memShards)(nil)
-	_ ShardStore = (*memShards)(nil)
+	_ Store              = (*memShards)(nil)
+	_ history.ShardStore = (*memShards)(nil)
 )
 
 func (s *memShards) Baseline(context.Context, model.BaselineQuery) (*model.Baseline, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfgate/perfgate/tracker/check"
 	"github.com/perfgate/perfgate/tracker/config"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -40,7 +41,7 @@ func (p *Plan) Skips() bool { return p.Kind == KindCheck && !p.Interleaved }
 // open yet, so only the testbed label narrows the query; the PTX hash
 // covers the GPU architecture (.target), so a hash from another GPU never
 // matches.
-func SkipBaseline(ctx context.Context, src check.BaselineSource, cand *model.Run, q check.Query, cfg *config.Config) ([]*model.Results, error) {
+func SkipBaseline(ctx context.Context, src history.BaselineSource, cand *model.Run, q check.Query, cfg *config.Config) ([]*model.Results, error) {
 	s := check.ApplyConfig(check.Settings{Query: q}, cfg, map[string]bool{check.SetBranch: true}, nil)
 	b, err := check.Baseline(ctx, src, []*model.Results{{Run: *cand}}, s.Query)
 	if err != nil {

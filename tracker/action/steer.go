@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/report"
 )
@@ -147,7 +148,7 @@ func accept(ctx context.Context, o RunOptions, check *Plan, a model.Acceptance, 
 	}
 	defer closeStore()
 	as, ok := st.(AcceptanceStore)
-	ss, ok2 := st.(ShardStore)
+	ss, ok2 := st.(history.ShardStore)
 	if !ok || !ok2 {
 		return fmt.Errorf("accept: the history store %T keeps no acceptances or reports", st)
 	}
@@ -251,7 +252,7 @@ func (r *run) acceptances(ctx context.Context, st Store) []model.Acceptance {
 // comment again without running anything. A failure is a warning: the
 // verdict is out by then.
 func (r *run) saveReport(ctx context.Context, st Store, c *compare.Comparison) {
-	ss, ok := st.(ShardStore)
+	ss, ok := st.(history.ShardStore)
 	if !ok {
 		return
 	}

@@ -30,7 +30,7 @@ func ParseComparison(file string, data []byte) (bars []Bar, threshold float64, e
 		Benchmarks   []reportBenchmark `json:"benchmarks"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, 0, &model.InputError{File: file, Msg: "not the JSON of compare --format json: " + err.Error()}
+		return nil, 0, &model.InputError{File: file, Msg: fmt.Sprintf("not the JSON of compare %s json: %v", model.Flag("format"), err)}
 	}
 	bars = make([]Bar, 0, len(doc.Benchmarks))
 	for _, b := range doc.Benchmarks {
@@ -58,16 +58,16 @@ type Output struct {
 // none is given.
 func (o *Output) Check() error {
 	if o.Path == "" {
-		return &model.InputError{Msg: "--out: name the image file, e.g. --out trend.png"}
+		return model.SettingError("out", "name the image file, e.g. %s trend.png", model.Flag("out"))
 	}
 	if o.Format == "" {
 		o.Format = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.Path)), ".")
 	}
 	if o.Format != "png" && o.Format != "svg" {
-		return &model.InputError{Msg: fmt.Sprintf("--format: %q is not png or svg (or give --out a .png or .svg name)", o.Format)}
+		return model.SettingError("format", "%q is not png or svg (or give %s a .png or .svg name)", o.Format, model.Flag("out"))
 	}
 	if !(o.Width > 0 && o.Width <= 100) || !(o.Height >= 0 && o.Height <= 100) {
-		return &model.InputError{Msg: fmt.Sprintf("--width/--height: must be between 0 and 100 inches, got %v×%v", o.Width, o.Height)}
+		return &model.InputError{Msg: fmt.Sprintf("%s/%s: must be between 0 and 100 inches, got %v×%v", model.Flag("width"), model.Flag("height"), o.Width, o.Height)}
 	}
 	return nil
 }

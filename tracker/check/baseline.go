@@ -8,19 +8,9 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-// A BaselineSource answers baseline queries; every history store is one.
-type BaselineSource interface {
-	Baseline(ctx context.Context, q model.BaselineQuery) (*model.Baseline, error)
-}
-
-// A ResetSource lists the re-baseline points (perfgate baseline reset);
-// a store that keeps none need not be one.
-type ResetSource interface {
-	Resets(ctx context.Context) ([]model.Reset, error)
-}
 
 // A Query says which stored runs the candidates are judged against.
 type Query struct {
@@ -40,7 +30,7 @@ type Query struct {
 // major and CUDA version must still match the candidate's, so a baseline
 // from another runner of the same kind is used and one from other
 // hardware is still incomparable.
-func Baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q Query) (*model.Baseline, error) {
+func Baseline(ctx context.Context, src history.BaselineSource, cands []*model.Results, q Query) (*model.Baseline, error) {
 	return baseline(ctx, src, cands, q, model.BaselineQuery{})
 }
 
@@ -49,11 +39,11 @@ func Baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q
 // summary (compare.SummarizeRun, model.BaselineQuery.SampleJobs), which is
 // all Judge reads of them. So the memory of a check grows with q.Jobs,
 // not q.History, and its verdicts are those it would give on the samples.
-func JudgeBaseline(ctx context.Context, src BaselineSource, cands []*model.Results, q Query) (*model.Baseline, error) {
+func JudgeBaseline(ctx context.Context, src history.BaselineSource, cands []*model.Results, q Query) (*model.Baseline, error) {
 	return baseline(ctx, src, cands, q, model.BaselineQuery{SampleJobs: q.Jobs, Summarize: compare.SummarizeRun})
 }
 
-func baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q Query, bq model.BaselineQuery) (*model.Baseline, error) {
+func baseline(ctx context.Context, src history.BaselineSource, cands []*model.Results, q Query, bq model.BaselineQuery) (*model.Baseline, error) {
 	first := &cands[0].Run
 	bq.Repo, bq.Branch, bq.Testbed = first.Repo, q.Branch, model.FingerprintOf(first)
 	bq.Jobs, bq.Exclude = max(q.Jobs, q.History), CandidateJobs(cands)
@@ -64,7 +54,7 @@ func baseline(ctx context.Context, src BaselineSource, cands []*model.Results, q
 	if err != nil {
 		return nil, err
 	}
-	if rs, ok := src.(ResetSource); ok {
+	if rs, ok := src.(history.ResetSource); ok {
 		resets, err := rs.Resets(ctx)
 		if err != nil {
 			return nil, err

@@ -23,7 +23,7 @@ func DemoFiles(dir string) (history []string, pr string, err error) {
 	}
 	pr = filepath.Join(dir, "pr.json")
 	if _, serr := os.Stat(pr); len(history) == 0 || serr != nil {
-		return nil, "", &model.InputError{File: dir, Msg: "no history/*.json and pr.json here; run the demo from the repository root, or name the directory with --examples"}
+		return nil, "", &model.InputError{File: dir, Msg: fmt.Sprintf("no history/*.json and pr.json here; run the demo from the repository root, or name the directory with %s", model.Flag("examples"))}
 	}
 	sort.Strings(history)
 	return history, pr, nil

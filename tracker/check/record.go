@@ -7,25 +7,15 @@ import (
 	"math"
 
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
 
-// A Recorder stores runs; every history store is one.
-type Recorder interface {
-	Record(ctx context.Context, r *model.Results) (model.RecordOutcome, error)
-}
-
-// A SourceRecorder stores runs read a benchmark at a time; every history
-// store is one.
-type SourceRecorder interface {
-	RecordSource(ctx context.Context, src *resultsjson.Source) (model.RecordOutcome, error)
-}
-
 // RecordRuns records runs in order, writing one line each to w (names
 // holds each run's file name, for messages). It stops at the first
 // failure, saying how many runs were stored before it.
-func RecordRuns(ctx context.Context, w io.Writer, st Recorder, names []string, runs []*model.Results) error {
+func RecordRuns(ctx context.Context, w io.Writer, st history.Recorder, names []string, runs []*model.Results) error {
 	return recordEach(w, names, len(runs), func(i int) (model.RecordOutcome, *model.Run, error) {
 		out, err := st.Record(ctx, runs[i])
 		return out, &runs[i].Run, err
@@ -34,7 +24,7 @@ func RecordRuns(ctx context.Context, w io.Writer, st Recorder, names []string, r
 
 // RecordSources is RecordRuns for runs read a benchmark at a time
 // (resultsjson.OpenAll), so that their samples are never held whole.
-func RecordSources(ctx context.Context, w io.Writer, st SourceRecorder, names []string, srcs []*resultsjson.Source) error {
+func RecordSources(ctx context.Context, w io.Writer, st history.SourceRecorder, names []string, srcs []*resultsjson.Source) error {
 	return recordEach(w, names, len(srcs), func(i int) (model.RecordOutcome, *model.Run, error) {
 		out, err := st.RecordSource(ctx, srcs[i])
 		return out, &srcs[i].Run, err

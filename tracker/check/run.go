@@ -8,13 +8,14 @@ import (
 	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/confirm"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // A Store is what a check reads and writes of the history.
 type Store interface {
-	BaselineSource
-	Recorder
+	history.BaselineSource
+	history.Recorder
 }
 
 // A Confirmer re-runs the regressions of first (the candidates judged
@@ -41,7 +42,7 @@ type RunOptions struct {
 	// Store is the history, open; the caller closes it. Baseline, if set,
 	// is read instead of Store for the baseline (a filtered view of it).
 	Store    Store
-	Baseline BaselineSource
+	Baseline history.BaselineSource
 	// Acceptances are regressions accepted on the pull request the
 	// candidates belong to: they apply to the first verdict and again to
 	// the confirmed one.

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // A NoiseWarning says a candidate run's samples scatter far more than the
@@ -23,7 +25,7 @@ type NoiseWarning struct {
 func (w *NoiseWarning) Error() string {
 	s := fmt.Sprintf("noisy candidate: samples vary %.0f%% (CV) against %.0f%% in the baseline runs", 100*w.CandidateCV, 100*w.BaselineCV)
 	if w.CPUTime {
-		s += "; on a busy host, measure CPU time (report a cpu-ns/op metric and ingest --metric cpu-ns/op)"
+		s += fmt.Sprintf("; on a busy host, measure CPU time (report a cpu-ns/op metric and ingest %s cpu-ns/op)", model.Flag("metric"))
 	}
 	return s
 }

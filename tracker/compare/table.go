@@ -2,11 +2,12 @@ package compare
 
 import "strconv"
 
-// A Setting is one setting of a judgement, declared once: its name (the
-// flag of compare, check and ab, and the key of the settings a user chose
-// explicitly), the PERFGATE_* variable it defaults from, its key in
-// .perfgate.yml and its action input ("": none), and the range of a
-// number. Flags, variables, the config file, the action's inputs and
+// A Setting is one setting, declared once: its name (the flag; for a
+// judgement's, the flag of compare, check and ab, and the key of the
+// settings a user chose explicitly), the PERFGATE_* variable it defaults
+// from, its key in .perfgate.yml and its action input ("": none), and the
+// range of a number. The judgement's are below; perfgate run's are
+// runner.RunSettings. Flags, variables, the config file, the action's inputs and
 // their checks take these from here; TestSettingsTable in cmd/perfgate
 // compares them with the flags, action.yml and the docs.
 type Setting struct {

@@ -227,11 +227,10 @@ func (it *item) moreSamples(alpha float64, tested int) string {
 		adj = r.PBetterAdjusted
 	}
 	if floor := minReachableP(r.NBaseline, r.NCandidate); !(adj < alpha) && floor*float64(tested) >= alpha {
-		return fmt.Sprintf("with %d and %d samples the smallest p the test can reach is %.2g, and adjusted over %d benchmarks that cannot reach α=%g unless most of them change: take more samples per run (or raise --min-samples)",
-			r.NBaseline, r.NCandidate, floor, tested, alpha)
+		return fmt.Sprintf("with %d and %d samples the smallest p the test can reach is %.2g, and adjusted over %d benchmarks that cannot reach α=%g unless most of them change: take more samples per run (or raise %s)", r.NBaseline, r.NCandidate, floor, tested, alpha, model.Flag("min-samples"))
 	}
 	if it.runsDominate() {
-		return fmt.Sprintf("runs move ±%s between processes: more rounds (--rounds) or more baseline jobs would decide it, not more samples", pctAbs(r.RunSpread))
+		return fmt.Sprintf("runs move ±%s between processes: more rounds (%s) or more baseline jobs would decide it, not more samples", pctAbs(r.RunSpread), model.Flag("rounds"))
 	}
 	effect, a := r.Threshold-c, alpha
 	if c > r.Threshold {

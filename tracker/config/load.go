@@ -230,7 +230,7 @@ func (d *decoder) builtin(b *Builtin, n *yaml.Node, key string) error {
 		"max_time": d.duration(&b.MaxTime),
 	})
 	if err == nil && b.Suite == "" {
-		err = d.errf(n, key+".suite", "a builtin suite needs suite: (see perfgate run --list)")
+		err = d.errf(n, key+".suite", "a builtin suite needs suite: (see perfgate run %s)", model.Flag("list"))
 	}
 	return err
 }

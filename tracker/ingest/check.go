@@ -15,19 +15,19 @@ func Check(format string, nfiles int, o Options) error {
 	msg := ""
 	switch {
 	case format == "":
-		msg = "--format: required, one of " + strings.Join(Formats, ", ")
+		msg = fmt.Sprintf("%s: required, one of %s", model.Flag("format"), strings.Join(Formats, ", "))
 	case !slices.Contains(Formats, format):
-		msg = fmt.Sprintf("--format: %q is not one of %s", format, strings.Join(Formats, ", "))
+		msg = fmt.Sprintf("%s: %q is not one of %s", model.Flag("format"), format, strings.Join(Formats, ", "))
 	case nfiles == 0:
-		msg = fmt.Sprintf("no input files (usage: perfgate ingest --format %s FILE...)", format)
+		msg = fmt.Sprintf("no input files (usage: perfgate ingest %s %s FILE...)", model.Flag("format"), format)
 	case o.Better != "" && o.Better != model.Lower && o.Better != model.Higher:
-		msg = fmt.Sprintf("--better: must be lower or higher, got %q", o.Better)
+		msg = fmt.Sprintf("%s: must be lower or higher, got %q", model.Flag("better"), o.Better)
 	case o.Metric != "" && format != GoTest:
-		msg = "--metric applies to --format gotest only"
+		msg = fmt.Sprintf("%s applies to %s gotest only", model.Flag("metric"), model.Flag("format"))
 	case o.CriterionBaseline != "" && format != Criterion:
-		msg = "--criterion-baseline applies to --format criterion only"
+		msg = fmt.Sprintf("%s applies to %s criterion only", model.Flag("criterion-baseline"), model.Flag("format"))
 	case (o.Unit != "" || o.Better != "") && format != JSONSamples:
-		msg = fmt.Sprintf("--unit and --better apply to --format json-samples only (%s says its own units)", format)
+		msg = fmt.Sprintf("%s and %s apply to %s json-samples only (%s says its own units)", model.Flag("unit"), model.Flag("better"), model.Flag("format"), format)
 	default:
 		return nil
 	}

@@ -150,7 +150,7 @@ func (jb *jsonBench) finish(file, fileUnit, fileBetter, suite string) (model.Ben
 		return b, bad(file, path, "a benchmark name must not be empty")
 	}
 	if b.Unit == "" {
-		return b, bad(file, path, "no unit: give --unit, or write {\"unit\": ..., \"benchmarks\": {...}}")
+		return b, bad(file, path, "no unit: give %s, or write {\"unit\": ..., \"benchmarks\": {...}}", model.Flag("unit"))
 	}
 	b.Better = betterForUnit(b.Unit)
 	if bs := first(jb.better, fileBetter); bs != "" {

@@ -14,12 +14,18 @@ type InputError struct {
 	Path string // a JSON path such as $.benchmarks[3].samples[2], or "line 12"
 	Msg  string
 	Err  error // the underlying error, if any
+	// Setting is the setting whose value is bad, when the input was a
+	// setting (a flag): Error puts its flag before Msg.
+	Setting Flag
 }
 
 func (e *InputError) Error() string {
 	s := e.Msg
 	if c := e.cause(); c != "" && !strings.Contains(s, c) {
 		s += ": " + c
+	}
+	if e.Setting != "" {
+		s = e.Setting.String() + ": " + s
 	}
 	if e.Path != "" {
 		s = e.Path + ": " + s

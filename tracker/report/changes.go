@@ -18,8 +18,8 @@ func ChangesMarkdown(cs []trend.Change, branch, repoURL string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### perfgate: %d new change point(s) on %s\n\n", len(cs), md(branch))
-	b.WriteString("Found by E-divisive means with a t-test over the branch's history (`perfgate trend --changes`). " +
-		"The commit is the first run of the new level; positive change is worse.\n\n")
+	fmt.Fprintf(&b, "Found by E-divisive means with a t-test over the branch's history (`perfgate trend %s`). "+
+		"The commit is the first run of the new level; positive change is worse.\n\n", model.Flag("changes"))
 	b.WriteString(ChangesTableMarkdown(cs, repoURL))
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/trend"
 )
 
@@ -31,8 +32,8 @@ func ChangeNotice(steps []NoticeStep, omitted int, branch, pushed, repoURL strin
 	var b strings.Builder
 	fmt.Fprintf(&b, "### perfgate: %d new change point(s) on %s\n\n", len(steps)+omitted, mdCode(branch))
 	fmt.Fprintf(&b, "Found after the push of %s was recorded, by E-divisive means with a t-test over the branch's "+
-		"history (`perfgate trend --changes`). The commit is the first run of the new level; a positive change is worse.\n\n",
-		commitLink(pushed, repoURL))
+		"history (`perfgate trend %s`). The commit is the first run of the new level; a positive change is worse.\n\n",
+		commitLink(pushed, repoURL), model.Flag("changes"))
 	b.WriteString("| benchmark | testbed | first commit | median before → after | change | p |\n|---|---|---|--:|--:|--:|\n")
 	for _, pass := range []string{"regression", "improvement"} {
 		for _, s := range steps {

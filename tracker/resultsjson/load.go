@@ -114,11 +114,14 @@ func parseTree(name string, data []byte) (*model.Results, error) {
 // notJSONHint follows "invalid JSON" when the input does not even start like
 // a JSON document: most likely another tool's output given to a command that
 // reads perfgate results.
-const notJSONHint = "; this is not a perfgate results file: convert another tool's output with 'perfgate ingest --format FORMAT FILE' (e.g. --format gotest for go test -bench)"
+func notJSONHint() string {
+	return fmt.Sprintf("; this is not a perfgate results file: convert another tool's output with 'perfgate ingest %s FORMAT FILE' (e.g. %s gotest for go test -bench)",
+		model.Flag("format"), model.Flag("format"))
+}
 
 func syntaxError(name string, data []byte, err error) error {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' && t[0] != '[' {
-		return &model.InputError{File: name, Path: "line 1", Msg: "invalid JSON: " + err.Error() + notJSONHint, Err: err}
+		return &model.InputError{File: name, Path: "line 1", Msg: "invalid JSON: " + err.Error() + notJSONHint(), Err: err}
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {

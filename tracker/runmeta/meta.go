@@ -54,20 +54,20 @@ func choose(picks ...pick) pick {
 func Resolve(ctx context.Context, g Given, getenv func(string) string, now time.Time) (model.Run, Sources, error) {
 	var src Sources
 	head := gitOr(ctx, "", "rev-parse", "HEAD")
-	commit := choose(pick{g.Commit, "--commit"}, pick{getenv("GITHUB_SHA"), "$GITHUB_SHA"}, pick{head, "git HEAD"})
-	branch := choose(pick{g.Branch, "--branch"}, pick{getenv("GITHUB_HEAD_REF"), "$GITHUB_HEAD_REF"},
+	commit := choose(pick{g.Commit, model.Flag("commit").String()}, pick{getenv("GITHUB_SHA"), "$GITHUB_SHA"}, pick{head, "git HEAD"})
+	branch := choose(pick{g.Branch, model.Flag("branch").String()}, pick{getenv("GITHUB_HEAD_REF"), "$GITHUB_HEAD_REF"},
 		pick{getenv("GITHUB_REF_NAME"), "$GITHUB_REF_NAME"})
 	if branch.value == "" && commit.value != "" && sameCommit(commit.value, head) {
 		branch = choose(pick{CurrentBranch(ctx, ""), "git checkout"})
 	}
 	if branch.value == "" && head != "" && !sameCommit(commit.value, head) {
-		branch = pick{"local", "default: the checkout's HEAD " + model.ShortSHA(head) + " is another commit; name it with --branch"}
+		branch = pick{"local", "default: the checkout's HEAD " + model.ShortSHA(head) + " is another commit; name it with " + model.Flag("branch").String()}
 	}
 	branch = choose(branch, pick{"local", "default"})
-	repo := choose(pick{g.Repo, "--repo"}, pick{getenv("GITHUB_REPOSITORY"), "$GITHUB_REPOSITORY"},
+	repo := choose(pick{g.Repo, model.Flag("repo").String()}, pick{getenv("GITHUB_REPOSITORY"), "$GITHUB_REPOSITORY"},
 		pick{originRepo(ctx), "git remote origin"}, pick{"local/unknown", "default"})
-	testbed := choose(pick{g.Testbed, "--testbed"}, pick{getenv("RUNNER_NAME"), "$RUNNER_NAME"}, pick{hostname(), "host name"})
-	started := pick{"--started-at", "--started-at"}
+	testbed := choose(pick{g.Testbed, model.Flag("testbed").String()}, pick{getenv("RUNNER_NAME"), "$RUNNER_NAME"}, pick{hostname(), "host name"})
+	started := pick{model.Flag("started-at").String(), model.Flag("started-at").String()}
 	if g.StartedAt.IsZero() {
 		g.StartedAt, started = now, pick{"now", "now"}
 	}
@@ -84,7 +84,7 @@ func Resolve(ctx context.Context, g Given, getenv func(string) string, now time.
 		StartedAt: g.StartedAt.UTC(),
 	}
 	if r.Commit == "" {
-		return r, src, &model.InputError{Msg: "--commit: " + noCommit(ctx)}
+		return r, src, model.SettingError("commit", "%s", noCommit(ctx))
 	}
 	return r, src, check(&r, getenv)
 }
@@ -93,7 +93,7 @@ func Resolve(ctx context.Context, g Given, getenv func(string) string, now time.
 // without a commit (just after git init) "not in a git checkout" was
 // wrong, and sent users looking for a checkout they were in.
 func noCommit(ctx context.Context) string {
-	const give = "pass --commit SHA (the full 40-digit SHA of the commit measured)"
+	give := fmt.Sprintf("pass %s SHA (the full 40-digit SHA of the commit measured)", model.Flag("commit"))
 	if root := RepoRoot(ctx, ""); root != "" {
 		return fmt.Sprintf("the git checkout %s has no commit yet (git init without a commit): commit first (git commit), or %s", root, give)
 	}
@@ -108,9 +108,9 @@ func noCommit(ctx context.Context) string {
 func check(r *model.Run, getenv func(string) string) error {
 	switch {
 	case !slices.Contains(model.Events, r.Event):
-		return &model.InputError{Msg: fmt.Sprintf("--event: %q is not one of %s", r.Event, strings.Join(model.Events, ", "))}
+		return model.SettingError("event", "%q is not one of %s", r.Event, strings.Join(model.Events, ", "))
 	case r.PR < 0:
-		return &model.InputError{Msg: fmt.Sprintf("--pr: must be positive, got %d", r.PR)}
+		return model.SettingError("pr", "must be positive, got %d", r.PR)
 	}
 	if r.PR == 0 && r.Event == model.EventPullRequest {
 		r.PR = PRFromRef(getenv("GITHUB_REF"))
@@ -123,7 +123,7 @@ func check(r *model.Run, getenv func(string) string) error {
 func ParseStartedAt(s string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
 	if err != nil {
-		return time.Time{}, &model.InputError{Msg: fmt.Sprintf("--started-at: %q is not an RFC 3339 time such as 2025-03-01T12:00:00Z", s)}
+		return time.Time{}, model.SettingError("started-at", "%q is not an RFC 3339 time such as 2025-03-01T12:00:00Z", s)
 	}
 	return t, nil
 }

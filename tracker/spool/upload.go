@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
@@ -21,7 +22,7 @@ import (
 // bad or conflicting file stays and is reported: an *model.InputError
 // naming every one once the rest are sent. A database failure (Spools)
 // stops the upload with the remaining files in place.
-func Upload(ctx context.Context, st check.SourceRecorder, files []string, w io.Writer) error {
+func Upload(ctx context.Context, st history.SourceRecorder, files []string, w io.Writer) error {
 	var bad []error
 	sent := 0
 	for _, f := range files {
@@ -58,10 +59,10 @@ func Upload(ctx context.Context, st check.SourceRecorder, files []string, w io.W
 // UploadDir uploads the spool dir (Upload of its Files), opening the
 // database with open only when there is something to send; an empty spool
 // says so on w.
-func UploadDir(ctx context.Context, dir string, open func(context.Context) (check.SourceRecorder, func() error, error), w io.Writer) error {
+func UploadDir(ctx context.Context, dir string, open func(context.Context) (history.SourceRecorder, func() error, error), w io.Writer) error {
 	files, err := Files(dir)
 	if err != nil {
-		return &model.InfraError{Op: "--spool " + dir, Err: err}
+		return &model.InfraError{Op: model.Flag("spool").String() + " " + dir, Err: err}
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(w, "nothing to upload: %s holds no spooled runs\n", dir)

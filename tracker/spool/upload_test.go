@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/resultsjson"
 )
@@ -28,7 +28,7 @@ func (r *recorder) RecordSource(_ context.Context, src *resultsjson.Source) (mod
 func TestUploadDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "spool")
 	rec, opened := &recorder{}, 0
-	open := func(context.Context) (check.SourceRecorder, func() error, error) {
+	open := func(context.Context) (history.SourceRecorder, func() error, error) {
 		opened++
 		return rec, func() error { return nil }, nil
 	}
@@ -43,7 +43,7 @@ func TestUploadDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	down := errors.New("db down")
-	failing := func(context.Context) (check.SourceRecorder, func() error, error) { return nil, nil, down }
+	failing := func(context.Context) (history.SourceRecorder, func() error, error) { return nil, nil, down }
 	if err := UploadDir(context.Background(), dir, failing, &w); !errors.Is(err, down) {
 		t.Fatalf("a database that cannot be opened: %v", err)
 	}

@@ -30,7 +30,7 @@ func (e *SelectionError) Error() string { return e.Setting + ": " + e.Msg }
 func (s Selection) Query() (model.TrendQuery, Options, error) {
 	switch {
 	case s.Pattern == "":
-		return model.TrendQuery{}, Options{}, &SelectionError{"benchmark", "name the benchmark(s), e.g. --benchmark 'add/dtype=fp32' ('*' for all)"}
+		return model.TrendQuery{}, Options{}, &SelectionError{"benchmark", fmt.Sprintf("name the benchmark(s), e.g. %s 'add/dtype=fp32' ('*' for all)", model.Flag("benchmark"))}
 	case !(s.ThresholdPercent > 0 && s.ThresholdPercent < 1000):
 		return model.TrendQuery{}, Options{}, &SelectionError{"step-threshold", fmt.Sprintf("must be a percentage above 0, got %v", s.ThresholdPercent)}
 	case !(s.MaxP > 0 && s.MaxP < 1):

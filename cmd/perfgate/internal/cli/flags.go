@@ -113,3 +113,8 @@ func OldNew(args []string, base, cand Files) (Files, Files, error) {
 	}
 	return base, cand, nil
 }
+
+// SpellFlag spells the flag of the setting name as users type it: the one
+// spelling of perfgate's flags, which messages of the libraries get
+// through model.SpellFlag.
+func SpellFlag(name string) string { return "--" + name }
