@@ -3,6 +3,8 @@ package kernels
 import (
 	"regexp"
 	"time"
+
+	"github.com/perfgate/perfgate/kernels/measure"
 )
 
 // Options selects and tunes what a suite run measures.
@@ -112,4 +114,9 @@ type UserReference struct {
 	Entry     string
 	Source    string  // "" = same source
 	Tolerance float64 // 0 = by dtype
+}
+
+// rulesFor returns the measuring loop's stop rule for o.
+func rulesFor(o Options) measure.Rule {
+	return measure.RuleFor(measure.Budget{CI: o.Size == SizeCI, Fast: o.Fast, MaxTime: o.MaxTime, Pace: o.Pace})
 }

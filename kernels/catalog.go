@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/perfgate/perfgate/kernels/measure"
 )
 
 // A param is one named parameter of a benchmark, kept in declaration order
@@ -346,7 +348,7 @@ func ValidateOptions(o Options) error {
 	if o.MaxTime < 0 {
 		return &OptionError{"max-time", fmt.Sprintf("%v is negative", o.MaxTime)}
 	}
-	if _, err := newPacer(o.Pace); err != nil {
+	if _, err := measure.NewPacer(o.Pace); err != nil {
 		return &OptionError{"pace", err.Error()}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -102,7 +103,7 @@ func TestValidateOptions(t *testing.T) {
 
 func TestToBenchmark(t *testing.T) {
 	c := benchCase{Suite: "elementwise", Op: "add", DType: "fp32", N: 1 << 20, Params: []param{{"dtype", "fp32"}, {"n", "1M"}}}
-	m := measurement{Mode: ModeCold, Samples: []float64{10, 10, 11, 50, 9}, Clocks: []float64{1980, 1980, 1980, 1500, 1980},
+	m := measure.Measurement{Mode: ModeCold, Samples: []float64{10, 10, 11, 50, 9}, Clocks: []float64{1980, 1980, 1980, 1500, 1980},
 		Stop: "rel-std 0.4% <= 0.50%", BatchN: 1, Throttle: []string{"sw_power_cap"}}
 	b := toBenchmark(c, m, workMeta{Bytes: 12 << 20, CeilingGBps: 3000, PTXHash: "abc"})
 	if b.Name != "add/dtype=fp32/n=1M/mode=cold" || b.Params["n"] != "1048576" || b.Params["mode"] != "cold" || b.Unit != "us" || b.Better != model.Lower {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -91,23 +92,23 @@ func sampleBench(ctx context.Context, c benchCase, mode string, hb hostBench, o 
 	n := 1
 	for w0 := time.Now(); time.Since(w0) < warm && failed() == nil; {
 		d := run(n)
-		n = batchSize(max(d/time.Duration(n), 1), hostSampleTarget, 1<<24)
+		n = measure.BatchSize(max(d/time.Duration(n), 1), hostSampleTarget, 1<<24)
 	}
-	s := sampler{rule: rule}
+	s := measure.Sampler{Rule: rule}
 	var why string
 	for start := time.Now(); failed() == nil; {
 		d := run(n)
-		s.add(roundSample(float64(d.Nanoseconds())/1e3/float64(n)), d)
+		s.Add(measure.RoundSample(float64(d.Nanoseconds())/1e3/float64(n)), d)
 		var done bool
-		if done, why = s.done(time.Since(start)); done || ctx.Err() != nil {
+		if done, why = s.Done(time.Since(start)); done || ctx.Err() != nil {
 			break
 		}
 	}
 	if err := failed(); err != nil {
 		return errorBenchmark(c, mode, err)
 	}
-	m := measurement{Mode: mode, Samples: s.samples, Clocks: make([]float64, len(s.samples)),
-		Stop: stopDetail(why, s.cv(), rule), BatchN: n, Warmup: warm}
+	m := measure.Measurement{Mode: mode, Samples: s.Samples, Clocks: make([]float64, len(s.Samples)),
+		Stop: measure.StopDetail(why, s.CV(), rule), BatchN: n, Warmup: warm}
 	b := toBenchmark(c, m, workMeta{Bytes: hb.bytes, Info: map[string]string{"op": hb.op,
 		"timing": "host wall clock: ops per sample in batch_n, sample = µs per op"}})
 	b.Info["took"] = time.Since(t0).Round(time.Millisecond).String()

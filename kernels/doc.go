@@ -12,7 +12,7 @@
 // blocking kernel (the stream-launch strategies under test are queued
 // behind it as stream launches instead, in chunks); sampling is adaptive
 // (nvbench's rule) and samples taken at a low SM clock (NVML) are dropped.
-// The measuring loop (sampling.go) is free of CUDA and tested with a fake
+// The measuring loop (package measure) is free of CUDA and tested with a fake
 // timer. docs/gpu.md describes the method and the figures measured with it.
 //
 // It is the only package that imports gorgonia.org/cu, and every file that

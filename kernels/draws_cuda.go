@@ -14,11 +14,12 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // A pendingDraw is a benchmark measured in the session's context whose
-// other draws (draws.go) are still to come; at is its place in the suite's
+// other draws (measure.DrawsFor) are still to come; at is its place in the suite's
 // results.
 type pendingDraw struct {
 	c     benchCase
@@ -27,7 +28,7 @@ type pendingDraw struct {
 	at    int
 	meta  workMeta
 	draws int
-	d     drawn
+	d     measure.Drawn
 	took  time.Duration
 	err   error  // a draw failed: the benchmark is an error
 	note  string // how the draws were taken when not in contexts of their own
@@ -139,7 +140,7 @@ func (g *gpu) drawOnce(ctx context.Context, h *gpu, d int, pend []*pendingDraw, 
 			continue
 		}
 		t0 := time.Now()
-		m, err := h.measure(ctx, p, pd.mode, rulesFor(o).perDraw(pd.draws), nil)
+		m, err := h.measure(ctx, p, pd.mode, rulesFor(o).PerDraw(pd.draws), nil)
 		pd.took += time.Since(t0)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -148,7 +149,7 @@ func (g *gpu) drawOnce(ctx context.Context, h *gpu, d int, pend []*pendingDraw, 
 			}
 			continue
 		}
-		pd.d.add(m)
+		pd.d.Add(m)
 	}
 }
 
@@ -157,8 +158,8 @@ func (pd *pendingDraw) benchmark() model.Benchmark {
 	if pd.err != nil {
 		return errorBenchmark(pd.c, pd.mode, pd.err)
 	}
-	b := toBenchmark(pd.c, pd.d.measurement(), pd.meta)
-	pd.d.record(b.Metrics)
+	b := toBenchmark(pd.c, pd.d.Measurement(), pd.meta)
+	pd.d.Record(b.Metrics)
 	if pd.note != "" {
 		b.Info["draws"] = pd.note
 	}

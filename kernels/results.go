@@ -7,36 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-// A measurement is what the timing loop produced for one benchmark in one mode.
-type measurement struct {
-	Mode     string
-	Samples  []float64 // µs per launch (or per op for sequences), one per event pair
-	Clocks   []float64 // SM clock in MHz when each sample was taken (0: unknown)
-	Stop     string    // why sampling stopped (stopDetail)
-	BatchN   int       // launches per event pair (1 in cold mode)
-	Throttle []string  // NVML clock-event reasons seen while sampling
-	Warmup   time.Duration
-	// BlockTimeouts counts samples discarded because the blocking kernel
-	// timed out (the batch size was halved each time).
-	BlockTimeouts int
-	// Pace is how samples were spaced and how many were throttled
-	// (PaceMode is Options.Pace).
-	Pace     pacer
-	PaceMode string
-	// AsIssued is a sequence's µs per op as the CPU issued it, without the
-	// blocking kernel (the warm-up's last batch), for the as_issued_us
-	// metric; 0 for a single launch. It includes the CPU's launch rate,
-	// which moves from process to process, so it is shown, not judged.
-	AsIssued float64
-	// Timing says how the samples were timed (info["timing"]).
-	Timing string
-	// Draws is how many contexts the benchmark is spread over (draws.go);
-	// this measurement is one of them.
-	Draws int
-}
 
 // A workMeta describes the work of one launch (or op) for derived metrics.
 type workMeta struct {
@@ -61,10 +34,10 @@ const clockFloor = 0.9
 // toBenchmark turns a measurement into a results-v1 benchmark in µs: clock
 // filtering, metrics (median, CV, GB/s, % of the copy ceiling, TFLOP/s) and
 // provenance (mode, stop reason, batch size, drops, throttling, PTX hash).
-func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
+func toBenchmark(c benchCase, m measure.Measurement, w workMeta) model.Benchmark {
 	b := model.Benchmark{Suite: c.Suite, Name: c.name(m.Mode), Params: c.params(m.Mode),
 		Unit: "us", Better: model.Lower, Metrics: map[string]float64{}, Info: map[string]string{}}
-	kept, dropped, clk := clockFilter(m.Samples, m.Clocks, clockFloor)
+	kept, dropped, clk := measure.ClockFilter(m.Samples, m.Clocks, clockFloor)
 	b.Samples = kept
 	b.Info["mode"] = m.Mode
 	if m.Timing != "" {
@@ -88,19 +61,19 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 	if len(m.Throttle) > 0 {
 		b.Info["clock_event_reasons"] = strings.Join(m.Throttle, ",")
 	}
-	m.Pace.record(b.Metrics, b.Info, m.PaceMode)
+	m.Pace.Record(b.Metrics, b.Info, m.PaceMode)
 	b.Metrics["samples_taken"] = float64(len(m.Samples))
 	b.Metrics["clock_drops"] = float64(dropped)
 	if m.BlockTimeouts > 0 {
 		b.Metrics["block_timeouts"] = float64(m.BlockTimeouts)
 	}
 	if m.AsIssued > 0 {
-		b.Metrics["as_issued_us"] = roundSample(m.AsIssued)
+		b.Metrics["as_issued_us"] = measure.RoundSample(m.AsIssued)
 	}
 	if clk > 0 {
 		b.Metrics["sm_clock_mhz"] = clk
 	}
-	if manyDrops(dropped, len(m.Samples)) {
+	if measure.ManyDrops(dropped, len(m.Samples)) {
 		b.Info["clock_flag"] = fmt.Sprintf("%d of %d samples taken below %.0f%% of the median SM clock (%.0f MHz) were dropped",
 			dropped, len(m.Samples), clockFloor*100, clk)
 	}
@@ -114,9 +87,9 @@ func toBenchmark(c benchCase, m measurement, w workMeta) model.Benchmark {
 
 // addDerived adds median, CV and throughput metrics from the kept samples.
 func addDerived(b *model.Benchmark, kept []float64, w workMeta) {
-	med := medianOf(kept)
+	med := measure.Median(kept)
 	addSummary(b.Metrics, kept)
-	if cv := relStd(kept); !math.IsNaN(cv) {
+	if cv := measure.RelStd(kept); !math.IsNaN(cv) {
 		b.Metrics["cv"] = cv
 	}
 	for k, per := range w.PerSecond {
@@ -232,14 +205,6 @@ func ceilingOf(bs []model.Benchmark) float64 {
 		}
 	}
 	return best
-}
-
-// roundSample keeps 6 significant digits of a time: far below the event
-// timer's resolution (about 0.5 µs per event pair, less per op when a pair
-// spans many ops), and it keeps the results file compact.
-func roundSample(us float64) float64 {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(us, 'g', 6, 64), 64)
-	return v
 }
 
 // finishSuite adds the metrics that relate a suite's benchmarks to each

@@ -9,6 +9,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -95,7 +96,7 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 }
 
 // runCase prepares one case and measures it in each wanted mode. A
-// benchmark to be spread over contexts (draws.go) has its first draw
+// benchmark to be spread over contexts (measure.DrawsFor) has its first draw
 // measured and a place held in the results; its pendingDraw says where.
 func (s *Session) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) ([]model.Benchmark, []*pendingDraw, error) {
 	var out []model.Benchmark
@@ -153,7 +154,7 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 			continue
 		}
 		t0 := time.Now()
-		draws := func(perOp time.Duration) int { return drawsFor(o, mode, p.stream, perOp) }
+		draws := func(perOp time.Duration) int { return measure.DrawsFor(o.Fast, mode, p.stream, perOp) }
 		m, err := g.measure(ctx, p, mode, rulesFor(o), draws)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -165,7 +166,7 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 		}
 		if m.Draws > 1 {
 			pd := &pendingDraw{c: c, prep: prep, mode: mode, at: len(out), meta: p.meta, draws: m.Draws, took: time.Since(t0)}
-			pd.d.add(m)
+			pd.d.Add(m)
 			pend = append(pend, pd)
 			out = append(out, model.Benchmark{}) // filled in by Session.draw
 			continue
@@ -190,7 +191,7 @@ func (g *gpu) measureCeiling(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		g.noteCeiling(p.meta.Bytes / (medianOf(m.Samples) * 1e-6) / 1e9)
+		g.noteCeiling(p.meta.Bytes / (measure.Median(m.Samples) * 1e-6) / 1e9)
 	}
 	return nil
 }

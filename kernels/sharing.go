@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -105,21 +106,21 @@ func sharingStats(b *model.Benchmark, procs, launches int, walls []float64, each
 	b.Samples = nil
 	var per, fair []float64
 	for i, wall := range walls {
-		b.Samples = append(b.Samples, roundSample(wall/float64(procs*launches)))
+		b.Samples = append(b.Samples, measure.RoundSample(wall/float64(procs*launches)))
 		per = append(per, each[i]...)
 		if lo, hi := slices.Min(each[i]), slices.Max(each[i]); hi > 0 {
 			fair = append(fair, lo/hi)
 		}
 	}
-	med := medianOf(b.Samples)
+	med := measure.Median(b.Samples)
 	b.Metrics["median_us"] = med
-	if cv := relStd(b.Samples); cv == cv {
+	if cv := measure.RelStd(b.Samples); cv == cv {
 		b.Metrics["cv"] = cv
 	}
 	b.Metrics["kernels_per_s"] = 1e6 / med
-	b.Metrics["per_process_us"] = medianOf(per)
+	b.Metrics["per_process_us"] = measure.Median(per)
 	b.Metrics["per_process_max_us"] = slices.Max(per)
-	b.Metrics["fairness"] = medianOf(fair)
+	b.Metrics["fairness"] = measure.Median(fair)
 }
 
 // finishSharing adds speedup_vs_sequential (same process count) and, for

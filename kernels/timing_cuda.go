@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/measure"
 )
 
 // A workFunc enqueues n back-to-back repetitions of the timed work on the
@@ -35,7 +37,7 @@ func (g *gpu) timeReps(w workFunc, n int, blocked bool) (time.Duration, error) {
 		return 0, err
 	}
 	if blocked && g.flags.timedOut() {
-		return 0, errBlockTimeout
+		return 0, measure.ErrBlockTimeout
 	}
 	ms, err := g.start.Elapsed(g.stop)
 	if err != nil {
@@ -82,11 +84,11 @@ type workTimer struct {
 	captureErr error
 }
 
-var _ timer = (*workTimer)(nil)
+var _ measure.Timer = (*workTimer)(nil)
 
-func (t *workTimer) issue(n int) (time.Duration, error) { return t.g.timeReps(t.w, n, false) }
+func (t *workTimer) Issue(n int) (time.Duration, error) { return t.g.timeReps(t.w, n, false) }
 
-func (t *workTimer) held(n int, cold bool) (time.Duration, error) {
+func (t *workTimer) Held(n int, cold bool) (time.Duration, error) {
 	if cold {
 		if err := t.g.flushL2(); err != nil {
 			return 0, err
@@ -98,7 +100,7 @@ func (t *workTimer) held(n int, cold bool) (time.Duration, error) {
 			var err error
 			if gr, err = capture(t.w, n, t.g.stream); err != nil {
 				t.captureErr, t.graphs = err, nil
-				return t.held(n, false) // flushed already
+				return t.Held(n, false) // flushed already
 			}
 			t.graphs[n] = gr
 		}
@@ -133,24 +135,24 @@ func (t *workTimer) timing(p *prepared) string {
 	case t.graphs != nil:
 		return "each sample replays a CUDA graph of its launches, " + held
 	case len(t.chunks) > 0:
-		return fmt.Sprintf("stream launches %s, %d a repetition in %d chunks of at most %d", held, p.launches, len(t.chunks), chunkLaunches)
+		return fmt.Sprintf("stream launches %s, %d a repetition in %d chunks of at most %d", held, p.launches, len(t.chunks), measure.ChunkLaunches)
 	case t.captureErr != nil:
 		return fmt.Sprintf("stream launches %s (not captured into a graph: %v)", held, t.captureErr)
 	}
 	return "stream launches " + held
 }
 
-// measure samples p's work in mode with the measuring loop (sampling.go);
-// draws, when set, spreads it over contexts (loop.draws).
-func (g *gpu) measure(ctx context.Context, p *prepared, mode string, r stopRule, draws func(time.Duration) int) (measurement, error) {
+// measure samples p's work in mode with the measuring loop (package
+// measure); draws, when set, spreads it over contexts (measure.Loop.Draws).
+func (g *gpu) measure(ctx context.Context, p *prepared, mode string, r measure.Rule, draws func(time.Duration) int) (measure.Measurement, error) {
 	t := &workTimer{g: g, w: p.work, chunks: p.chunks}
-	limit := heldLimit(p.launches)
+	limit := measure.HeldLimit(p.launches)
 	if !p.stream {
-		t.graphs, limit = map[int]*graph{}, capturedLimit(p.launches)
+		t.graphs, limit = map[int]*graph{}, measure.CapturedLimit(p.launches)
 	}
 	defer t.close()
-	l := loop{t: t, mon: g.mon, now: time.Now, sleep: time.Sleep, draws: draws}
-	m, err := l.measure(ctx, mode, p.ops, limit, p.launches > 1, r)
+	l := measure.Loop{Timer: t, Monitor: g.mon, Now: time.Now, Sleep: time.Sleep, Draws: draws}
+	m, err := l.Measure(ctx, mode, p.ops, limit, p.launches > 1, r)
 	m.Timing = t.timing(p)
 	return m, err
 }

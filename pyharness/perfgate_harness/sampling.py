@@ -1,6 +1,6 @@
 """The stopping rules and sample statistics of perfgate's Go harness, in Python.
 
-This is a line-by-line port of kernels/measure.go: the same constants, the
+This is a line-by-line port of kernels/measure/rule.go: the same constants, the
 same rule (nvbench's: at least MinSamples samples and MinGPU of GPU time, then
 stop once the relative standard deviation is at most TargetCV or has stopped
 moving; never past MaxTime of wall time or MaxSamples samples), the same clock
@@ -78,7 +78,7 @@ def _ceil_div(a, b):
 # The warm-up's minimum (kernels.minWarmup; loop.py's MIN_WARMUP is this).
 MIN_WARMUP = 25 * MS
 
-# Draws (kernels/draws.go): a cold launch of a few microseconds, and work
+# Draws (kernels/measure/draws.go): a cold launch of a few microseconds, and work
 # timed as stream launches, sit at a level fixed per CUDA context for the
 # context's life. The Go harness measures such a benchmark in CONTEXT_DRAWS
 # contexts of one process; a torch process has one context, so the Python

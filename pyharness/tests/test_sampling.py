@@ -1,4 +1,4 @@
-"""The cases of kernels/measure_test.go and summary_test.go, run against the Python port."""
+"""The cases of kernels/measure/rule_test.go and kernels/summary_test.go, run against the Python port."""
 
 import math
 import unittest

@@ -1,4 +1,4 @@
-package kernels
+package measure
 
 import (
 	"math"
@@ -8,7 +8,7 @@ import (
 )
 
 func TestSamplerStops(t *testing.T) {
-	rule := stopRule{MinSamples: 10, MinGPU: 10 * time.Millisecond, MaxTime: time.Second, MaxSamples: 1000,
+	rule := Rule{MinSamples: 10, MinGPU: 10 * time.Millisecond, MaxTime: time.Second, MaxSamples: 1000,
 		TargetCV: 0.005, StableSpread: 0.02, StableWindow: 50}
 	tests := []struct {
 		name    string
@@ -37,13 +37,13 @@ func TestSamplerStops(t *testing.T) {
 			if tt.wantN == 2000 {
 				r.MaxSamples = 5000
 			}
-			s := &sampler{rule: r}
+			s := &Sampler{Rule: r}
 			for i := 0; i < 10000; i++ {
-				s.add(tt.sample(i), tt.gpu)
-				if stop, why := s.done(tt.elapsed(len(s.samples))); stop {
-					n := len(s.samples)
+				s.Add(tt.sample(i), tt.gpu)
+				if stop, why := s.Done(tt.elapsed(len(s.Samples))); stop {
+					n := len(s.Samples)
 					if why != tt.want || (tt.wantN > 0 && n != tt.wantN) || (tt.wantN < 0 && n > -tt.wantN) {
-						t.Fatalf("stopped after %d samples because %s; want %d because %s (cv %.4f)", len(s.samples), why, tt.wantN, tt.want, s.cv())
+						t.Fatalf("stopped after %d samples because %s; want %d because %s (cv %.4f)", len(s.Samples), why, tt.wantN, tt.want, s.CV())
 					}
 					return
 				}
@@ -54,22 +54,22 @@ func TestSamplerStops(t *testing.T) {
 }
 
 func TestSamplerMaxSamples(t *testing.T) {
-	s := &sampler{rule: stopRule{MinSamples: 10, MinGPU: time.Hour, MaxTime: time.Hour, MaxSamples: 25}}
+	s := &Sampler{Rule: Rule{MinSamples: 10, MinGPU: time.Hour, MaxTime: time.Hour, MaxSamples: 25}}
 	for i := 0; i < 25; i++ {
-		s.add(float64(i), time.Microsecond)
+		s.Add(float64(i), time.Microsecond)
 	}
-	if stop, why := s.done(0); !stop || why != stopMaxN {
+	if stop, why := s.Done(0); !stop || why != stopMaxN {
 		t.Fatalf("done = %v %q, want true %q", stop, why, stopMaxN)
 	}
 }
 
 func TestSamplerCVMatchesTwoPass(t *testing.T) {
 	x := []float64{3.1, 2.9, 3.4, 3.0, 2.8, 3.3, 3.05}
-	s := &sampler{rule: stopRule{MinSamples: 100}}
+	s := &Sampler{Rule: Rule{MinSamples: 100}}
 	for _, v := range x {
-		s.add(v, 0)
+		s.Add(v, 0)
 	}
-	if got, want := s.cv(), relStd(x); math.Abs(got-want) > 1e-12 {
+	if got, want := s.CV(), RelStd(x); math.Abs(got-want) > 1e-12 {
 		t.Fatalf("running CV %v, two-pass %v", got, want)
 	}
 }
@@ -92,7 +92,7 @@ func TestClockFilter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kept, dropped, med := clockFilter(tt.samples, tt.clocks, 0.9)
+			kept, dropped, med := ClockFilter(tt.samples, tt.clocks, 0.9)
 			if !slices.Equal(kept, tt.wantKept) || dropped != tt.wantDropped || med != tt.wantMedian {
 				t.Fatalf("got %v %d %v, want %v %d %v", kept, dropped, med, tt.wantKept, tt.wantDropped, tt.wantMedian)
 			}
@@ -105,8 +105,8 @@ func TestManyDrops(t *testing.T) {
 		dropped, total int
 		want           bool
 	}{{0, 100, false}, {5, 100, false}, {6, 100, true}, {0, 0, false}} {
-		if got := manyDrops(tt.dropped, tt.total); got != tt.want {
-			t.Errorf("manyDrops(%d, %d) = %v, want %v", tt.dropped, tt.total, got, tt.want)
+		if got := ManyDrops(tt.dropped, tt.total); got != tt.want {
+			t.Errorf("ManyDrops(%d, %d) = %v, want %v", tt.dropped, tt.total, got, tt.want)
 		}
 	}
 }
@@ -123,23 +123,23 @@ func TestBatchSize(t *testing.T) {
 		{0, time.Millisecond, 64, 64},
 	}
 	for _, tt := range tests {
-		if got := batchSize(tt.per, tt.target, tt.limit); got != tt.want {
-			t.Errorf("batchSize(%v, %v, %d) = %d, want %d", tt.per, tt.target, tt.limit, got, tt.want)
+		if got := BatchSize(tt.per, tt.target, tt.limit); got != tt.want {
+			t.Errorf("BatchSize(%v, %v, %d) = %d, want %d", tt.per, tt.target, tt.limit, got, tt.want)
 		}
 	}
 }
 
 func TestRulesFor(t *testing.T) {
-	if r := rulesFor(Options{}); r.MinSamples != 10 || r.MinGPU != 500*time.Millisecond || r.MaxTime != 15*time.Second || r.TargetCV != 0.005 {
+	if r := RuleFor(Budget{}); r.MinSamples != 10 || r.MinGPU != 500*time.Millisecond || r.MaxTime != 15*time.Second || r.TargetCV != 0.005 {
 		t.Errorf("default rule %+v is not nvbench's 10 samples, 0.5 s, 15 s, 0.5%%", r)
 	}
-	if r := rulesFor(Options{Fast: true, MaxTime: 3 * time.Second}); r.MaxTime != 3*time.Second || r.MinGPU >= 500*time.Millisecond {
+	if r := RuleFor(Budget{Fast: true, MaxTime: 3 * time.Second}); r.MaxTime != 3*time.Second || r.MinGPU >= 500*time.Millisecond {
 		t.Errorf("fast rule with --max-time 3s: %+v", r)
 	}
-	if r := rulesFor(Options{Size: SizeCI}); r.MaxSamples != ciMaxSamples || r.MaxTime != 5*time.Second {
-		t.Errorf("ci rule %+v: want at most %d samples, 5 s", r, ciMaxSamples)
+	if r := RuleFor(Budget{CI: true}); r.MaxSamples != CIMaxSamples || r.MaxTime != 5*time.Second {
+		t.Errorf("ci rule %+v: want at most %d samples, 5 s", r, CIMaxSamples)
 	}
-	if r := rulesFor(Options{Size: SizeCI, Fast: true}); r.MaxSamples != ciMaxSamples {
+	if r := RuleFor(Budget{CI: true, Fast: true}); r.MaxSamples != CIMaxSamples {
 		t.Errorf("ci rule with --fast raised the sample cap: %+v", r)
 	}
 }
@@ -148,15 +148,15 @@ func TestRulesFor(t *testing.T) {
 // launches of ~5 µs, 50 ms a sample, noisy enough (±3%) that the CV target
 // is never met. It must stop on the sample cap, not on the wall clock.
 func TestCIStopsOnSamples(t *testing.T) {
-	s := &sampler{rule: rulesFor(Options{Size: SizeCI})}
+	s := &Sampler{Rule: RuleFor(Budget{CI: true})}
 	var elapsed time.Duration
 	for i := 0; ; i++ {
 		v := 50e3 * (1 + 0.03*float64(i%7-3)/3)
-		s.add(v, 50*time.Millisecond)
+		s.Add(v, 50*time.Millisecond)
 		elapsed += 50 * time.Millisecond
-		if done, why := s.done(elapsed); done {
+		if done, why := s.Done(elapsed); done {
 			if why != stopMaxN && why != stopStable {
-				t.Errorf("stopped by %s after %d samples, %v; want the sample cap", why, len(s.samples), elapsed)
+				t.Errorf("stopped by %s after %d samples, %v; want the sample cap", why, len(s.Samples), elapsed)
 			}
 			if elapsed > 3*time.Second {
 				t.Errorf("took %v of samples", elapsed)
@@ -171,11 +171,11 @@ func TestMedian(t *testing.T) {
 		x    []float64
 		want float64
 	}{{[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}} {
-		if got := medianOf(tt.x); got != tt.want {
-			t.Errorf("medianOf(%v) = %v, want %v", tt.x, got, tt.want)
+		if got := Median(tt.x); got != tt.want {
+			t.Errorf("Median(%v) = %v, want %v", tt.x, got, tt.want)
 		}
 	}
-	if !math.IsNaN(medianOf(nil)) {
+	if !math.IsNaN(Median(nil)) {
 		t.Error("median of nothing is not NaN")
 	}
 }
@@ -184,8 +184,8 @@ func TestRoundSample(t *testing.T) {
 	for _, tt := range []struct{ in, want float64 }{
 		{2.1263457, 2.12635}, {0.000712345678, 0.000712346}, {1054.6912345, 1054.69}, {0, 0},
 	} {
-		if got := roundSample(tt.in); got != tt.want {
-			t.Errorf("roundSample(%v) = %v, want %v", tt.in, got, tt.want)
+		if got := RoundSample(tt.in); got != tt.want {
+			t.Errorf("RoundSample(%v) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package kernels
+package measure
 
 import (
 	"cmp"
@@ -15,16 +15,16 @@ import (
 // 2–4% apart (docs/gpu.md, "Between processes": every sample, buffer
 // placement, stream, module copy and flush buffer of a process shares its
 // level; only a new context draws a new one). Averaging over processes
-// would take rounds; so such a benchmark is measured in contextDraws
+// would take rounds; so such a benchmark is measured in ContextDraws
 // contexts of one process, a share of its samples in each: the first in the
 // session's context, the others in contexts made for the purpose, one at a
 // time (each costs about 45 MiB of host memory while it lives), and its
 // samples are pooled.
 
-// contextDraws is how many contexts a draw-sensitive benchmark is measured
+// ContextDraws is how many contexts a draw-sensitive benchmark is measured
 // in: four halve the spread of its level between processes, for about 3 s of
 // context set-up in a default PR run.
-const contextDraws = 4
+const ContextDraws = 4
 
 // drawBelow is the warm time of an op below which its cold launch is
 // draw-sensitive: such a cold launch is mostly launch and memory latency,
@@ -33,26 +33,26 @@ const contextDraws = 4
 // the 16M ones 50–70 µs either way.
 const drawBelow = 5 * time.Microsecond
 
-// drawsFor returns how many contexts a benchmark measured in mode is
+// DrawsFor returns how many contexts a benchmark measured in timing is
 // spread over, given how it is timed (stream: as stream launches) and the
 // warm GPU time of one op (the measuring loop's estimate before sampling).
 // Fast runs are not spread.
-func drawsFor(o Options, mode string, stream bool, perOp time.Duration) int {
-	if o.Fast {
+func DrawsFor(fast bool, timing string, stream bool, perOp time.Duration) int {
+	if fast {
 		return 1
 	}
-	if stream || (mode == ModeCold && perOp < drawBelow) {
-		return contextDraws
+	if stream || (timing == Cold && perOp < drawBelow) {
+		return ContextDraws
 	}
 	return 1
 }
 
-// perDraw returns the stop rule of one of k draws: the sample, time and
+// PerDraw returns the stop rule of one of k draws: the sample, time and
 // warm-up budgets of r shared out, so that the benchmark costs about what it
 // cost in one context, with at least 3 samples a draw. (The warm-up still
 // lasts while the SM clock rises; the draws after the first find the GPU
 // warm.)
-func (r stopRule) perDraw(k int) stopRule {
+func (r Rule) PerDraw(k int) Rule {
 	if k <= 1 {
 		return r
 	}
@@ -68,15 +68,15 @@ func (r stopRule) perDraw(k int) stopRule {
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
-// A drawn measurement pools the draws of one benchmark.
-type drawn struct {
-	m       measurement
+// A Drawn pools the measurements of one benchmark's draws.
+type Drawn struct {
+	m       Measurement
 	medians []float64 // each draw's median sample (µs)
 	stops   []string
 }
 
-// add pools one draw's measurement into d.
-func (d *drawn) add(m measurement) {
+// Add pools one draw's measurement into d.
+func (d *Drawn) Add(m Measurement) {
 	if len(d.medians) == 0 {
 		d.m = m
 		d.m.Samples = append([]float64(nil), m.Samples...)
@@ -89,12 +89,12 @@ func (d *drawn) add(m measurement) {
 		d.m.Warmup += m.Warmup
 		d.m.BlockTimeouts += m.BlockTimeouts
 	}
-	d.medians = append(d.medians, medianOf(m.Samples))
+	d.medians = append(d.medians, Median(m.Samples))
 	d.stops = append(d.stops, m.Stop)
 }
 
-// measurement returns the pooled measurement; its Stop names the draws.
-func (d *drawn) measurement() measurement {
+// Measurement returns the pooled Measurement; its Stop names the draws.
+func (d *Drawn) Measurement() Measurement {
 	m := d.m
 	if len(d.medians) > 1 {
 		m.Stop = strconv.Itoa(len(d.medians)) + " contexts, each " + d.stops[len(d.stops)-1]
@@ -104,7 +104,7 @@ func (d *drawn) measurement() measurement {
 
 // spreadPct is the standard deviation of the draws' log medians in percent:
 // how far apart the contexts' levels were (NaN with fewer than 2 draws).
-func (d *drawn) spreadPct() float64 {
+func (d *Drawn) spreadPct() float64 {
 	if len(d.medians) < 2 {
 		return math.NaN()
 	}
@@ -119,9 +119,9 @@ func (d *drawn) spreadPct() float64 {
 	return 100 * sd
 }
 
-// record writes the draws into a benchmark's metrics: how many contexts it
+// Record writes the draws into a benchmark's metrics: how many contexts it
 // was measured in and how far apart their medians were.
-func (d *drawn) record(metrics map[string]float64) {
+func (d *Drawn) Record(metrics map[string]float64) {
 	metrics[model.MetricDraws] = float64(max(len(d.medians), 1))
 	if s := d.spreadPct(); !math.IsNaN(s) {
 		metrics[model.MetricDrawSpread] = math.Round(s*1000) / 1000

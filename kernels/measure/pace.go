@@ -1,4 +1,4 @@
-package kernels
+package measure
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Pacing modes of Options.Pace.
+// The pacings of Budget.Pace besides a fixed ratio.
 const (
 	PaceAuto = "auto" // idle only once a sample is throttled (the default)
 	PaceOff  = "off"  // back-to-back samples, throttled samples kept
@@ -19,11 +19,11 @@ const (
 // sync boost and display clocks are not throttling.
 const throttleMask = 0x4 | 0x8 | 0x20 | 0x40 | 0x80
 
-// throttled reports whether an NVML clock-event reason mask holds a power
+// Throttled reports whether an NVML clock-event reason mask holds a power
 // or thermal reason.
-func throttled(mask uint64) bool { return mask&throttleMask != 0 }
+func Throttled(mask uint64) bool { return mask&throttleMask != 0 }
 
-// The auto pacer's idle ratios (the first gap after a throttled sample and
+// The auto Pacer's idle ratios (the first gap after a throttled sample and
 // the widest) and how long the power controller gets to act: the ratio
 // widens at most once per paceSettle, and samples within paceSettle after a
 // throttled one are retaken (the clock comes back over about half a second
@@ -34,7 +34,7 @@ const (
 	paceSettle = 500 * time.Millisecond
 )
 
-// A pacer spaces a benchmark's samples with idle time, so that sustained
+// A Pacer spaces a benchmark's samples with idle time, so that sustained
 // work that would run into the GPU's power limit (the power controller then
 // lowers the SM clock, sample by sample, by varying amounts) averages below
 // it. After each sample the GPU idles for Ratio × the sample's GPU time: at
@@ -50,9 +50,9 @@ const (
 // are counted: the GPU cannot hold its clock at a 20% duty cycle, and that
 // is what it measures. Nor does it retake anything after GiveUp (half the
 // benchmark's time budget), so a short budget still ends with samples. A
-// fixed ratio (Options.Pace "1") idles from the first sample and keeps every
+// fixed ratio (Budget.Pace "1") idles from the first sample and keeps every
 // sample; PaceOff is ratio 0, samples kept.
-type pacer struct {
+type Pacer struct {
 	Ratio  float64       // idle time after a sample, as a multiple of its GPU time
 	Auto   bool          // widen Ratio when a sample is throttled
 	GiveUp time.Duration // sampling time after which every sample is kept (0: never)
@@ -77,25 +77,25 @@ const (
 	restartSampling
 )
 
-// newPacer returns the pacer of an Options.Pace value: "" or PaceAuto,
+// NewPacer returns the Pacer of a Budget.Pace value: "" or PaceAuto,
 // PaceOff, or a fixed ratio ≥ 0 ("1" = idle as long as each sample ran).
-func newPacer(mode string) (pacer, error) {
-	switch mode {
+func NewPacer(pace string) (Pacer, error) {
+	switch pace {
 	case "", PaceAuto:
-		return pacer{Auto: true}, nil
+		return Pacer{Auto: true}, nil
 	case PaceOff:
-		return pacer{}, nil
+		return Pacer{}, nil
 	}
-	r, err := strconv.ParseFloat(mode, 64)
+	r, err := strconv.ParseFloat(pace, 64)
 	if err != nil || r < 0 || r > 100 {
-		return pacer{}, fmt.Errorf("%q is not %s, %s or an idle ratio from 0 to 100", mode, PaceAuto, PaceOff)
+		return Pacer{}, fmt.Errorf("%q is not %s, %s or an idle ratio from 0 to 100", pace, PaceAuto, PaceOff)
 	}
-	return pacer{Ratio: r}, nil
+	return Pacer{Ratio: r}, nil
 }
 
-// judge decides about a sample taken at elapsed (time since sampling
+// Judge decides about a sample taken at elapsed (time since sampling
 // began) while the GPU was throttled or not.
-func (p *pacer) judge(isThrottled bool, elapsed time.Duration) verdict {
+func (p *Pacer) Judge(isThrottled bool, elapsed time.Duration) verdict {
 	settled := !p.seen || elapsed-p.widened >= paceSettle
 	late := p.GiveUp > 0 && elapsed >= p.GiveUp
 	if !p.Auto || late || (p.Ratio >= paceMax && settled) {
@@ -124,21 +124,21 @@ func (p *pacer) judge(isThrottled bool, elapsed time.Duration) verdict {
 	return retakeSample
 }
 
-// discarded counts n samples thrown away when sampling restarted.
-func (p *pacer) discarded(n int) { p.Retaken += n }
+// Discarded counts n samples thrown away when sampling restarted.
+func (p *Pacer) Discarded(n int) { p.Retaken += n }
 
-// gap returns the idle time to leave after a sample that took gpu on the
+// Gap returns the idle time to leave after a sample that took gpu on the
 // device, and adds it to the total.
-func (p *pacer) gap(gpu time.Duration) time.Duration {
+func (p *Pacer) Gap(gpu time.Duration) time.Duration {
 	g := time.Duration(p.Ratio * float64(gpu))
 	p.Idle += g
 	return g
 }
 
-// record adds the pacer's counts to a benchmark's metrics and info: nothing
+// Record adds the Pacer's counts to a benchmark's metrics and info: nothing
 // when it never idled and saw no throttled sample, so unthrottled runs read
 // as before.
-func (p *pacer) record(metrics map[string]float64, info map[string]string, mode string) {
+func (p *Pacer) Record(metrics map[string]float64, info map[string]string, pace string) {
 	if p.Retaken > 0 {
 		metrics["throttled_retaken"] = float64(p.Retaken)
 	}
@@ -149,10 +149,10 @@ func (p *pacer) record(metrics map[string]float64, info map[string]string, mode 
 		metrics["pace_ratio"] = p.Ratio
 		metrics["pace_idle_ms"] = float64(p.Idle.Microseconds()) / 1e3
 	}
-	if mode == "" {
-		mode = PaceAuto
+	if pace == "" {
+		pace = PaceAuto
 	}
-	if p.Ratio > 0 || p.Retaken > 0 || p.Kept > 0 || mode != PaceAuto {
-		info["pacing"] = fmt.Sprintf("%s: idle %g× each sample's GPU time; throttled samples %d retaken, %d kept", mode, p.Ratio, p.Retaken, p.Kept)
+	if p.Ratio > 0 || p.Retaken > 0 || p.Kept > 0 || pace != PaceAuto {
+		info["pacing"] = fmt.Sprintf("%s: idle %g× each sample's GPU time; throttled samples %d retaken, %d kept", pace, p.Ratio, p.Retaken, p.Kept)
 	}
 }

@@ -1,4 +1,4 @@
-package kernels
+package measure
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// A fakeGPU is the measuring loop's timer, monitor and wall clock: each
+// A fakeGPU is the measuring loop's Timer, Monitor and wall clock: each
 // repetition takes per of GPU time (times jitter[i] for the i-th held call,
 // cycling), a held batch of more than maxHeld repetitions times out, and the
 // wall clock advances by the GPU time of every call plus a fixed overhead.
@@ -33,19 +33,19 @@ type heldCall struct {
 
 const fakeOverhead = 20 * time.Microsecond
 
-func (f *fakeGPU) issue(n int) (time.Duration, error) {
+func (f *fakeGPU) Issue(n int) (time.Duration, error) {
 	f.issued++
 	d := time.Duration(n) * f.per
 	f.elapsed += d + fakeOverhead
 	return d, nil
 }
 
-func (f *fakeGPU) held(n int, cold bool) (time.Duration, error) {
+func (f *fakeGPU) Held(n int, cold bool) (time.Duration, error) {
 	f.calls = append(f.calls, heldCall{n, cold})
 	f.elapsed += fakeOverhead
 	if f.maxHeld > 0 && n > f.maxHeld {
 		f.elapsed += 50 * time.Millisecond // the blocking kernel's timeout
-		return 0, errBlockTimeout
+		return 0, ErrBlockTimeout
 	}
 	d := time.Duration(n) * f.per
 	if len(f.jitter) > 0 {
@@ -55,7 +55,7 @@ func (f *fakeGPU) held(n int, cold bool) (time.Duration, error) {
 	return d, nil
 }
 
-func (f *fakeGPU) smClock() float64 {
+func (f *fakeGPU) SMClock() float64 {
 	f.reads++
 	if len(f.clocks) == 0 {
 		return 1980
@@ -63,19 +63,19 @@ func (f *fakeGPU) smClock() float64 {
 	return f.clocks[min(f.reads-1, len(f.clocks)-1)]
 }
 
-func (f *fakeGPU) sample() float64 { return 1980 }
+func (f *fakeGPU) Sample() float64 { return 1980 }
 
-func (f *fakeGPU) throttledNow() bool { return f.throttle != nil && f.throttle(len(f.calls)) }
+func (f *fakeGPU) ThrottledNow() bool { return f.throttle != nil && f.throttle(len(f.calls)) }
 
-func (f *fakeGPU) takeReasons() []string { return nil }
+func (f *fakeGPU) TakeReasons() []string { return nil }
 
-func (f *fakeGPU) loop() loop {
+func (f *fakeGPU) loop() Loop {
 	t0 := time.Unix(0, 0)
-	return loop{t: f, mon: f, now: func() time.Time { return t0.Add(f.elapsed) },
-		sleep: func(d time.Duration) { f.elapsed += d }}
+	return Loop{Timer: f, Monitor: f, Now: func() time.Time { return t0.Add(f.elapsed) },
+		Sleep: func(d time.Duration) { f.elapsed += d }}
 }
 
-var ciRule = rulesFor(Options{Size: SizeCI})
+var ciRule = RuleFor(Budget{CI: true})
 
 func TestLoopBatchSize(t *testing.T) {
 	for _, tt := range []struct {
@@ -93,11 +93,11 @@ func TestLoopBatchSize(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeGPU{per: tt.per}
-			limit := heldLimit(tt.launches)
+			limit := HeldLimit(tt.launches)
 			if tt.launches < 0 { // captured
-				limit = capturedLimit(1)
+				limit = CapturedLimit(1)
 			}
-			m, err := f.loop().measure(context.Background(), ModeBatch, 1, limit, tt.launches > 1, ciRule)
+			m, err := f.loop().Measure(context.Background(), Batch, 1, limit, tt.launches > 1, ciRule)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestLoopBatchSize(t *testing.T) {
 					t.Fatalf("held calls %v: want every sample %d repetitions, warm", f.calls, tt.wantN)
 				}
 			}
-			want := roundSample(float64(tt.per) / 1e3)
+			want := RoundSample(float64(tt.per) / 1e3)
 			if len(m.Samples) == 0 || m.Samples[0] != want {
 				t.Errorf("samples %v, want µs per op %v", m.Samples[:min(3, len(m.Samples))], want)
 			}
@@ -119,12 +119,12 @@ func TestLoopBatchSize(t *testing.T) {
 
 func TestLoopColdFlushesEverySample(t *testing.T) {
 	f := &fakeGPU{per: 5 * time.Microsecond}
-	m, err := f.loop().measure(context.Background(), ModeCold, 1, heldLimit(1), false, ciRule)
+	m, err := f.loop().Measure(context.Background(), Cold, 1, HeldLimit(1), false, ciRule)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.BatchN != 1 || len(m.Samples) != ciMaxSamples {
-		t.Fatalf("BatchN %d, %d samples; want 1 launch a sample, %d samples", m.BatchN, len(m.Samples), ciMaxSamples)
+	if m.BatchN != 1 || len(m.Samples) != CIMaxSamples {
+		t.Fatalf("BatchN %d, %d samples; want 1 launch a sample, %d samples", m.BatchN, len(m.Samples), CIMaxSamples)
 	}
 	cold := 0
 	for _, c := range f.calls {
@@ -135,15 +135,15 @@ func TestLoopColdFlushesEverySample(t *testing.T) {
 			}
 		}
 	}
-	if cold != ciMaxSamples {
-		t.Errorf("%d cold (flushed) held calls, want one per sample (%d)", cold, ciMaxSamples)
+	if cold != CIMaxSamples {
+		t.Errorf("%d cold (flushed) held calls, want one per sample (%d)", cold, CIMaxSamples)
 	}
 }
 
 func TestLoopOpsPerRepetition(t *testing.T) {
 	// 500 ops of 2.2 µs a repetition (a chunk of launch_per_op): samples are µs per op.
 	f := &fakeGPU{per: 1100 * time.Microsecond}
-	m, err := f.loop().measure(context.Background(), ModeBatch, 500, heldLimit(10000), true, ciRule)
+	m, err := f.loop().Measure(context.Background(), Batch, 500, HeldLimit(10000), true, ciRule)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,22 +155,22 @@ func TestLoopOpsPerRepetition(t *testing.T) {
 func TestLoopBlockTimeouts(t *testing.T) {
 	t.Run("halves the batch until it fits", func(t *testing.T) {
 		f := &fakeGPU{per: 2 * time.Microsecond, maxHeld: 150}
-		m, err := f.loop().measure(context.Background(), ModeBatch, 1, heldLimit(1), false, ciRule)
+		m, err := f.loop().Measure(context.Background(), Batch, 1, HeldLimit(1), false, ciRule)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.BatchN > 150 || m.BatchN < 75 || m.BlockTimeouts == 0 || len(m.Samples) != ciMaxSamples {
-			t.Errorf("BatchN %d after %d timeouts, %d samples; want ≤ 150, ≥ 1 timeout, %d samples", m.BatchN, m.BlockTimeouts, len(m.Samples), ciMaxSamples)
+		if m.BatchN > 150 || m.BatchN < 75 || m.BlockTimeouts == 0 || len(m.Samples) != CIMaxSamples {
+			t.Errorf("BatchN %d after %d timeouts, %d samples; want ≤ 150, ≥ 1 timeout, %d samples", m.BatchN, m.BlockTimeouts, len(m.Samples), CIMaxSamples)
 		}
 	})
 	t.Run("gives up", func(t *testing.T) {
 		f := &fakeGPU{per: time.Microsecond}
 		g := &alwaysTimeout{f}
 		l := f.loop()
-		l.t = g
-		_, err := l.measure(context.Background(), ModeBatch, 1, heldLimit(1), false, ciRule)
-		if !errors.Is(err, errBlockTimeout) {
-			t.Fatalf("err %v, want errBlockTimeout", err)
+		l.Timer = g
+		_, err := l.Measure(context.Background(), Batch, 1, HeldLimit(1), false, ciRule)
+		if !errors.Is(err, ErrBlockTimeout) {
+			t.Fatalf("err %v, want ErrBlockTimeout", err)
 		}
 	})
 }
@@ -178,9 +178,9 @@ func TestLoopBlockTimeouts(t *testing.T) {
 // alwaysTimeout is a GPU whose blocking kernel always gives up.
 type alwaysTimeout struct{ *fakeGPU }
 
-func (a *alwaysTimeout) held(n int, cold bool) (time.Duration, error) {
+func (a *alwaysTimeout) Held(n int, cold bool) (time.Duration, error) {
 	a.calls = append(a.calls, heldCall{n, cold})
-	return 0, errBlockTimeout
+	return 0, ErrBlockTimeout
 }
 
 func TestLoopStopRules(t *testing.T) {
@@ -188,19 +188,19 @@ func TestLoopStopRules(t *testing.T) {
 		name   string
 		per    time.Duration
 		jitter []float64
-		rule   stopRule
+		rule   Rule
 		want   string
 		wantN  int
 	}{
 		{"ci: a quiet launch-bound kernel stops on the sample cap", 2 * time.Microsecond, nil, ciRule, "max-samples 40", 40},
 		{"ci: a quiet 20 ms kernel stops on rel-std after 10", 20 * time.Millisecond, nil, ciRule, "rel-std", 10},
 		{"ci: a noisy kernel stops on the sample cap", 20 * time.Millisecond, []float64{0.9, 1.1, 1, 0.95, 1.05}, ciRule, "max-samples 40", 40},
-		{"default: a quiet 1 ms sample needs 0.5 s of GPU time", time.Millisecond, nil, rulesFor(Options{}), "rel-std", 500},
-		{"max-time caps a slow benchmark", 200 * time.Millisecond, []float64{0.9, 1.1}, rulesFor(Options{MaxTime: 2 * time.Second}), "max-time", 10},
+		{"default: a quiet 1 ms sample needs 0.5 s of GPU time", time.Millisecond, nil, RuleFor(Budget{}), "rel-std", 500},
+		{"max-time caps a slow benchmark", 200 * time.Millisecond, []float64{0.9, 1.1}, RuleFor(Budget{MaxTime: 2 * time.Second}), "max-time", 10},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeGPU{per: tt.per, jitter: tt.jitter}
-			m, err := f.loop().measure(context.Background(), ModeCold, 1, heldLimit(1), false, tt.rule)
+			m, err := f.loop().Measure(context.Background(), Cold, 1, HeldLimit(1), false, tt.rule)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,7 +214,7 @@ func TestLoopStopRules(t *testing.T) {
 func TestLoopWarmsUpUntilTheClockSettles(t *testing.T) {
 	ramp := []float64{1200, 1400, 1600, 1800, 1980, 1980}
 	f := &fakeGPU{per: 5 * time.Millisecond, clocks: ramp} // 5 ms chunks: the ramp outlasts the 25 ms minimum
-	m, err := f.loop().measure(context.Background(), ModeCold, 1, heldLimit(1), false, ciRule)
+	m, err := f.loop().Measure(context.Background(), Cold, 1, HeldLimit(1), false, ciRule)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestLoopThrottledSamplesRetaken(t *testing.T) {
 	// throws away what it had, idles, and the benchmark still ends with the
 	// sample cap's worth of samples, none of them from the capped stretch.
 	f := &fakeGPU{per: 20 * time.Millisecond, throttle: func(call int) bool { return call >= 6 && call <= 9 }}
-	m, err := f.loop().measure(context.Background(), ModeCold, 1, heldLimit(1), false, ciRule)
+	m, err := f.loop().Measure(context.Background(), Cold, 1, HeldLimit(1), false, ciRule)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,22 +241,22 @@ func TestChunkRanges(t *testing.T) {
 	for _, tt := range []struct {
 		name       string
 		total, per int
-		want       []unitRange
+		want       []UnitRange
 	}{
 		{"fits one chunk: timed whole", 128, 1, nil},
 		{"exactly one chunk", 500, 1, nil},
 		{"launch_per_op: 20 chunks of 500", 10000, 1, nil},
 		{"decode at L=4096: 8 of 500 and the rest", 4096, 1, nil},
 		{"mixedops unfused: 50 iterations-pairs of 10 launches", 500, 10, nil},
-		{"mixedops fused: 250 pairs of 2 launches", 500, 2, []unitRange{{0, 250}, {250, 250}}},
-		{"units larger than a chunk: one unit each", 3, 600, []unitRange{{0, 1}, {1, 1}, {2, 1}}},
+		{"mixedops fused: 250 pairs of 2 launches", 500, 2, []UnitRange{{0, 250}, {250, 250}}},
+		{"units larger than a chunk: one unit each", 3, 600, []UnitRange{{0, 1}, {1, 1}, {2, 1}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := chunkRanges(tt.total, tt.per)
+			got := ChunkRanges(tt.total, tt.per)
 			next, launches := 0, 0
 			for _, r := range got {
-				if r.From != next || r.Count < 1 || (r.Count*tt.per > chunkLaunches && r.Count != 1) {
-					t.Fatalf("ranges %v: not consecutive, or a chunk over %d launches", got, chunkLaunches)
+				if r.From != next || r.Count < 1 || (r.Count*tt.per > ChunkLaunches && r.Count != 1) {
+					t.Fatalf("ranges %v: not consecutive, or a chunk over %d launches", got, ChunkLaunches)
 				}
 				next += r.Count
 				launches = max(launches, r.Count*tt.per)
@@ -267,35 +267,35 @@ func TestChunkRanges(t *testing.T) {
 			if tt.want != nil && !slices.Equal(got, tt.want) {
 				t.Errorf("ranges %v, want %v", got, tt.want)
 			}
-			if (got == nil) != (tt.total*tt.per <= chunkLaunches) {
+			if (got == nil) != (tt.total*tt.per <= ChunkLaunches) {
 				t.Errorf("%d ranges for %d launches", len(got), tt.total*tt.per)
 			}
 		})
 	}
-	if n := len(chunkRanges(10000, 1)); n != 20 {
+	if n := len(ChunkRanges(10000, 1)); n != 20 {
 		t.Errorf("launch_per_op: %d chunks, want 20", n)
 	}
-	if r := chunkRanges(4096, 1); len(r) != 9 || r[8] != (unitRange{4000, 96}) {
+	if r := ChunkRanges(4096, 1); len(r) != 9 || r[8] != (UnitRange{4000, 96}) {
 		t.Errorf("decode L=4096: %v, want 8 chunks of 500 and {4000 96}", r)
 	}
 }
 
 func TestHeldLimit(t *testing.T) {
 	for launches, want := range map[int]int{0: 512, 1: 512, 3: 170, 128: 4, 512: 1, 10000: 1} {
-		if got := heldLimit(launches); got != want {
-			t.Errorf("heldLimit(%d) = %d, want %d", launches, got, want)
+		if got := HeldLimit(launches); got != want {
+			t.Errorf("HeldLimit(%d) = %d, want %d", launches, got, want)
 		}
 	}
 	for launches, want := range map[int]int{1: 8192, 3: 2730, 1000: 8, 5000: 1, 10000: 1} {
-		if got := capturedLimit(launches); got != want {
-			t.Errorf("capturedLimit(%d) = %d, want %d", launches, got, want)
+		if got := CapturedLimit(launches); got != want {
+			t.Errorf("CapturedLimit(%d) = %d, want %d", launches, got, want)
 		}
 	}
 }
 
 func TestLoopAsIssued(t *testing.T) {
 	f := &fakeGPU{per: 1100 * time.Microsecond}
-	m, err := f.loop().measure(context.Background(), ModeBatch, 500, heldLimit(500), true, ciRule)
+	m, err := f.loop().Measure(context.Background(), Batch, 500, HeldLimit(500), true, ciRule)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestLoopAsIssued(t *testing.T) {
 		t.Errorf("AsIssued = %v µs per op, want the warm-up's 2.2", m.AsIssued)
 	}
 	f = &fakeGPU{per: 2 * time.Microsecond}
-	if m, _ := f.loop().measure(context.Background(), ModeBatch, 1, capturedLimit(1), false, ciRule); m.AsIssued != 0 {
+	if m, _ := f.loop().Measure(context.Background(), Batch, 1, CapturedLimit(1), false, ciRule); m.AsIssued != 0 {
 		t.Errorf("a single launch has AsIssued %v, want none", m.AsIssued)
 	}
 }

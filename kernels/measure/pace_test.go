@@ -1,4 +1,4 @@
-package kernels
+package measure
 
 import (
 	"strings"
@@ -9,22 +9,22 @@ import (
 func TestNewPacer(t *testing.T) {
 	for _, tc := range []struct {
 		mode  string
-		want  pacer
+		want  Pacer
 		isErr bool
 	}{
-		{"", pacer{Auto: true}, false},
-		{"auto", pacer{Auto: true}, false},
-		{"off", pacer{}, false},
-		{"1", pacer{Ratio: 1}, false},
-		{"0.25", pacer{Ratio: 0.25}, false},
-		{"-1", pacer{}, true},
-		{"fast", pacer{}, true},
-		{"1000", pacer{}, true},
+		{"", Pacer{Auto: true}, false},
+		{"auto", Pacer{Auto: true}, false},
+		{"off", Pacer{}, false},
+		{"1", Pacer{Ratio: 1}, false},
+		{"0.25", Pacer{Ratio: 0.25}, false},
+		{"-1", Pacer{}, true},
+		{"fast", Pacer{}, true},
+		{"1000", Pacer{}, true},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			p, err := newPacer(tc.mode)
+			p, err := NewPacer(tc.mode)
 			if (err != nil) != tc.isErr || p != tc.want {
-				t.Errorf("newPacer(%q) = %+v, %v; want %+v, error %v", tc.mode, p, err, tc.want, tc.isErr)
+				t.Errorf("NewPacer(%q) = %+v, %v; want %+v, error %v", tc.mode, p, err, tc.want, tc.isErr)
 			}
 		})
 	}
@@ -38,13 +38,13 @@ func TestThrottled(t *testing.T) {
 		{0, false}, {0x1, false}, {0x2 | 0x10 | 0x100, false}, // idle, app clocks, sync boost, display
 		{0x4, true}, {0x8, true}, {0x20, true}, {0x40, true}, {0x80, true}, {0x1 | 0x4, true},
 	} {
-		if got := throttled(tc.mask); got != tc.want {
-			t.Errorf("throttled(%#x) = %v, want %v", tc.mask, got, tc.want)
+		if got := Throttled(tc.mask); got != tc.want {
+			t.Errorf("Throttled(%#x) = %v, want %v", tc.mask, got, tc.want)
 		}
 	}
 }
 
-// A step is one sample offered to a pacer: throttled or not, at ms of sampling.
+// A step is one sample offered to a Pacer: throttled or not, at ms of sampling.
 type step struct {
 	throttled bool
 	ms        int
@@ -81,7 +81,7 @@ func TestPacerJudge(t *testing.T) {
 			[]step{{true, 0}, {true, 900}}, []verdict{k, k}, 2, 0, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := newPacer(tc.mode)
+			p, err := NewPacer(tc.mode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestPacerJudge(t *testing.T) {
 				p.GiveUp = time.Second
 			}
 			for i, s := range tc.steps {
-				if got := p.judge(s.throttled, time.Duration(s.ms)*time.Millisecond); got != tc.want[i] {
+				if got := p.Judge(s.throttled, time.Duration(s.ms)*time.Millisecond); got != tc.want[i] {
 					t.Errorf("step %d %+v: verdict %d, want %d", i, s, got, tc.want[i])
 				}
 			}
@@ -101,14 +101,14 @@ func TestPacerJudge(t *testing.T) {
 }
 
 func TestPacerGapAndRecord(t *testing.T) {
-	p := pacer{Ratio: 1.5}
-	if g := p.gap(2 * time.Millisecond); g != 3*time.Millisecond {
+	p := Pacer{Ratio: 1.5}
+	if g := p.Gap(2 * time.Millisecond); g != 3*time.Millisecond {
 		t.Errorf("gap(2ms) at 1.5 = %v, want 3ms", g)
 	}
-	p.gap(time.Millisecond)
+	p.Gap(time.Millisecond)
 	p.Retaken, p.Kept = 3, 1
 	m, info := map[string]float64{}, map[string]string{}
-	p.record(m, info, "")
+	p.Record(m, info, "")
 	want := map[string]float64{"throttled_retaken": 3, "throttled_kept": 1, "pace_ratio": 1.5, "pace_idle_ms": 4.5}
 	for k, v := range want {
 		if m[k] != v {
@@ -121,9 +121,9 @@ func TestPacerGapAndRecord(t *testing.T) {
 
 	// An unthrottled benchmark under the default rule records nothing.
 	m, info = map[string]float64{}, map[string]string{}
-	q := pacer{Auto: true}
-	q.gap(time.Millisecond)
-	q.record(m, info, PaceAuto)
+	q := Pacer{Auto: true}
+	q.Gap(time.Millisecond)
+	q.Record(m, info, PaceAuto)
 	if len(m) != 0 || len(info) != 0 {
 		t.Errorf("unthrottled auto run recorded %v %v, want nothing", m, info)
 	}

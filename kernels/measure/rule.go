@@ -1,4 +1,4 @@
-package kernels
+package measure
 
 import (
 	"fmt"
@@ -7,14 +7,14 @@ import (
 	"time"
 )
 
-// A stopRule decides when a benchmark has enough samples, as nvbench does:
+// A Rule decides when a benchmark has enough samples, as nvbench does:
 // at least MinSamples samples and MinGPU of measured GPU time, then stop as
 // soon as the relative standard deviation is at most TargetCV, or once it has
 // stabilised (it will not get better by waiting); never run past MaxTime of
 // wall time or MaxSamples samples. The sample cap departs from nvbench on
 // purpose: every sample goes into the results and into the rank tests, and
 // 2000 samples decide a 1% shift as well as 100,000 do.
-type stopRule struct {
+type Rule struct {
 	MinSamples int
 	MinGPU     time.Duration
 	MaxTime    time.Duration
@@ -25,38 +25,46 @@ type stopRule struct {
 	// middle of their range (half the range at most StableSpread × midpoint).
 	StableSpread float64
 	StableWindow int
-	// Pace is Options.Pace: how samples are spaced when the GPU throttles
-	// (newPacer).
+	// Pace is how samples are spaced when the GPU throttles (NewPacer).
 	Pace string
 	// MinWarmup is the shortest warm-up (0: minWarmup); the warm-up goes on
 	// while the SM clock rises.
 	MinWarmup time.Duration
 }
 
-// rulesFor returns the stop rule for o: nvbench's defaults (10 samples,
-// 0.5 s, 0.5%, 15 s), or much lower budgets with Fast. At SizeCI a benchmark
-// stops after ciMaxSamples samples: a launch-bound sequence (10,000 launches,
-// tens of milliseconds a sample) stops on the sample count well before the
-// 5 s cap, so the run's length does not depend on the wall clock, and the
-// rounds of a PR check pool the samples.
-func rulesFor(o Options) stopRule {
-	r := stopRule{MinSamples: 10, MinGPU: 500 * time.Millisecond, MaxTime: 15 * time.Second,
+// A Budget is what a run asks of the stop rule: the pull-request check's
+// sample cap (CI: the ci size preset), lower budgets for smoke runs (Fast),
+// a time cap per benchmark (MaxTime, 0: the rule's) and the pacing (Pace).
+type Budget struct {
+	CI, Fast bool
+	MaxTime  time.Duration
+	Pace     string
+}
+
+// RuleFor returns the stop rule for b: nvbench's defaults (10 samples,
+// 0.5 s, 0.5%, 15 s), or much lower budgets with Fast. With CI a benchmark
+// stops after CIMaxSamples samples: a launch-bound sequence (10,000
+// launches, tens of milliseconds a sample) stops on the sample count well
+// before the 5 s cap, so the run's length does not depend on the wall clock,
+// and the rounds of a PR check pool the samples.
+func RuleFor(b Budget) Rule {
+	r := Rule{MinSamples: 10, MinGPU: 500 * time.Millisecond, MaxTime: 15 * time.Second,
 		MaxSamples: 2000, TargetCV: 0.005, StableSpread: 0.02, StableWindow: 50}
-	if o.Size == SizeCI {
-		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 100*time.Millisecond, 5*time.Second, ciMaxSamples, 20
+	if b.CI {
+		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 100*time.Millisecond, 5*time.Second, CIMaxSamples, 20
 	}
-	if o.Fast {
+	if b.Fast {
 		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 50*time.Millisecond, time.Second, min(r.MaxSamples, 500), 20
 	}
-	if o.MaxTime > 0 {
-		r.MaxTime = o.MaxTime
+	if b.MaxTime > 0 {
+		r.MaxTime = b.MaxTime
 	}
-	r.Pace = o.Pace
+	r.Pace = b.Pace
 	return r
 }
 
-// ciMaxSamples is the sample cap of SizeCI.
-const ciMaxSamples = 40
+// CIMaxSamples is the sample cap of Budget.CI.
+const CIMaxSamples = 40
 
 // Stop reasons recorded in a benchmark's info["stop"].
 const (
@@ -66,49 +74,49 @@ const (
 	stopMaxN    = "max-samples"
 )
 
-// A sampler accumulates samples and says when to stop. It keeps a running
+// A Sampler accumulates samples and says when to stop. It keeps a running
 // mean and variance (Welford) so each check is O(1) apart from the window.
-type sampler struct {
-	rule    stopRule
-	samples []float64
+type Sampler struct {
+	Rule    Rule
+	Samples []float64
 	gpu     time.Duration
 	mean    float64
 	m2      float64
 	cvs     []float64 // the CV after each sample, once MinSamples are in
 }
 
-// add records one sample taking gpu time on the device.
-func (s *sampler) add(v float64, gpu time.Duration) {
-	s.samples = append(s.samples, v)
+// Add records one sample taking gpu time on the device.
+func (s *Sampler) Add(v float64, gpu time.Duration) {
+	s.Samples = append(s.Samples, v)
 	s.gpu += gpu
 	d := v - s.mean
-	s.mean += d / float64(len(s.samples))
+	s.mean += d / float64(len(s.Samples))
 	s.m2 += d * (v - s.mean)
-	if len(s.samples) >= s.rule.MinSamples {
-		s.cvs = append(s.cvs, s.cv())
+	if len(s.Samples) >= s.Rule.MinSamples {
+		s.cvs = append(s.cvs, s.CV())
 	}
 }
 
-// cv returns the relative standard deviation (sample std / mean) so far.
-func (s *sampler) cv() float64 {
-	n := len(s.samples)
+// CV returns the relative standard deviation (sample std / mean) so far.
+func (s *Sampler) CV() float64 {
+	n := len(s.Samples)
 	if n < 2 || s.mean == 0 {
 		return math.Inf(1)
 	}
 	return math.Sqrt(s.m2/float64(n-1)) / math.Abs(s.mean)
 }
 
-// done reports whether to stop after wall time elapsed, and why.
-func (s *sampler) done(elapsed time.Duration) (bool, string) {
-	n := len(s.samples)
+// Done reports whether to stop after wall time elapsed, and why.
+func (s *Sampler) Done(elapsed time.Duration) (bool, string) {
+	n := len(s.Samples)
 	switch {
-	case elapsed >= s.rule.MaxTime:
+	case elapsed >= s.Rule.MaxTime:
 		return true, stopMaxTime
-	case n >= s.rule.MaxSamples:
+	case n >= s.Rule.MaxSamples:
 		return true, stopMaxN
-	case n < s.rule.MinSamples || s.gpu < s.rule.MinGPU:
+	case n < s.Rule.MinSamples || s.gpu < s.Rule.MinGPU:
 		return false, ""
-	case s.cv() <= s.rule.TargetCV:
+	case s.CV() <= s.Rule.TargetCV:
 		return true, stopCV
 	case s.stable():
 		return true, stopStable
@@ -117,19 +125,19 @@ func (s *sampler) done(elapsed time.Duration) (bool, string) {
 }
 
 // stable reports whether the recent CVs have stopped moving.
-func (s *sampler) stable() bool {
-	w := max(s.rule.StableWindow, len(s.samples)/5)
+func (s *Sampler) stable() bool {
+	w := max(s.Rule.StableWindow, len(s.Samples)/5)
 	if len(s.cvs) < w {
 		return false
 	}
 	recent := s.cvs[len(s.cvs)-w:]
 	lo, hi := slices.Min(recent), slices.Max(recent)
 	mid := (lo + hi) / 2
-	return mid > 0 && (hi-lo)/2 <= s.rule.StableSpread*mid
+	return mid > 0 && (hi-lo)/2 <= s.Rule.StableSpread*mid
 }
 
-// stopDetail describes why a sampler stopped, for info["stop"].
-func stopDetail(reason string, cv float64, r stopRule) string {
+// StopDetail describes why a Sampler stopped, for info["stop"].
+func StopDetail(reason string, cv float64, r Rule) string {
 	switch reason {
 	case stopCV:
 		return fmt.Sprintf("%s %.3f%% <= %.2f%%", reason, cv*100, r.TargetCV*100)
@@ -141,11 +149,11 @@ func stopDetail(reason string, cv float64, r stopRule) string {
 	return fmt.Sprintf("%s %d (rel-std %.3f%%)", reason, r.MaxSamples, cv*100)
 }
 
-// clockFilter drops the samples taken while the SM clock was below frac of
+// ClockFilter drops the samples taken while the SM clock was below frac of
 // the run's median clock (a throttled or not-yet-boosted GPU). Clocks of 0
 // are unknown (no NVML) and never dropped. It returns the kept samples, how
 // many were dropped, and the median clock.
-func clockFilter(samples, clocks []float64, frac float64) (kept []float64, dropped int, median float64) {
+func ClockFilter(samples, clocks []float64, frac float64) (kept []float64, dropped int, median float64) {
 	var known []float64
 	for _, c := range clocks {
 		if c > 0 {
@@ -155,7 +163,7 @@ func clockFilter(samples, clocks []float64, frac float64) (kept []float64, dropp
 	if len(known) == 0 {
 		return slices.Clone(samples), 0, 0
 	}
-	median = medianOf(known)
+	median = Median(known)
 	for i, v := range samples {
 		if clocks[i] > 0 && clocks[i] < frac*median {
 			dropped++
@@ -166,13 +174,13 @@ func clockFilter(samples, clocks []float64, frac float64) (kept []float64, dropp
 	return kept, dropped, median
 }
 
-// manyDrops says when a run's clock drops make it suspect: more than 5%.
-func manyDrops(dropped, total int) bool { return total > 0 && float64(dropped) > 0.05*float64(total) }
+// ManyDrops says when a run's clock drops make it suspect: more than 5%.
+func ManyDrops(dropped, total int) bool { return total > 0 && float64(dropped) > 0.05*float64(total) }
 
-// batchSize returns how many back-to-back launches one batch sample needs so
+// BatchSize returns how many back-to-back launches one batch sample needs so
 // that it lasts at least target, given one launch takes about per; clamped to
 // [1, limit].
-func batchSize(per, target time.Duration, limit int) int {
+func BatchSize(per, target time.Duration, limit int) int {
 	if per <= 0 {
 		return limit
 	}
@@ -180,8 +188,8 @@ func batchSize(per, target time.Duration, limit int) int {
 	return min(max(n, 1), limit)
 }
 
-// medianOf returns the median of x (NaN when empty). It does not modify x.
-func medianOf(x []float64) float64 {
+// Median returns the median of x (NaN when empty). It does not modify x.
+func Median(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
@@ -193,8 +201,8 @@ func medianOf(x []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// relStd returns the sample standard deviation of x over its mean.
-func relStd(x []float64) float64 {
+// RelStd returns the sample standard deviation of x over its mean.
+func RelStd(x []float64) float64 {
 	sd, mean := stdDev(x)
 	return sd / mean
 }
