@@ -3,6 +3,8 @@ package kernels
 import (
 	"fmt"
 	"slices"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // gemmImpls are the GEMM implementations: cuBLAS and perfgate's own tiled
@@ -28,20 +30,20 @@ type gemmVariant struct {
 
 var gemmVariants = []gemmVariant{{"fp32", false}, {"fp32", true}, {"fp16", false}, {"bf16", false}}
 
-func gemmCases(size string, dtypes []string) []benchCase {
-	var cs []benchCase
+func gemmCases(size string, dtypes []string) []suite.Case {
+	var cs []suite.Case
 	for _, impl := range gemmImpls {
 		for _, v := range gemmVariants {
 			if !slices.Contains(dtypes, v.dtype) || (impl == "tiled" && v.tf32) {
 				continue
 			}
 			for _, s := range gemmShapes[size] {
-				ps := []param{{"dtype", v.dtype}}
+				ps := []suite.Param{{K: "dtype", V: v.dtype}}
 				if v.dtype == "fp32" {
-					ps = append(ps, param{"tf32", map[bool]string{false: "off", true: "on"}[v.tf32]})
+					ps = append(ps, suite.Param{K: "tf32", V: map[bool]string{false: "off", true: "on"}[v.tf32]})
 				}
-				ps = append(ps, param{"shape", s.label()})
-				c := benchCase{Suite: "gemm", Op: impl, DType: v.dtype, N: s.m * s.n, Rows: s.m, Dim: s.n, K: s.k, Params: ps}
+				ps = append(ps, suite.Param{K: "shape", V: s.label()})
+				c := suite.Case{Suite: "gemm", Op: impl, DType: v.dtype, N: s.m * s.n, Rows: s.m, Dim: s.n, K: s.k, Params: ps}
 				if impl == "tiled" {
 					c.Ref = "cublas"
 				}
@@ -53,7 +55,7 @@ func gemmCases(size string, dtypes []string) []benchCase {
 }
 
 // gemmTF32 reports whether a gemm case lets cuBLAS use TF32.
-func gemmTF32(c benchCase) bool {
+func gemmTF32(c suite.Case) bool {
 	for _, p := range c.Params {
 		if p.K == "tf32" {
 			return p.V == "on"
@@ -63,7 +65,7 @@ func gemmTF32(c benchCase) bool {
 }
 
 // gemmFLOPs is 2·M·N·K.
-func gemmFLOPs(c benchCase) float64 { return 2 * float64(c.Rows) * float64(c.Dim) * float64(c.K) }
+func gemmFLOPs(c suite.Case) float64 { return 2 * float64(c.Rows) * float64(c.Dim) * float64(c.K) }
 
 // denseFLOPsPerClock is the dense FLOPs per SM per clock of compute
 // capability cc for a GEMM of dtype (tensor cores for fp16/bf16/TF32, FFMA

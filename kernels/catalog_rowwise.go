@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // rowwiseOps are the operations of the rowwise suite.
@@ -57,8 +59,8 @@ var crossEntropyShapes = map[string][]rowShape{
 	SizeLarge:  {rd(8192, 32000), rd(8192, 128256)},
 }
 
-func rowwiseCases(size string, dtypes []string) []benchCase {
-	var cs []benchCase
+func rowwiseCases(size string, dtypes []string) []suite.Case {
+	var cs []suite.Case
 	for _, op := range rowwiseOps {
 		shapes := rowwiseShapes(size)
 		if op == "cross_entropy" {
@@ -69,11 +71,11 @@ func rowwiseCases(size string, dtypes []string) []benchCase {
 				continue
 			}
 			for _, s := range shapes {
-				ps := []param{{"dtype", dt}, {"shape", s.label()}}
+				ps := []suite.Param{{K: "dtype", V: dt}, {K: "shape", V: s.label()}}
 				if op == "dropout" {
-					ps = append(ps, param{"keep", strconv.FormatFloat(dropoutKeep, 'g', -1, 64)})
+					ps = append(ps, suite.Param{K: "keep", V: strconv.FormatFloat(dropoutKeep, 'g', -1, 64)})
 				}
-				cs = append(cs, benchCase{Suite: "rowwise", Op: op, DType: dt, N: s.rows * s.dim, Rows: s.rows, Dim: s.dim, Params: ps})
+				cs = append(cs, suite.Case{Suite: "rowwise", Op: op, DType: dt, N: s.rows * s.dim, Rows: s.rows, Dim: s.dim, Params: ps})
 			}
 		}
 	}
@@ -82,7 +84,7 @@ func rowwiseCases(size string, dtypes []string) []benchCase {
 
 // rowwiseBytes is the memory traffic of one launch: what must be read and
 // written at least once, for GB/s and % of the copy ceiling.
-func rowwiseBytes(c benchCase) float64 {
+func rowwiseBytes(c suite.Case) float64 {
 	es := float64(elemSize(c.DType))
 	n, d := float64(c.N), float64(c.Dim)
 	switch c.Op {

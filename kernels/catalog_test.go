@@ -9,19 +9,9 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/kernels/measure"
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-func TestSizeLabel(t *testing.T) {
-	for _, tt := range []struct {
-		n    int64
-		want string
-	}{{256, "256"}, {1024, "1K"}, {4096, "4K"}, {1 << 20, "1M"}, {256 << 20, "256M"}, {1 << 30, "1G"}, {1500, "1500"}} {
-		if got := sizeLabel(tt.n); got != tt.want {
-			t.Errorf("sizeLabel(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
-}
 
 func TestListCoversTheIssue(t *testing.T) {
 	all := map[string][]string{}
@@ -71,13 +61,13 @@ func TestSelectCases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := len(selectCases(ew, tt.o)); got != tt.want {
+			if got := len(suite.Select(ew, tt.o)); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
 			}
 		})
 	}
 	mb, _ := findSuite("microbatch")
-	if got := selectCases(mb, Options{DTypes: []string{"fp16"}}); len(got) != 0 {
+	if got := suite.Select(mb, Options{DTypes: []string{"fp16"}}); len(got) != 0 {
 		t.Errorf("microbatch is fp32 only, got %d with --dtype fp16", len(got))
 	}
 }
@@ -98,27 +88,6 @@ func TestValidateOptions(t *testing.T) {
 		if (tt.option == "" && err != nil) || (tt.option != "" && (oe == nil || oe.Option != tt.option)) {
 			t.Errorf("ValidateOptions(%+v) = %v, want an error on %q", tt.o, err, tt.option)
 		}
-	}
-}
-
-func TestToBenchmark(t *testing.T) {
-	c := benchCase{Suite: "elementwise", Op: "add", DType: "fp32", N: 1 << 20, Params: []param{{"dtype", "fp32"}, {"n", "1M"}}}
-	m := measure.Measurement{Mode: ModeCold, Samples: []float64{10, 10, 11, 50, 9}, Clocks: []float64{1980, 1980, 1980, 1500, 1980},
-		Stop: "rel-std 0.4% <= 0.50%", BatchN: 1, Throttle: []string{"sw_power_cap"}}
-	b := toBenchmark(c, m, workMeta{Bytes: 12 << 20, CeilingGBps: 3000, PTXHash: "abc"})
-	if b.Name != "add/dtype=fp32/n=1M/mode=cold" || b.Params["n"] != "1048576" || b.Params["mode"] != "cold" || b.Unit != "us" || b.Better != model.Lower {
-		t.Errorf("identity: %+v", b)
-	}
-	if len(b.Samples) != 4 || b.Metrics["clock_drops"] != 1 || b.Info["clock_flag"] == "" {
-		t.Errorf("the 1500 MHz sample must be dropped and flagged: samples %v metrics %v info %v", b.Samples, b.Metrics, b.Info)
-	}
-	// median of 10, 10, 11, 9 is 10 µs: 12 MiB in 10 µs.
-	wantGBps := float64(12<<20) / 10e-6 / 1e9
-	if b.Metrics["median_us"] != 10 || b.Metrics["gbps"] != wantGBps || b.Metrics["pct_of_copy"] != 100*wantGBps/3000 {
-		t.Errorf("metrics %v, want median 10, gbps %v", b.Metrics, wantGBps)
-	}
-	if b.Info["ptx_sha256"] != "abc" || b.Info["clock_event_reasons"] != "sw_power_cap" || b.Info["stop"] == "" {
-		t.Errorf("info %v", b.Info)
 	}
 }
 
@@ -210,7 +179,7 @@ func TestRowwiseAndGemmCatalog(t *testing.T) {
 		{SizeMedium, "gemm", (4 + 3) * 4 * 2},
 	} {
 		def, _ := findSuite(tt.suite)
-		if got := len(selectCases(def, Options{Size: tt.size})); got != tt.want {
+		if got := len(suite.Select(def, Options{Size: tt.size})); got != tt.want {
 			t.Errorf("%s %s: %d benchmarks, want %d", tt.suite, tt.size, got, tt.want)
 		}
 	}
@@ -223,8 +192,8 @@ func TestRefName(t *testing.T) {
 		if c.Op == "tiled" {
 			want = "cublas/dtype=fp16/shape=" + gemmShape{c.Rows, c.Dim, c.K}.label() + "/mode=batch"
 		}
-		if got := c.refName(ModeBatch); got != want {
-			t.Errorf("%s: refName = %q, want %q", c.name(ModeBatch), got, want)
+		if got := c.RefName(measure.Batch); got != want {
+			t.Errorf("%s: refName = %q, want %q", c.Name(measure.Batch), got, want)
 		}
 	}
 }
@@ -238,27 +207,9 @@ func TestUserSpeedupVs(t *testing.T) {
 		{map[string]string{"n": "1M", "unroll": "4"}, "saxpy/n=1M/unroll=1/mode=cold"},
 		{map[string]string{"n": "1M", "unroll": "1"}, ""}, // the reference itself
 	} {
-		if got := userCase(k, UserCase{Params: tt.params}).refName(ModeCold); got != tt.want {
+		if got := userCase(k, UserCase{Params: tt.params}).RefName(measure.Cold); got != tt.want {
 			t.Errorf("%v: refName = %q, want %q", tt.params, got, tt.want)
 		}
-	}
-}
-
-func TestAddRefSpeedups(t *testing.T) {
-	bs := []model.Benchmark{
-		{Suite: "gemm", Name: "cublas/x/mode=cold", Metrics: map[string]float64{"median_us": 100}, Info: map[string]string{}},
-		{Suite: "gemm", Name: "tiled/x/mode=cold", Metrics: map[string]float64{"median_us": 200}, Info: map[string]string{InfoReference: "gemm/cublas/x/mode=cold"}},
-		{Suite: "gemm", Name: "tiled/y/mode=cold", Metrics: map[string]float64{"median_us": 200}, Info: map[string]string{InfoReference: "gemm/cublas/y/mode=cold"}},
-	}
-	addRefSpeedups(bs)
-	if got := bs[1].Metrics["speedup_vs_cublas"]; got != 0.5 {
-		t.Errorf("speedup_vs_cublas = %v, want 0.5", got)
-	}
-	if _, ok := bs[2].Metrics["speedup_vs_cublas"]; ok {
-		t.Error("a benchmark whose reference did not run got a speedup")
-	}
-	if _, ok := bs[0].Metrics["speedup_vs_cublas"]; ok {
-		t.Error("the reference itself got a speedup")
 	}
 }
 
@@ -286,5 +237,32 @@ func TestCISize(t *testing.T) {
 		if s.Name == "memory" && s.Benchmarks[0] != "memcpy_dtod/bytes=128M/mode=cold" {
 			t.Errorf("memory at size ci: %q", s.Benchmarks[0])
 		}
+	}
+}
+
+// TestCountModes: CountModes counts the host and GPU benchmarks of the
+// named suites as the list has them.
+func TestCountModes(t *testing.T) {
+	var host, gpu int
+	for _, s := range ListFor(Options{}) {
+		for _, b := range s.Benchmarks {
+			switch {
+			case s.Name != "cmdpath":
+			case strings.HasSuffix(b, "/mode=host"):
+				host++
+			default:
+				gpu++
+			}
+		}
+	}
+	if host == 0 || gpu == 0 {
+		t.Fatalf("cmdpath lists %d host and %d GPU benchmarks", host, gpu)
+	}
+	h, g := CountModes([]string{"cmdpath", "elementwise"}, Options{Filter: regexp.MustCompile("^cmdpath/")})
+	if h != host || g != gpu {
+		t.Errorf("CountModes = %d host, %d gpu; the list has %d and %d", h, g, host, gpu)
+	}
+	if h, g := CountModes([]string{"elementwise", "nosuch"}, Options{Size: SizeCI}); h != 0 || g != 7*3*2*2 {
+		t.Errorf("elementwise at size ci: CountModes = %d host, %d gpu; want 0, 84", h, g)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // A decodeShape is one decode workload: B sequences of H heads each, head
@@ -32,8 +34,8 @@ var decodeLengths = map[string][]int{
 // The decode batch: 8 sequences of 8 heads of dimension 128.
 const decodeB, decodeH, decodeD = 8, 8, 128
 
-func decodeCases(size string, dtypes []string) []benchCase {
-	var cs []benchCase
+func decodeCases(size string, dtypes []string) []suite.Case {
+	var cs []suite.Case
 	for _, l := range decodeLengths[size] {
 		sh := decodeShape{decodeB, decodeH, decodeD, l}
 		for _, dt := range attnDTypes {
@@ -41,9 +43,9 @@ func decodeCases(size string, dtypes []string) []benchCase {
 				continue
 			}
 			for _, m := range decodeModes {
-				cs = append(cs, benchCase{Suite: "decode", Op: m, DType: dt, N: sh.elems(),
-					Params: []param{{"dtype", dt}, {"b", strconv.Itoa(sh.B)}, {"h", strconv.Itoa(sh.H)},
-						{"d", strconv.Itoa(sh.D)}, {"l", strconv.Itoa(sh.L)}}})
+				cs = append(cs, suite.Case{Suite: "decode", Op: m, DType: dt, N: sh.elems(),
+					Params: []suite.Param{{K: "dtype", V: dt}, {K: "b", V: strconv.Itoa(sh.B)}, {K: "h", V: strconv.Itoa(sh.H)},
+						{K: "d", V: strconv.Itoa(sh.D)}, {K: "l", V: strconv.Itoa(sh.L)}}})
 			}
 		}
 	}
@@ -103,8 +105,8 @@ func planDecode(op string, l, avail int) decodePlan {
 }
 
 // decodeCase reads a decode case's shape back from its parameters.
-func decodeCase(c benchCase) decodeShape {
-	return decodeShape{c.intParam("b"), c.intParam("h"), c.intParam("d"), c.intParam("l")}
+func decodeCase(c suite.Case) decodeShape {
+	return decodeShape{c.IntParam("b"), c.IntParam("h"), c.IntParam("d"), c.IntParam("l")}
 }
 
 // decodeTolerance bounds a decode step's error against the fp64 reference:

@@ -15,6 +15,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/perfgate/perfgate/kernels/measure"
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -22,11 +23,11 @@ import (
 // other draws (measure.DrawsFor) are still to come; at is its place in the suite's
 // results.
 type pendingDraw struct {
-	c     benchCase
+	c     suite.Case
 	prep  preparer
 	mode  string
 	at    int
-	meta  workMeta
+	meta  suite.WorkMeta
 	draws int
 	d     measure.Drawn
 	took  time.Duration
@@ -69,7 +70,7 @@ func (s *Session) draw(ctx context.Context, out []model.Benchmark, pend []*pendi
 		b := pd.benchmark()
 		out[pd.at] = b
 		if o.Progress != nil {
-			o.Progress(progressLine(b))
+			o.Progress(suite.ProgressLine(b))
 		}
 	}
 	return ctx.Err()
@@ -126,7 +127,7 @@ func (g *gpu) drawOnce(ctx context.Context, h *gpu, d int, pend []*pendingDraw, 
 		if pd.err != nil || d >= pd.draws {
 			continue
 		}
-		if name := pd.c.name(""); name != pc {
+		if name := pd.c.Name(""); name != pc {
 			if p != nil {
 				p.cleanup()
 			}
@@ -140,7 +141,7 @@ func (g *gpu) drawOnce(ctx context.Context, h *gpu, d int, pend []*pendingDraw, 
 			continue
 		}
 		t0 := time.Now()
-		m, err := h.measure(ctx, p, pd.mode, rulesFor(o).PerDraw(pd.draws), nil)
+		m, err := h.measure(ctx, p, pd.mode, suite.RulesFor(o).PerDraw(pd.draws), nil)
 		pd.took += time.Since(t0)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -156,9 +157,9 @@ func (g *gpu) drawOnce(ctx context.Context, h *gpu, d int, pend []*pendingDraw, 
 // benchmark is the pending benchmark with its draws pooled.
 func (pd *pendingDraw) benchmark() model.Benchmark {
 	if pd.err != nil {
-		return errorBenchmark(pd.c, pd.mode, pd.err)
+		return suite.ErrorBenchmark(pd.c, pd.mode, pd.err)
 	}
-	b := toBenchmark(pd.c, pd.d.Measurement(), pd.meta)
+	b := suite.ToBenchmark(pd.c, pd.d.Measurement(), pd.meta)
 	pd.d.Record(b.Metrics)
 	if pd.note != "" {
 		b.Info["draws"] = pd.note

@@ -8,11 +8,13 @@ import (
 	"math"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // prepareMicrobatch sets up 10,000 fp32 adds of n elements, each on its own
 // slices of three large buffers, in one of the three launch strategies.
-func prepareMicrobatch(g *gpu, c benchCase) (*prepared, error) {
+func prepareMicrobatch(g *gpu, c suite.Case) (*prepared, error) {
 	m, err := g.loadBuiltin("microbatch")
 	if err != nil {
 		return nil, err
@@ -34,7 +36,7 @@ func prepareMicrobatch(g *gpu, c benchCase) (*prepared, error) {
 	}
 	table := newOpTable(ptrs[0], ptrs[1], ptrs[2], c.N)
 	cleanups := []func(){table.free, bufs.free}
-	p := &prepared{ops: microbatchOps, meta: workMeta{Bytes: 12 * float64(c.N), PTXHash: m.hash(microbatchEntry(c.Op))},
+	p := &prepared{ops: microbatchOps, meta: suite.WorkMeta{Bytes: 12 * float64(c.N), PTXHash: m.hash(microbatchEntry(c.Op))},
 		cleanup: func() {
 			for i := len(cleanups) - 1; i >= 0; i-- {
 				cleanups[i]()
@@ -61,7 +63,7 @@ func prepareMicrobatch(g *gpu, c benchCase) (*prepared, error) {
 }
 
 // microbatchWork sets p.work for the case's strategy.
-func (g *gpu) microbatchWork(m *module, c benchCase, p *prepared, t *opTable, base [3]cu.DevicePtr, cleanups *[]func()) error {
+func (g *gpu) microbatchWork(m *module, c suite.Case, p *prepared, t *opTable, base [3]cu.DevicePtr, cleanups *[]func()) error {
 	add, err := m.fn("add_small")
 	if err != nil {
 		return err
@@ -98,7 +100,7 @@ func (g *gpu) microbatchWork(m *module, c benchCase, p *prepared, t *opTable, ba
 
 // persistentWork uploads the descriptor table (a, b, out, n per op) and
 // launches one kernel whose blocks walk it: 8 blocks of 256 threads per SM.
-func (g *gpu) persistentWork(m *module, c benchCase, p *prepared, base [3]cu.DevicePtr, cleanups *[]func()) error {
+func (g *gpu) persistentWork(m *module, c suite.Case, p *prepared, base [3]cu.DevicePtr, cleanups *[]func()) error {
 	fn, err := m.fn("add_persistent")
 	if err != nil {
 		return err
@@ -148,7 +150,7 @@ const (
 
 // prepareMixed sets up 1000 iterations of x = div(sigmoid(relu(mul(add(x, a), b))), c)
 // on n elements, as five kernels per iteration or one fused kernel.
-func prepareMixed(g *gpu, c benchCase) (*prepared, error) {
+func prepareMixed(g *gpu, c suite.Case) (*prepared, error) {
 	m, err := g.loadBuiltin("mixedops")
 	if err != nil {
 		return nil, err
@@ -163,7 +165,7 @@ func prepareMixed(g *gpu, c benchCase) (*prepared, error) {
 	}
 	x0, pp, qq, t1, t2, a, bb, cc := b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
 	var seq *sequence
-	p := &prepared{ops: mixedIters, meta: workMeta{PTXHash: m.hash(mixedEntries(c.Op)...)}, cleanup: func() {
+	p := &prepared{ops: mixedIters, meta: suite.WorkMeta{PTXHash: m.hash(mixedEntries(c.Op)...)}, cleanup: func() {
 		if seq != nil {
 			seq.free()
 		}
@@ -199,7 +201,7 @@ func prepareMixed(g *gpu, c benchCase) (*prepared, error) {
 }
 
 // mixedSequence builds two iterations (p→q, then q→p) of the case's variant.
-func (g *gpu) mixedSequence(m *module, c benchCase, p, q, t1, t2, a, b, cc cu.DevicePtr) (*sequence, error) {
+func (g *gpu) mixedSequence(m *module, c suite.Case, p, q, t1, t2, a, b, cc cu.DevicePtr) (*sequence, error) {
 	mk := func(name string, args ...cu.DevicePtr) (*launch, error) {
 		fn, err := m.fn(name)
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // Seeds of the random input streams (any fixed values; the CPU replays them).
@@ -16,7 +18,7 @@ const (
 
 // prepareMemory sets up a 1 GiB device-to-device copy: cuMemcpyDtoDAsync or
 // the float4 copy kernel.
-func prepareMemory(g *gpu, c benchCase) (*prepared, error) {
+func prepareMemory(g *gpu, c suite.Case) (*prepared, error) {
 	m, err := g.loadBuiltin("memory")
 	if err != nil {
 		return nil, err
@@ -35,7 +37,7 @@ func prepareMemory(g *gpu, c benchCase) (*prepared, error) {
 	if err := g.fill(m, src, "fp32", c.N, seedA, -2, 2); err != nil {
 		return fail(err)
 	}
-	p := &prepared{ops: 1, meta: workMeta{Bytes: 2 * float64(bytes), PTXHash: m.hash("copy_float4")}}
+	p := &prepared{ops: 1, meta: suite.WorkMeta{Bytes: 2 * float64(bytes), PTXHash: m.hash("copy_float4")}}
 	var l *launch
 	switch c.Op {
 	case "memcpy_dtod":
@@ -87,7 +89,7 @@ func (g *gpu) checkOnce(p *prepared, out cu.DevicePtr, bytes int64, check func()
 
 // prepareElementwise sets up one elementwise op at one dtype and size, and
 // checks its output against the CPU reference.
-func prepareElementwise(g *gpu, c benchCase) (*prepared, error) {
+func prepareElementwise(g *gpu, c suite.Case) (*prepared, error) {
 	m, err := g.loadBuiltin("elementwise")
 	if err != nil {
 		return nil, err
@@ -121,7 +123,7 @@ func prepareElementwise(g *gpu, c benchCase) (*prepared, error) {
 		inputs = 2
 	}
 	p := &prepared{work: l.enqueue, ops: 1, cleanup: func() { l.params.free(); bufs.free() },
-		meta: workMeta{Bytes: (inputs + 1) * float64(bytes), PTXHash: m.hash(c.Op + "_" + c.DType)}}
+		meta: suite.WorkMeta{Bytes: (inputs + 1) * float64(bytes), PTXHash: m.hash(c.Op + "_" + c.DType)}}
 	want := func(i int64) float32 {
 		a := roundTo(c.DType, randValue(seedA, i, alo, ahi))
 		b := roundTo(c.DType, randValue(seedB, i, blo, bhi))

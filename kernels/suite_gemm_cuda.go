@@ -16,6 +16,8 @@ import (
 	"math"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // Seeds of the GEMM operands.
@@ -41,7 +43,7 @@ func gemmMMASmem(bn, bk int64) int64 {
 // 128×256 tile where N allows it and it still makes at least half as many
 // blocks as SMs (at 1024³ it makes 32 and ran at half the 128×128 tile's
 // speed), with BK = 64 where K allows; else 128×128×32.
-func gemmTile(c benchCase, sms int) (entry string, bn, bk int64) {
+func gemmTile(c suite.Case, sms int) (entry string, bn, bk int64) {
 	if c.Dim%256 == 0 && (c.Rows/128)*(c.Dim/256) >= int64(sms/2) {
 		if c.K%64 == 0 {
 			return "gemm_tiled256k64_" + c.DType, 256, 64
@@ -58,7 +60,7 @@ func gemmInput(seed uint32, dtype string, i int64) float64 {
 
 // prepareGemm sets up C = A·B for one shape, dtype and implementation, and
 // checks sampled entries of C against a CPU fp64 dot product.
-func prepareGemm(g *gpu, c benchCase) (*prepared, error) {
+func prepareGemm(g *gpu, c suite.Case) (*prepared, error) {
 	m, err := g.loadBuiltin("gemm")
 	if err != nil {
 		return nil, err
@@ -80,7 +82,7 @@ func prepareGemm(g *gpu, c benchCase) (*prepared, error) {
 	}
 	tf32 := gemmTF32(c)
 	p := &prepared{ops: 1, cleanup: bufs.free,
-		meta: workMeta{FLOPs: gemmFLOPs(c), Info: map[string]string{}}}
+		meta: suite.WorkMeta{FLOPs: gemmFLOPs(c), Info: map[string]string{}}}
 	if err := g.gemmPeak(c, tf32, &p.meta); err != nil {
 		return fail(err)
 	}
@@ -115,7 +117,7 @@ func prepareGemm(g *gpu, c benchCase) (*prepared, error) {
 }
 
 // tiledGemm configures perfgate's own kernel for c.
-func (g *gpu) tiledGemm(m *module, c benchCase, ptr [3]cu.DevicePtr) (*launch, string, error) {
+func (g *gpu) tiledGemm(m *module, c suite.Case, ptr [3]cu.DevicePtr) (*launch, string, error) {
 	if c.Rows%128 != 0 || c.Dim%128 != 0 || c.K%32 != 0 {
 		return nil, "", fmt.Errorf("the tiled kernel needs M and N multiples of 128 and K of 32, got %s", gemmShape{c.Rows, c.Dim, c.K}.label())
 	}
@@ -141,7 +143,7 @@ func (g *gpu) tiledGemm(m *module, c benchCase, ptr [3]cu.DevicePtr) (*launch, s
 
 // gemmPeak records the dense peak of c's dtype on this GPU: SMs × the
 // device's maximum SM clock × FLOPs per SM per clock.
-func (g *gpu) gemmPeak(c benchCase, tf32 bool, w *workMeta) error {
+func (g *gpu) gemmPeak(c suite.Case, tf32 bool, w *suite.WorkMeta) error {
 	perClock := denseFLOPsPerClock(g.cc, c.DType, tf32)
 	if perClock == 0 {
 		w.Info["peak"] = "unknown for compute capability " + g.cc
@@ -162,7 +164,7 @@ const gemmSamples = 16
 // verifyGemm compares sampled entries of C with fp64 dot products of the
 // rounded inputs. The bound is out·|want| + acc·Σ|a·b|: out is the output
 // type's rounding, acc the accumulation (and, with TF32, input rounding).
-func (g *gpu) verifyGemm(out cu.DevicePtr, c benchCase, tf32 bool) error {
+func (g *gpu) verifyGemm(out cu.DevicePtr, c suite.Case, tf32 bool) error {
 	es := elemSize(c.DType)
 	outRel, acc := map[string]float64{"fp32": 1e-6, "fp16": 1e-3, "bf16": 8e-3}[c.DType], 1e-4
 	if tf32 {

@@ -8,6 +8,8 @@ import (
 	"math/bits"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // rowVectors is how many 16-byte vectors of a row one thread of op holds in
@@ -56,7 +58,7 @@ func (g *gpu) residentGrid(fn cu.Function, block int, want int64) (uint32, error
 
 // prepareRowwise sets up one rowwise case, and checks its output against
 // the CPU reference on sampled rows (losses: the whole mean).
-func prepareRowwise(g *gpu, c benchCase) (*prepared, error) {
+func prepareRowwise(g *gpu, c suite.Case) (*prepared, error) {
 	m, err := g.loadBuiltin("rowwise")
 	if err != nil {
 		return nil, err
@@ -98,7 +100,7 @@ func prepareRowwise(g *gpu, c benchCase) (*prepared, error) {
 		return fail(err)
 	}
 	p := &prepared{work: l.enqueue, ops: 1, cleanup: func() { l.params.free(); bufs.free() },
-		meta: workMeta{Bytes: rowwiseBytes(c), PTXHash: m.hash(entry),
+		meta: suite.WorkMeta{Bytes: rowwiseBytes(c), PTXHash: m.hash(entry),
 			Info: map[string]string{"launch": fmt.Sprintf("grid %d × block %d", l.grid[0], l.block[0])}}}
 	outBytes := c.N * es
 	if c.Op == "mse" || c.Op == "cross_entropy" {
@@ -112,7 +114,7 @@ func prepareRowwise(g *gpu, c benchCase) (*prepared, error) {
 }
 
 // rowNormSetup: LayerNorm, RMSNorm or softmax over rows of dim, rows held in registers.
-func (g *gpu) rowNormSetup(m *module, fn cu.Function, c benchCase, bufs *buffers, x cu.DevicePtr) (*launch, cu.DevicePtr, func() error, error) {
+func (g *gpu) rowNormSetup(m *module, fn cu.Function, c suite.Case, bufs *buffers, x cu.DevicePtr) (*launch, cu.DevicePtr, func() error, error) {
 	es := elemSize(c.DType)
 	tpr, block, err := rowLayout(c.DType, c.Dim, rowVectors(c.Op, c.DType))
 	if err != nil {
@@ -159,7 +161,7 @@ func (g *gpu) rowNormSetup(m *module, fn cu.Function, c benchCase, bufs *buffers
 }
 
 // dropoutSetup: y = x/keep where the Philox word is below keep·2^32, else 0.
-func (g *gpu) dropoutSetup(fn cu.Function, c benchCase, bufs *buffers, x cu.DevicePtr) (*launch, cu.DevicePtr, func() error, error) {
+func (g *gpu) dropoutSetup(fn cu.Function, c suite.Case, bufs *buffers, x cu.DevicePtr) (*launch, cu.DevicePtr, func() error, error) {
 	es := elemSize(c.DType)
 	y, err := bufs.alloc(c.N * es)
 	if err != nil {
@@ -180,7 +182,7 @@ func (g *gpu) dropoutSetup(fn cu.Function, c benchCase, bufs *buffers, x cu.Devi
 
 // lossSetup: MSE over all elements, or cross-entropy over rows; one launch
 // writes the fp32 mean (the last block reduces the partials).
-func (g *gpu) lossSetup(m *module, fn cu.Function, c benchCase, bufs *buffers, x cu.DevicePtr) (*launch, cu.DevicePtr, func() error, error) {
+func (g *gpu) lossSetup(m *module, fn cu.Function, c suite.Case, bufs *buffers, x cu.DevicePtr) (*launch, cu.DevicePtr, func() error, error) {
 	out, err := bufs.alloc(4)
 	if err != nil {
 		return nil, 0, nil, err
@@ -256,7 +258,7 @@ func (g *gpu) targets(m *module, bufs *buffers, rows, classes int64) (cu.DeviceP
 
 // verifyRows reads the sampled rows of a rows × dim output and compares
 // each with ref(row), rounded to the output's dtype.
-func (g *gpu) verifyRows(out cu.DevicePtr, c benchCase, ref func(row int64) []float64) error {
+func (g *gpu) verifyRows(out cu.DevicePtr, c suite.Case, ref func(row int64) []float64) error {
 	es := elemSize(c.DType)
 	tol := rowTolerance(c.Op, c.DType, c.Dim)
 	var first *mismatchError

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/perfgate/perfgate/kernels/measure"
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // TestRowwiseMatchesCPU checks every rowwise kernel and dtype against the
@@ -21,7 +24,7 @@ func TestRowwiseMatchesCPU(t *testing.T) {
 				if sh.dim == 32000 && op != "cross_entropy" {
 					continue
 				}
-				c := benchCase{Suite: "rowwise", Op: op, DType: dt, N: sh.rows * sh.dim, Rows: sh.rows, Dim: sh.dim}
+				c := suite.Case{Suite: "rowwise", Op: op, DType: dt, N: sh.rows * sh.dim, Rows: sh.rows, Dim: sh.dim}
 				t.Run(fmt.Sprintf("%s/%s/%s", op, dt, sh.label()), func(t *testing.T) {
 					err := s.do(func(g *gpu) error {
 						p, err := prepareRowwise(g, c)
@@ -43,7 +46,7 @@ func TestRowwiseMatchesCPU(t *testing.T) {
 // not the softmax of its input (the input itself): it must report it.
 func TestRowwiseCheckCatchesWrongRows(t *testing.T) {
 	s := openSession(t)
-	c := benchCase{Suite: "rowwise", Op: "softmax", DType: "fp32", N: 64 * 256, Rows: 64, Dim: 256}
+	c := suite.Case{Suite: "rowwise", Op: "softmax", DType: "fp32", N: 64 * 256, Rows: 64, Dim: 256}
 	err := s.do(func(g *gpu) error {
 		m, err := g.loadBuiltin("rowwise")
 		if err != nil {
@@ -79,9 +82,9 @@ func TestGemmMatchesCPU(t *testing.T) {
 		for _, sh := range []gemmShape{{256, 384, 96}, {1152, 2048, 96}, {1152, 2048, 128}} {
 			c := c
 			c.Rows, c.Dim, c.K, c.N = sh.m, sh.n, sh.k, sh.m*sh.n
-			c.Params = append([]param(nil), c.Params...)
+			c.Params = append([]suite.Param(nil), c.Params...)
 			c.Params[len(c.Params)-1].V = gemmShape{c.Rows, c.Dim, c.K}.label()
-			t.Run(c.name(ModeCold), func(t *testing.T) {
+			t.Run(c.Name(measure.Cold), func(t *testing.T) {
 				err := s.do(func(g *gpu) error {
 					p, err := prepareGemm(g, c)
 					if err == nil {

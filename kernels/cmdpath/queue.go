@@ -1,4 +1,4 @@
-package kernels
+package cmdpath
 
 import (
 	"math/bits"

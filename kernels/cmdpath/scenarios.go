@@ -1,4 +1,4 @@
-package kernels
+package cmdpath
 
 import (
 	"bytes"
@@ -18,10 +18,10 @@ func spin(d time.Duration) {
 // backpressureBench pushes commands through a bounded queue to a consumer
 // that spends per on each: the producer blocks once the queue is full, and
 // the whole run can take no less than commands × per.
-func backpressureBench(capacity, commands int, per time.Duration, mutex bool) hostBench {
-	return hostBench{op: fmt.Sprintf("%d commands through a queue of %d to a consumer spending %v on each, until all are done",
-		commands, capacity, per), cmds: float64(commands),
-		start: func() (func(int) time.Duration, func()) {
+func backpressureBench(capacity, commands int, per time.Duration, mutex bool) Bench {
+	return Bench{Op: fmt.Sprintf("%d commands through a queue of %d to a consumer spending %v on each, until all are done",
+		commands, capacity, per), Cmds: float64(commands),
+		Start: func() (func(int) time.Duration, func()) {
 			q := newQueue[syncCmd](capacity, mutex)
 			var done atomic.Int64
 			wait := consume(q, func(syncCmd) { spin(per) }, &done)
@@ -40,16 +40,16 @@ func backpressureBench(capacity, commands int, per time.Duration, mutex bool) ho
 }
 
 // cloneBench shares a buffer (one atomic increment and decrement) or copies it.
-func cloneBench(n int, zero bool) hostBench {
+func cloneBench(n int, zero bool) Bench {
 	if zero {
-		return hostBench{op: "clone and release a shared reference to the buffer",
-			start: func() (func(int) time.Duration, func()) {
+		return Bench{Op: "clone and release a shared reference to the buffer",
+			Start: func() (func(int) time.Duration, func()) {
 				buf := newSharedBuf(n)
 				return func(k int) time.Duration { return timeLoop(k, func() { buf.clone().release() }) }, func() {}
 			}}
 	}
-	return hostBench{op: "copy the buffer into a new one (bytes.Clone)",
-		start: func() (func(int) time.Duration, func()) {
+	return Bench{Op: "copy the buffer into a new one (bytes.Clone)",
+		Start: func() (func(int) time.Duration, func()) {
 			src := bytes.Repeat([]byte{1}, n)
 			return func(k int) time.Duration { return timeLoop(k, func() { sinkBytes = bytes.Clone(src) }) }, func() { sinkBytes = nil }
 		}}
@@ -57,27 +57,27 @@ func cloneBench(n int, zero bool) hostBench {
 
 // poolBench times a size-class pool against the Go allocator (make, which
 // also zeroes), and reads, writes and a mixed cycle on pooled buffers.
-func poolBench(op string, n int, pooled bool) hostBench {
-	b := hostBench{}
+func poolBench(op string, n int, pooled bool) Bench {
+	b := Bench{}
 	p := &bufPool{}
 	var body func()
 	switch {
 	case op == "alloc_free" && pooled:
-		b.op = "get and put one buffer of the pool"
+		b.Op = "get and put one buffer of the pool"
 		body = func() { p.put(p.get(n)) }
 	case op == "alloc_free":
-		b.op = "make one buffer (the garbage collector frees it)"
+		b.Op = "make one buffer (the garbage collector frees it)"
 		body = func() { sinkBytes = make([]byte, n) }
 	case op == "write":
-		b.op = "copy 1 KiB into a pooled buffer"
+		b.Op = "copy 1 KiB into a pooled buffer"
 		buf, src := p.get(n), bytes.Repeat([]byte{7}, n)
 		body = func() { copy(buf, src) }
 	case op == "read":
-		b.op = "copy 1 KiB out of a pooled buffer"
+		b.Op = "copy 1 KiB out of a pooled buffer"
 		buf, dst := p.get(n), make([]byte, n)
 		body = func() { copy(dst, buf); sinkU64.Add(uint64(dst[0])) }
 	default:
-		b.op = "get 1 KiB, 64 KiB and 1 MiB, write 1 KiB to each, put them back"
+		b.Op = "get 1 KiB, 64 KiB and 1 MiB, write 1 KiB to each, put them back"
 		src := bytes.Repeat([]byte{7}, kb)
 		body = func() {
 			a, c, d := p.get(kb), p.get(64*kb), p.get(mb)
@@ -89,7 +89,7 @@ func poolBench(op string, n int, pooled bool) hostBench {
 			p.put(d)
 		}
 	}
-	b.start = func() (func(int) time.Duration, func()) {
+	b.Start = func() (func(int) time.Duration, func()) {
 		return func(k int) time.Duration { return timeLoop(k, body) }, func() { sinkBytes = nil }
 	}
 	return b
@@ -103,10 +103,10 @@ func handleCmd(c *syncCmd) uint32 { return c.op + c.stream }
 
 // sequentialBench processes commands one after another: by direct calls, or
 // each sent through a channel and answered before the next is sent.
-func sequentialBench(commands int, direct bool) hostBench {
-	b := hostBench{op: fmt.Sprintf("%d commands, each finished before the next", commands), cmds: float64(commands)}
+func sequentialBench(commands int, direct bool) Bench {
+	b := Bench{Op: fmt.Sprintf("%d commands, each finished before the next", commands), Cmds: float64(commands)}
 	if direct {
-		b.start = func() (func(int) time.Duration, func()) {
+		b.Start = func() (func(int) time.Duration, func()) {
 			return func(n int) time.Duration {
 				return timeLoop(n, func() {
 					var s uint32
@@ -120,7 +120,7 @@ func sequentialBench(commands int, direct bool) hostBench {
 		}
 		return b
 	}
-	b.start = func() (func(int) time.Duration, func()) {
+	b.Start = func() (func(int) time.Duration, func()) {
 		reqs := make(chan request, 100)
 		go func() {
 			for r := range reqs {
@@ -143,10 +143,10 @@ func sequentialBench(commands int, direct bool) hostBench {
 // contentionBench starts producers goroutines that each send commands
 // commands into one bounded queue with one consumer, and waits until the
 // consumer has all of them.
-func contentionBench(producers, commands, capacity int, mutex bool) hostBench {
-	return hostBench{op: fmt.Sprintf("%d producers × %d commands into one queue, until the consumer has all", producers, commands),
-		cmds: float64(producers * commands),
-		start: func() (func(int) time.Duration, func()) {
+func contentionBench(producers, commands, capacity int, mutex bool) Bench {
+	return Bench{Op: fmt.Sprintf("%d producers × %d commands into one queue, until the consumer has all", producers, commands),
+		Cmds: float64(producers * commands),
+		Start: func() (func(int) time.Duration, func()) {
 			q := newQueue[syncCmd](capacity, mutex)
 			var done atomic.Int64
 			wait := consume(q, smallCmd.retire, &done)

@@ -1,6 +1,6 @@
 //go:build linux
 
-package kernels
+package sharing
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -102,11 +103,11 @@ func TestRunSharingStopsMPS(t *testing.T) {
 					t.Errorf("%s: error %q, %d samples", b.Name, b.Error, len(b.Samples))
 				}
 				// The MPS pipe reaches exactly the mode=mps workers (the fake answers 1 µs under MPS).
-				if mps := b.Params["mode"] == ModeMPS; mps != (b.Metrics["per_process_us"] == 1) || b.Metrics["per_process_us"] > 5 {
+				if mps := b.Params["mode"] == MPS; mps != (b.Metrics["per_process_us"] == 1) || b.Metrics["per_process_us"] > 5 {
 					t.Errorf("%s: per_process_us %v", b.Name, b.Metrics["per_process_us"])
 				}
 			}
-			if last := bs[len(bs)-1]; last.Params["mode"] != ModeMPS || bs[0].Params["mode"] == ModeMPS {
+			if last := bs[len(bs)-1]; last.Params["mode"] != MPS || bs[0].Params["mode"] == MPS {
 				t.Errorf("MPS configurations do not run last: first %s, last %s", bs[0].Name, last.Name)
 			}
 		}},
@@ -146,7 +147,7 @@ func TestRunSharingStopsMPS(t *testing.T) {
 			mpsQuitWait = 5 * time.Second // generous: a loaded CI machine must not look like a hung daemon
 			defer func() { mpsQuitWait = prevQuit }()
 			var notes []string
-			bs, err := RunSharing(ctx, Options{Fast: true, Filter: filter, Worker: fakeWorker(t, tt.worker), MPSControl: control,
+			bs, err := Run(ctx, suite.Options{Fast: true, Filter: filter, Worker: fakeWorker(t, tt.worker), MPSControl: control,
 				Progress: func(l string) { notes = append(notes, l) }})
 			tt.check(t, bs, err)
 			if killed := strings.Contains(strings.Join(notes, "\n"), "did not quit within"); killed != tt.ignoreQuit {
@@ -160,7 +161,7 @@ func TestRunSharingStopsMPS(t *testing.T) {
 func TestSharingStats(t *testing.T) {
 	b := model.Benchmark{Metrics: map[string]float64{}}
 	// Two rounds of 2 processes × 10 launches: walls 400 and 600 µs.
-	sharingStats(&b, 2, 10, []float64{400, 600}, [][]float64{{300, 400}, {500, 600}})
+	stats(&b, 2, 10, []float64{400, 600}, [][]float64{{300, 400}, {500, 600}})
 	want := map[string]float64{"median_us": 25, "kernels_per_s": 40000, "per_process_us": 450,
 		"per_process_max_us": 600, "fairness": (300.0/400 + 500.0/600) / 2}
 	for k, v := range want {
@@ -184,7 +185,7 @@ func TestFinishSharing(t *testing.T) {
 		bench("small_kernels/procs=4/mode=mps", 10),
 		bench("partition/sm_pct=100/mode=mps", 5), bench("partition/sm_pct=42/mode=mps", 12.5),
 	}
-	finishSharing(bs)
+	finish(bs)
 	for i, want := range []struct {
 		metric string
 		v      float64
@@ -214,7 +215,7 @@ func TestParseMIG(t *testing.T) {
 		t.Errorf("no MIG: got %v", got)
 	}
 	cs, uuids := migCases(got[:1])
-	if len(cs) != 1 || cs[0].name(ModeMIG) != "partition/mig=3g.20gb/instance=0/mode=mig" || uuids[0] != want[0].UUID {
+	if len(cs) != 1 || cs[0].Name(MIG) != "partition/mig=3g.20gb/instance=0/mode=mig" || uuids[0] != want[0].UUID {
 		t.Errorf("migCases: %v %v", cs, uuids)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package kernels
+package sharing
 
 import (
 	"bytes"
@@ -199,9 +199,9 @@ func runWithin(c *exec.Cmd, limit time.Duration) error {
 // killGroup sends SIGKILL to the process group pgid (the daemon's).
 func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 
-// mpsRunning returns the PIDs of processes whose command line starts with
+// MPSRunning returns the PIDs of processes whose command line starts with
 // one of the MPS executables (for tests and checks; /proc only).
-func mpsRunning() []int {
+func MPSRunning() []int {
 	var pids []int
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {

@@ -1,4 +1,4 @@
-package kernels
+package cmdpath
 
 import (
 	"context"
@@ -7,53 +7,28 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/kernels/measure"
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// CountModes returns how many of the benchmarks of the named suites that o
-// selects run on the host alone (mode=host) and how many need the GPU.
-func CountModes(names []string, o Options) (host, gpu int) {
-	for _, name := range names {
-		def, ok := findSuite(name)
-		if !ok {
-			continue
-		}
-		for _, sel := range selectCases(def, o) {
-			if sel.mode == ModeHost {
-				host++
-			} else {
-				gpu++
-			}
-		}
-	}
-	return host, gpu
-}
-
-// RunHost runs the mode=host benchmarks of suite name that o selects. They
-// need no GPU and run in every build; a suite without any returns none.
-func RunHost(ctx context.Context, name string, o Options) ([]model.Benchmark, error) {
-	def, ok := findSuite(name)
-	if !ok {
-		return nil, &UnknownSuiteError{Name: name}
-	}
-	if err := ValidateOptions(o); err != nil {
-		return nil, err
-	}
+// RunHost runs the mode=host benchmarks among the selected cases of cmdpath:
+// they need no GPU and run in every build.
+func RunHost(ctx context.Context, sel []suite.Selected, o suite.Options) ([]model.Benchmark, error) {
 	var out []model.Benchmark
-	for _, sel := range selectCases(def, o) {
-		if sel.mode != ModeHost {
+	for _, sel := range sel {
+		if sel.Mode != OnHost {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		b := measureHost(ctx, sel.c, o)
+		b := measureHost(ctx, sel.Case, o)
 		if o.Progress != nil {
-			o.Progress(progressLine(b))
+			o.Progress(suite.ProgressLine(b))
 		}
 		out = append(out, b)
 	}
-	finishCmdpath(out)
+	Finish(out)
 	return out, ctx.Err()
 }
 
@@ -61,31 +36,31 @@ func RunHost(ctx context.Context, name string, o Options) ([]model.Benchmark, er
 const hostSampleTarget = time.Millisecond
 
 // measureHost measures the host benchmark of case c.
-func measureHost(ctx context.Context, c benchCase, o Options) model.Benchmark {
+func measureHost(ctx context.Context, c suite.Case, o suite.Options) model.Benchmark {
 	hb, err := hostBenchFor(c)
 	if err != nil {
-		return errorBenchmark(c, ModeHost, err)
+		return suite.ErrorBenchmark(c, OnHost, err)
 	}
-	return sampleBench(ctx, c, ModeHost, hb, o)
+	return Sample(ctx, c, OnHost, hb, o)
 }
 
-// sampleBench warms hb up, picks how many ops one sample runs so that it
+// Sample warms hb up, picks how many ops one sample runs so that it
 // lasts hostSampleTarget, and samples it by the rules of o (the same stop
 // rule as GPU benchmarks, with wall time as the measured time). It runs hb
 // on the calling goroutine: the GPU's, for mode=gpu.
-func sampleBench(ctx context.Context, c benchCase, mode string, hb hostBench, o Options) model.Benchmark {
-	rule := rulesFor(o)
+func Sample(ctx context.Context, c suite.Case, mode string, hb Bench, o suite.Options) model.Benchmark {
+	rule := suite.RulesFor(o)
 	warm := 20 * time.Millisecond
 	if o.Fast {
 		warm = 5 * time.Millisecond
 	}
 	runtime.GC()
 	t0 := time.Now()
-	run, stop := hb.start()
+	run, stop := hb.Start()
 	defer stop()
 	failed := func() error {
-		if hb.failed != nil {
-			return hb.failed()
+		if hb.Failed != nil {
+			return hb.Failed()
 		}
 		return nil
 	}
@@ -105,15 +80,15 @@ func sampleBench(ctx context.Context, c benchCase, mode string, hb hostBench, o 
 		}
 	}
 	if err := failed(); err != nil {
-		return errorBenchmark(c, mode, err)
+		return suite.ErrorBenchmark(c, mode, err)
 	}
 	m := measure.Measurement{Mode: mode, Samples: s.Samples, Clocks: make([]float64, len(s.Samples)),
 		Stop: measure.StopDetail(why, s.CV(), rule), BatchN: n, Warmup: warm}
-	b := toBenchmark(c, m, workMeta{Bytes: hb.bytes, Info: map[string]string{"op": hb.op,
+	b := suite.ToBenchmark(c, m, suite.WorkMeta{Bytes: hb.Bytes, Info: map[string]string{"op": hb.Op,
 		"timing": "host wall clock: ops per sample in batch_n, sample = µs per op"}})
 	b.Info["took"] = time.Since(t0).Round(time.Millisecond).String()
-	if hb.cmds > 0 && b.Metrics["median_us"] > 0 {
-		b.Metrics["commands_per_s"] = hb.cmds / (b.Metrics["median_us"] * 1e-6)
+	if hb.Cmds > 0 && b.Metrics["median_us"] > 0 {
+		b.Metrics["commands_per_s"] = hb.Cmds / (b.Metrics["median_us"] * 1e-6)
 	}
 	return b
 }
@@ -132,9 +107,9 @@ var cmdpathRatios = []struct{ from, to, metric string }{
 }
 
 // finishCmdpath adds the ratio metrics of cmdpathRatios to bs.
-func finishCmdpath(bs []model.Benchmark) {
+func Finish(bs []model.Benchmark) {
 	for _, r := range cmdpathRatios {
-		addSpeedups(bs, func(b *model.Benchmark) string {
+		suite.AddSpeedups(bs, func(b *model.Benchmark) string {
 			if !strings.Contains(b.Name, "/"+r.from+"/") {
 				return ""
 			}

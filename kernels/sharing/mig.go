@@ -1,6 +1,6 @@
 //go:build linux
 
-package kernels
+package sharing
 
 import (
 	"context"
@@ -8,10 +8,12 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
-// ModeMIG is the mode of a partition benchmark run on a real MIG instance.
-const ModeMIG = "mig"
+// MIG is the mode of a partition benchmark run on a real MIG instance.
+const MIG = "mig"
 
 // A migInstance is one MIG instance as nvidia-smi -L lists it.
 type migInstance struct{ Profile, UUID string }
@@ -45,10 +47,10 @@ func listMIG(ctx context.Context) []migInstance {
 
 // migCases are the partition benchmarks of the MIG instances that exist:
 // the GPU-filling workload alone on each, without MPS.
-func migCases(ms []migInstance) (cs []benchCase, uuids []string) {
+func migCases(ms []migInstance) (cs []suite.Case, uuids []string) {
 	for i, m := range ms {
-		cs = append(cs, benchCase{Suite: "sharing", Op: "partition",
-			Params: []param{{"mig", m.Profile}, {"instance", strconv.Itoa(i)}}})
+		cs = append(cs, suite.Case{Suite: "sharing", Op: "partition",
+			Params: []suite.Param{{K: "mig", V: m.Profile}, {K: "instance", V: strconv.Itoa(i)}}})
 		uuids = append(uuids, m.UUID)
 	}
 	return cs, uuids

@@ -1,12 +1,13 @@
-package kernels
+package cmdpath
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 func TestRingQueue(t *testing.T) {
@@ -78,16 +79,12 @@ func TestSharedBufRefs(t *testing.T) {
 
 func TestCmdpathCatalog(t *testing.T) {
 	var host, gpu []string
-	for _, s := range ListFor(Options{}) {
-		if s.Name != "cmdpath" {
-			continue
-		}
-		for _, b := range s.Benchmarks {
-			if strings.HasSuffix(b, "/mode=host") {
-				host = append(host, b)
-			} else {
-				gpu = append(gpu, b)
-			}
+	for _, sel := range suite.Select(Suite, suite.Options{}) {
+		b := sel.Case.Name(sel.Mode)
+		if strings.HasSuffix(b, "/mode=host") {
+			host = append(host, b)
+		} else {
+			gpu = append(gpu, b)
 		}
 	}
 	for _, want := range []string{
@@ -108,10 +105,6 @@ func TestCmdpathCatalog(t *testing.T) {
 			t.Errorf("cmdpath lacks %s", want)
 		}
 	}
-	h, g := CountModes([]string{"cmdpath", "elementwise"}, Options{Filter: regexp.MustCompile("^cmdpath/")})
-	if h != len(host) || g != len(gpu) {
-		t.Errorf("CountModes = %d host, %d gpu; the list has %d and %d", h, g, len(host), len(gpu))
-	}
 }
 
 // TestRunHostCmdpath runs every host benchmark of cmdpath briefly and checks
@@ -120,11 +113,17 @@ func TestRunHostCmdpath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the host benchmarks (a few seconds)")
 	}
-	bs, err := RunHost(context.Background(), "cmdpath", Options{Fast: true, MaxTime: 30 * time.Millisecond})
+	o := suite.Options{Fast: true, MaxTime: 30 * time.Millisecond}
+	bs, err := RunHost(context.Background(), suite.Select(Suite, o), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, _ := CountModes([]string{"cmdpath"}, Options{})
+	h := 0
+	for _, sel := range suite.Select(Suite, o) {
+		if sel.Mode == OnHost {
+			h++
+		}
+	}
 	if len(bs) != h {
 		t.Fatalf("%d benchmarks, want the %d host ones", len(bs), h)
 	}

@@ -1,4 +1,4 @@
-package kernels
+package cmdpath
 
 import (
 	"fmt"
@@ -7,19 +7,21 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
-// A hostBench is one mode=host benchmark of the cmdpath suite. start sets it
+// A Bench is one mode=host benchmark of the cmdpath suite. start sets it
 // up (consumer goroutines, buffers) and returns run, which performs n ops and
 // returns the time they took, and stop, which tears down what start made.
 // Samples are µs per op.
-type hostBench struct {
-	op    string  // what one op is, for info.op
-	cmds  float64 // commands per op, for commands_per_s (0: not a command benchmark)
-	bytes float64 // bytes moved per op, for gbps (0: none)
-	start func() (run func(n int) time.Duration, stop func())
-	// failed, when set, returns the first error of run (GPU benchmarks).
-	failed func() error
+type Bench struct {
+	Op    string  // what one op is, for info.op
+	Cmds  float64 // commands per op, for commands_per_s (0: not a command benchmark)
+	Bytes float64 // bytes moved per op, for gbps (0: none)
+	Start func() (run func(n int) time.Duration, stop func())
+	// Failed, when set, returns the first error of run (GPU benchmarks).
+	Failed func() error
 }
 
 // sinks keep results alive so the compiler cannot drop the work.
@@ -29,35 +31,35 @@ var (
 	sinkU64   atomic.Uint64
 )
 
-// hostBenchFor returns the host benchmark of case c.
-func hostBenchFor(c benchCase) (hostBench, error) {
-	atoi := func(k string) int { n, _ := strconv.Atoi(c.paramOf(k)); return n }
-	mutex := c.paramOf("queue") == "mutex"
+// BenchFor returns the host benchmark of case c.
+func hostBenchFor(c suite.Case) (Bench, error) {
+	atoi := func(k string) int { n, _ := strconv.Atoi(c.Param(k)); return n }
+	mutex := c.Param("queue") == "mutex"
 	switch c.Op {
 	case "send":
-		return sendBench(c.paramOf("cmd"), atoi("cap"), mutex), nil
+		return sendBench(c.Param("cmd"), atoi("cap"), mutex), nil
 	case "push_pop":
-		return pushPopBench(c.paramOf("cmd"), mutex), nil
+		return pushPopBench(c.Param("cmd"), mutex), nil
 	case "roundtrip":
-		return roundTripBench(c.paramOf("via") == "polling"), nil
+		return roundTripBench(c.Param("via") == "polling"), nil
 	case "throughput":
 		return throughputBench(atoi("batch"), mutex), nil
 	case "backpressure":
 		return backpressureBench(atoi("cap"), atoi("commands"), 10*time.Microsecond, mutex), nil
 	case "clone":
-		return cloneBench(parseSize(c.paramOf("bytes")), c.paramOf("copy") == "zero"), nil
+		return cloneBench(ParseSize(c.Param("bytes")), c.Param("copy") == "zero"), nil
 	case "pool":
-		return poolBench(c.paramOf("op"), parseSize(c.paramOf("bytes")), c.paramOf("impl") == "pool"), nil
+		return poolBench(c.Param("op"), ParseSize(c.Param("bytes")), c.Param("impl") == "pool"), nil
 	case "sequential":
-		return sequentialBench(atoi("commands"), c.paramOf("via") == "direct"), nil
+		return sequentialBench(atoi("commands"), c.Param("via") == "direct"), nil
 	case "contention":
 		return contentionBench(atoi("producers"), atoi("commands"), atoi("cap"), mutex), nil
 	}
-	return hostBench{}, fmt.Errorf("cmdpath: no host benchmark %q", c.Op)
+	return Bench{}, fmt.Errorf("cmdpath: no host benchmark %q", c.Op)
 }
 
-// parseSize reads a sizeLabel ("1K", "64K", "1M"); 0 when it is not one.
-func parseSize(s string) int {
+// parseSize reads a suite.SizeLabel ("1K", "64K", "1M"); 0 when it is not one.
+func ParseSize(s string) int {
 	mult := 1
 	switch {
 	case len(s) > 1 && s[len(s)-1] == 'K':
@@ -168,15 +170,15 @@ func waitFor(done *atomic.Int64, want int64) {
 	}
 }
 
-func sendBench(size string, capacity int, mutex bool) hostBench {
-	b := hostBench{op: "one send of a " + size + " command to a draining consumer", cmds: 1}
+func sendBench(size string, capacity int, mutex bool) Bench {
+	b := Bench{Op: "one send of a " + size + " command to a draining consumer", Cmds: 1}
 	switch size {
 	case "small":
-		b.start = func() (func(int) time.Duration, func()) { return sendLoop(smallCmd, capacity, mutex) }
+		b.Start = func() (func(int) time.Duration, func()) { return sendLoop(smallCmd, capacity, mutex) }
 	case "medium":
-		b.start = func() (func(int) time.Duration, func()) { return sendLoop(mediumCmd, capacity, mutex) }
+		b.Start = func() (func(int) time.Duration, func()) { return sendLoop(mediumCmd, capacity, mutex) }
 	default:
-		b.start = func() (func(int) time.Duration, func()) { return sendLoop(largeCmd(), capacity, mutex) }
+		b.Start = func() (func(int) time.Duration, func()) { return sendLoop(largeCmd(), capacity, mutex) }
 	}
 	return b
 }
@@ -189,15 +191,15 @@ func sendLoop[T any](k cmdKind[T], capacity int, mutex bool) (func(int) time.Dur
 	return run, func() { q.close(); wait() }
 }
 
-func pushPopBench(size string, mutex bool) hostBench {
-	b := hostBench{op: "one push and one pop of a " + size + " command, one goroutine (uncontended)"}
+func pushPopBench(size string, mutex bool) Bench {
+	b := Bench{Op: "one push and one pop of a " + size + " command, one goroutine (uncontended)"}
 	switch size {
 	case "small":
-		b.start = func() (func(int) time.Duration, func()) { return pushPopLoop(smallCmd, mutex), func() {} }
+		b.Start = func() (func(int) time.Duration, func()) { return pushPopLoop(smallCmd, mutex), func() {} }
 	case "medium":
-		b.start = func() (func(int) time.Duration, func()) { return pushPopLoop(mediumCmd, mutex), func() {} }
+		b.Start = func() (func(int) time.Duration, func()) { return pushPopLoop(mediumCmd, mutex), func() {} }
 	default:
-		b.start = func() (func(int) time.Duration, func()) { return pushPopLoop(largeCmd(), mutex), func() {} }
+		b.Start = func() (func(int) time.Duration, func()) { return pushPopLoop(largeCmd(), mutex), func() {} }
 	}
 	return b
 }
@@ -220,10 +222,10 @@ const opStop = 0xff
 // roundTripBench sends one command and waits for its answer: through a
 // request channel and a reply channel, or through a mutex ring and a
 // one-slot mutex ring that the client polls.
-func roundTripBench(polling bool) hostBench {
-	b := hostBench{op: "send one command and wait for its reply", cmds: 1}
+func roundTripBench(polling bool) Bench {
+	b := Bench{Op: "send one command and wait for its reply", Cmds: 1}
 	if !polling {
-		b.start = func() (func(int) time.Duration, func()) {
+		b.Start = func() (func(int) time.Duration, func()) {
 			reqs := make(chan request, 100)
 			go func() {
 				for r := range reqs {
@@ -238,7 +240,7 @@ func roundTripBench(polling bool) hostBench {
 		}
 		return b
 	}
-	b.start = func() (func(int) time.Duration, func()) {
+	b.Start = func() (func(int) time.Duration, func()) {
 		reqs, resp := newRingQueue[syncCmd](100), newRingQueue[uint32](1)
 		go func() {
 			for c := reqs.pop(); c.op != opStop; c = reqs.pop() {
@@ -255,9 +257,9 @@ func roundTripBench(polling bool) hostBench {
 
 // throughputBench sends batches of small commands and waits after each batch
 // until the consumer has taken them all.
-func throughputBench(batch int, mutex bool) hostBench {
-	return hostBench{op: fmt.Sprintf("one command of a batch of %d, until the consumer has it", batch), cmds: 1,
-		start: func() (func(int) time.Duration, func()) {
+func throughputBench(batch int, mutex bool) Bench {
+	return Bench{Op: fmt.Sprintf("one command of a batch of %d, until the consumer has it", batch), Cmds: 1,
+		Start: func() (func(int) time.Duration, func()) {
 			q := newQueue[syncCmd](1000, mutex)
 			var done atomic.Int64
 			wait := consume(q, smallCmd.retire, &done)

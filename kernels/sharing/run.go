@@ -1,6 +1,6 @@
 //go:build linux
 
-package kernels
+package sharing
 
 import (
 	"bufio"
@@ -17,12 +17,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// sharingRounds is how many times each configuration runs (fresh processes
+// Rounds is how many times each configuration runs (fresh processes
 // each time); the samples are the rounds.
-func sharingRounds(fast bool) int {
+func Rounds(fast bool) int {
 	if fast {
 		return 3
 	}
@@ -32,18 +33,17 @@ func sharingRounds(fast bool) int {
 // workerTimeout bounds how long a worker may take to get ready or to finish.
 var workerTimeout = 2 * time.Minute
 
-// RunSharing runs the selected benchmarks of the sharing suite with worker
+// Run runs the selected benchmarks of the sharing suite with worker
 // processes started as o.Worker says. The non-MPS configurations run first;
 // then a private MPS daemon is started for the rest and always stopped and
-// reaped before RunSharing returns, also on failure and when ctx is
+// reaped before Run returns, also on failure and when ctx is
 // cancelled (perfgate cancels it on SIGINT and SIGTERM).
-func RunSharing(ctx context.Context, o Options) (out []model.Benchmark, err error) {
+func Run(ctx context.Context, o suite.Options) (out []model.Benchmark, err error) {
 	if len(o.Worker) == 0 {
 		return nil, errors.New("sharing: no worker command (Options.Worker)")
 	}
-	def, _ := findSuite("sharing")
-	sel := selectCases(def, o)
-	slices.SortStableFunc(sel, func(a, b selected) int { return boolInt(a.mode == ModeMPS) - boolInt(b.mode == ModeMPS) })
+	sel := suite.Select(Suite, o)
+	slices.SortStableFunc(sel, func(a, b suite.Selected) int { return boolInt(a.Mode == MPS) - boolInt(b.Mode == MPS) })
 	var d *mpsDaemon
 	var mpsErr error
 	defer func() {
@@ -62,7 +62,7 @@ func RunSharing(ctx context.Context, o Options) (out []model.Benchmark, err erro
 	if control == "" {
 		control = "nvidia-cuda-mps-control"
 	}
-	if slices.ContainsFunc(sel, func(s selected) bool { return s.c.Op == "partition" }) {
+	if slices.ContainsFunc(sel, func(s suite.Selected) bool { return s.Case.Op == "partition" }) {
 		bs, err := runMIG(ctx, o, listMIG(ctx))
 		if out = append(out, bs...); err != nil {
 			return out, err
@@ -72,46 +72,46 @@ func RunSharing(ctx context.Context, o Options) (out []model.Benchmark, err erro
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		if s.mode == ModeMPS && d == nil && mpsErr == nil {
+		if s.Mode == MPS && d == nil && mpsErr == nil {
 			d, mpsErr = startMPS(control)
 		}
 		var b model.Benchmark
-		if s.mode == ModeMPS && mpsErr != nil {
-			b = errorBenchmark(s.c, s.mode, mpsErr)
+		if s.Mode == MPS && mpsErr != nil {
+			b = suite.ErrorBenchmark(s.Case, s.Mode, mpsErr)
 		} else {
 			var env []string
-			if s.mode == ModeMPS {
+			if s.Mode == MPS {
 				env = d.mpsEnv()
 			}
-			b = measureSharing(ctx, o, s.c, s.mode, env)
+			b = measureConfig(ctx, o, s.Case, s.Mode, env)
 		}
 		if ctx.Err() != nil {
 			return out, ctx.Err()
 		}
 		if o.Progress != nil {
-			o.Progress(progressLine(b))
+			o.Progress(suite.ProgressLine(b))
 		}
 		out = append(out, b)
 	}
-	finishSharing(out)
+	finish(out)
 	return out, nil
 }
 
 // runMIG runs the GPU-filling workload alone on each MIG instance that o's
 // filter keeps, without MPS.
-func runMIG(ctx context.Context, o Options, ms []migInstance) ([]model.Benchmark, error) {
+func runMIG(ctx context.Context, o suite.Options, ms []migInstance) ([]model.Benchmark, error) {
 	var out []model.Benchmark
 	cs, uuids := migCases(ms)
 	for i, c := range cs {
-		if o.Filter != nil && !o.Filter.MatchString("sharing/"+c.name(ModeMIG)) {
+		if o.Filter != nil && !o.Filter.MatchString("sharing/"+c.Name(MIG)) {
 			continue
 		}
-		b := measureSharing(ctx, o, c, ModeMIG, []string{"CUDA_VISIBLE_DEVICES=" + uuids[i]})
+		b := measureConfig(ctx, o, c, MIG, []string{"CUDA_VISIBLE_DEVICES=" + uuids[i]})
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
 		if o.Progress != nil {
-			o.Progress(progressLine(b))
+			o.Progress(suite.ProgressLine(b))
 		}
 		out = append(out, b)
 	}
@@ -125,35 +125,35 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// measureSharing runs one configuration for its rounds.
-func measureSharing(ctx context.Context, o Options, c benchCase, mode string, env []string) model.Benchmark {
-	procs, w, extra := sharingPlan(c, o.Fast)
-	if mode == ModeMPS {
+// measureConfig runs one configuration for its rounds.
+func measureConfig(ctx context.Context, o suite.Options, c suite.Case, mode string, env []string) model.Benchmark {
+	procs, w, extra := plan(c, o.Fast)
+	if mode == MPS {
 		env = append(env, extra...)
 	}
 	t0 := time.Now()
 	var walls []float64
 	var each [][]float64
-	for r := 0; r < sharingRounds(o.Fast); r++ {
-		wall, times, err := sharingRound(ctx, append(slices.Clone(o.Worker), w.Args()...), procs, mode == ModeSequential, env)
+	for r := 0; r < Rounds(o.Fast); r++ {
+		wall, times, err := runRound(ctx, append(slices.Clone(o.Worker), w.Args()...), procs, mode == Sequential, env)
 		if err != nil {
-			return errorBenchmark(c, mode, err)
+			return suite.ErrorBenchmark(c, mode, err)
 		}
 		walls, each = append(walls, wall), append(each, times)
 	}
-	b := model.Benchmark{Suite: c.Suite, Name: c.name(mode), Params: c.params(mode), Unit: "us", Better: model.Lower,
+	b := model.Benchmark{Suite: c.Suite, Name: c.Name(mode), Params: c.ResultParams(mode), Unit: "us", Better: model.Lower,
 		Metrics: map[string]float64{}, Info: map[string]string{
 			"mode": mode, "timing": "host wall clock from the go signal to the last worker's result; sample = µs per kernel over all processes",
 			"work":  fmt.Sprintf("%d launches × %d blocks × %d threads × %d FMAs per process", w.Launches, w.Blocks, w.Threads, w.Iters),
 			"procs": strconv.Itoa(procs), "took": time.Since(t0).Round(time.Millisecond).String(),
 			"stop": fmt.Sprintf("rounds %d (fresh processes each)", len(walls))}}
 	switch {
-	case mode == ModeMIG:
+	case mode == MIG:
 		b.Info["partition"] = "a MIG instance (" + env[0] + ")"
 	case c.Op == "partition":
 		b.Info["partition"] = "simulated: " + extra[0] + " under MPS (the MIG stand-in)"
 	}
-	sharingStats(&b, procs, w.Launches, walls, each)
+	stats(&b, procs, w.Launches, walls, each)
 	return b
 }
 
@@ -184,11 +184,11 @@ func (l *lockedBuffer) Bytes() []byte {
 	return bytes.Clone(l.b.Bytes())
 }
 
-// sharingRound starts procs workers, waits until all are ready, then lets
+// runRound starts procs workers, waits until all are ready, then lets
 // them run one after another (sequential) or all at once, and returns the
 // wall time from the first go to the last result and each worker's own time,
 // in µs. Every worker is waited for (reaped) before it returns.
-func sharingRound(ctx context.Context, argv []string, procs int, sequential bool, env []string) (wall float64, each []float64, err error) {
+func runRound(ctx context.Context, argv []string, procs int, sequential bool, env []string) (wall float64, each []float64, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ws := make([]*worker, 0, procs)
@@ -289,7 +289,7 @@ func (w *worker) next(ctx context.Context) (string, error) {
 // result reads the worker's result line and returns its own elapsed µs.
 func (w *worker) result(ctx context.Context) (float64, error) {
 	line, err := w.next(ctx)
-	var r SharingResult
+	var r Result
 	if err == nil {
 		err = json.Unmarshal([]byte(line), &r)
 	}
