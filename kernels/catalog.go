@@ -15,8 +15,8 @@ const (
 // Operations of the elementwise suite; the first three take two inputs.
 var elementwiseOps = []string{"add", "mul", "div", "relu", "sigmoid", "gelu", "swish"}
 
-// microbatchModes are the three ways the microbatch suite runs 10,000 adds.
-var microbatchModes = []string{"launch_per_op", "cuda_graph", "persistent"}
+// microbatchStrategies are the three ways the microbatch suite runs 10,000 adds.
+var microbatchStrategies = []string{"launch_per_op", "cuda_graph", "persistent"}
 
 // microbatchOps is how many adds one microbatch sample runs.
 const microbatchOps = 10000
@@ -75,7 +75,7 @@ func microbatchCases(size string, dtypes []string) []suite.Case {
 	}
 	var cs []suite.Case
 	for _, n := range microbatchSizes[size] {
-		for _, m := range microbatchModes {
+		for _, m := range microbatchStrategies {
 			cs = append(cs, suite.Case{Suite: "microbatch", Op: m, DType: "fp32", N: n,
 				Params: []suite.Param{{K: "n", V: suite.SizeLabel(n)}, {K: "ops", V: strconv.Itoa(microbatchOps)}}})
 		}

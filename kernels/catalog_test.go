@@ -240,9 +240,9 @@ func TestCISize(t *testing.T) {
 	}
 }
 
-// TestCountModes: CountModes counts the host and GPU benchmarks of the
+// TestCountHostAndGPU: CountHostAndGPU counts the host and GPU benchmarks of the
 // named suites as the list has them.
-func TestCountModes(t *testing.T) {
+func TestCountHostAndGPU(t *testing.T) {
 	var host, gpu int
 	for _, s := range ListFor(Options{}) {
 		for _, b := range s.Benchmarks {
@@ -258,11 +258,11 @@ func TestCountModes(t *testing.T) {
 	if host == 0 || gpu == 0 {
 		t.Fatalf("cmdpath lists %d host and %d GPU benchmarks", host, gpu)
 	}
-	h, g := CountModes([]string{"cmdpath", "elementwise"}, Options{Filter: regexp.MustCompile("^cmdpath/")})
+	h, g := CountHostAndGPU([]string{"cmdpath", "elementwise"}, Options{Filter: regexp.MustCompile("^cmdpath/")})
 	if h != host || g != gpu {
-		t.Errorf("CountModes = %d host, %d gpu; the list has %d and %d", h, g, host, gpu)
+		t.Errorf("CountHostAndGPU = %d host, %d gpu; the list has %d and %d", h, g, host, gpu)
 	}
-	if h, g := CountModes([]string{"elementwise", "nosuch"}, Options{Size: SizeCI}); h != 0 || g != 7*3*2*2 {
-		t.Errorf("elementwise at size ci: CountModes = %d host, %d gpu; want 0, 84", h, g)
+	if h, g := CountHostAndGPU([]string{"elementwise", "nosuch"}, Options{Size: SizeCI}); h != 0 || g != 7*3*2*2 {
+		t.Errorf("elementwise at size ci: CountHostAndGPU = %d host, %d gpu; want 0, 84", h, g)
 	}
 }

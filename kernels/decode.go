@@ -18,9 +18,9 @@ func (s decodeShape) seqs() int64 { return int64(s.B) * int64(s.H) }
 // elems is the number of elements of each of Q, K, V and O, [B·H, L, D].
 func (s decodeShape) elems() int64 { return s.seqs() * int64(s.L) * int64(s.D) }
 
-// decodeModes are the three ways to run the L steps: one launch per step, the
+// decodeStrategies are the three ways to run the L steps: one launch per step, the
 // L launches captured in one CUDA graph, one persistent kernel.
-var decodeModes = []string{"per_launch", "cuda_graph", "persistent"}
+var decodeStrategies = []string{"per_launch", "cuda_graph", "persistent"}
 
 // decodeLengths are the cache lengths by size preset: 128–512, where launch
 // overhead dominates, and 4K as a larger case.
@@ -42,7 +42,7 @@ func decodeCases(size string, dtypes []string) []suite.Case {
 			if !slices.Contains(dtypes, dt) {
 				continue
 			}
-			for _, m := range decodeModes {
+			for _, m := range decodeStrategies {
 				cs = append(cs, suite.Case{Suite: "decode", Op: m, DType: dt, N: sh.elems(),
 					Params: []suite.Param{{K: "dtype", V: dt}, {K: "b", V: strconv.Itoa(sh.B)}, {K: "h", V: strconv.Itoa(sh.H)},
 						{K: "d", V: strconv.Itoa(sh.D)}, {K: "l", V: strconv.Itoa(sh.L)}}})

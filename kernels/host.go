@@ -8,9 +8,9 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// CountModes returns how many of the benchmarks of the named suites that o
-// selects run on the host alone (mode=host) and how many need the GPU.
-func CountModes(names []string, o Options) (host, gpu int) {
+// CountHostAndGPU returns how many of the benchmarks of the named suites
+// that o selects run on the host alone (mode=host) and how many need the GPU.
+func CountHostAndGPU(names []string, o Options) (host, gpu int) {
 	for _, name := range names {
 		def, ok := findSuite(name)
 		if !ok {

@@ -111,12 +111,12 @@ func (m *gpuMonitor) describe(env map[string]string) {
 	if mw, r := d.GetPowerManagementLimit(); r == nvml.SUCCESS {
 		env[EnvPowerLimitW] = strconv.FormatFloat(float64(mw)/1000, 'f', 0, 64)
 	}
-	m.describeModes(env)
+	m.describeSettings(env)
 }
 
-// describeModes adds ECC, MIG, compute mode, persistence, clock reasons and
+// describeSettings adds ECC, MIG, compute mode, persistence, clock reasons and
 // the other processes on the GPU.
-func (m *gpuMonitor) describeModes(env map[string]string) {
+func (m *gpuMonitor) describeSettings(env map[string]string) {
 	d := m.dev
 	onOff := func(s nvml.EnableState) string {
 		if s == nvml.FEATURE_ENABLED {

@@ -9,7 +9,7 @@ import (
 )
 
 // ceilingOf returns the copy ceiling a memory-suite run measured: the best
-// median GB/s among its cold-mode benchmarks (0 when none succeeded).
+// median GB/s among its benchmarks timed cold (0 when none succeeded).
 func ceilingOf(bs []model.Benchmark) float64 {
 	var best float64
 	for _, b := range bs {

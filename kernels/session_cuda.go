@@ -201,7 +201,7 @@ func (g *gpu) loadHarness() error {
 }
 
 // attributes reads what the harness depends on: SM count, L2 size (the
-// cold-mode flush) and compute capability (the NVRTC target). Any failed
+// flush of the cold timing) and compute capability (the NVRTC target). Any failed
 // read fails the session with the attribute named.
 func (g *gpu) attributes() error {
 	var failed error

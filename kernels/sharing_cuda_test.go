@@ -82,7 +82,7 @@ func TestCmdpathGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, gpu := CountModes([]string{"cmdpath"}, Options{})
+	_, gpu := CountHostAndGPU([]string{"cmdpath"}, Options{})
 	if len(bs) != gpu+1 {
 		t.Fatalf("%d benchmarks, want %d GPU ones and one host one", len(bs), gpu)
 	}

@@ -142,7 +142,7 @@ func (t *workTimer) timing(p *prepared) string {
 	return "stream launches " + held
 }
 
-// measure samples p's work in mode with the measuring loop (package
+// measure samples p's work in timing mode with the measuring loop (package
 // measure); draws, when set, spreads it over contexts (measure.Loop.Draws).
 func (g *gpu) measure(ctx context.Context, p *prepared, mode string, r measure.Rule, draws func(time.Duration) int) (measure.Measurement, error) {
 	t := &workTimer{g: g, w: p.work, chunks: p.chunks}

@@ -30,7 +30,7 @@ func UserBenchmarkName(op string, params map[string]string, mode string) string 
 }
 
 // UserBenchmarkNames returns the names of the benchmarks k measures, in
-// the order it measures them (every case in cold and batch mode), without
+// the order it measures them (every case in the cold and batch timings), without
 // a GPU: what perfgate run --config --list prints.
 func UserBenchmarkNames(k UserKernel) []string {
 	var out []string

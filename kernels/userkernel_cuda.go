@@ -15,7 +15,7 @@ import (
 
 // RunUserKernel compiles a user's kernel with NVRTC and measures every case
 // with the same harness as the built-in suites (correctness first when a
-// reference is given, then cold and batch modes, adaptive sampling, clock
+// reference is given, then the cold and batch timings, adaptive sampling, clock
 // filtering). A case that fails becomes an error benchmark.
 func (s *Session) RunUserKernel(ctx context.Context, k UserKernel, o Options) ([]model.Benchmark, error) {
 	for i, uc := range k.Cases {

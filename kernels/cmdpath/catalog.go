@@ -27,7 +27,7 @@ const (
 // gpuOps are the cmdpath operations that run on the GPU.
 var gpuOps = map[string]bool{"submit": true, "devpool": true, "htod": true}
 
-// places returns the one mode of case c: OnGPU or OnHost.
+// places returns where case c runs, its one mode: OnGPU or OnHost.
 func places(c suite.Case) []string {
 	if gpuOps[c.Op] {
 		return []string{OnGPU}

@@ -92,7 +92,7 @@ func (l Loop) Measure(ctx context.Context, timing string, ops, limit int, multi 
 	if timing == Batch {
 		n = BatchSize(per, batchTarget, limit)
 	}
-	m := Measurement{Mode: timing, BatchN: n, Warmup: warm, PaceMode: r.Pace, Draws: 1}
+	m := Measurement{Mode: timing, BatchN: n, Warmup: warm, Pacing: r.Pace, Draws: 1}
 	if l.Draws != nil {
 		if k := l.Draws(per / time.Duration(max(ops, 1))); k > 1 {
 			r, m.Draws = r.PerDraw(k), k

@@ -6,22 +6,22 @@ import (
 )
 
 // A Measurement is what the measuring loop produced for one benchmark in one
-// timing (Cold or Batch; a host benchmark's mode).
+// mode: a timing (Cold or Batch), or where a cmdpath benchmark ran.
 type Measurement struct {
-	Mode     string
+	Mode     string    // the benchmark's mode= parameter
 	Samples  []float64 // µs per launch (or per op for sequences), one per event pair
 	Clocks   []float64 // SM clock in MHz when each sample was taken (0: unknown)
 	Stop     string    // why sampling stopped (StopDetail)
-	BatchN   int       // launches per event pair (1 in cold mode)
+	BatchN   int       // launches per event pair (1 in the cold timing)
 	Throttle []string  // NVML clock-event reasons seen while sampling
 	Warmup   time.Duration
 	// BlockTimeouts counts samples discarded because the blocking kernel
 	// timed out (the batch size was halved each time).
 	BlockTimeouts int
 	// Pace is how samples were spaced and how many were throttled
-	// (PaceMode is the pacing asked for: Budget.Pace).
-	Pace     Pacer
-	PaceMode string
+	// (Pacing is the pacing asked for: Budget.Pace).
+	Pace   Pacer
+	Pacing string
 	// AsIssued is a sequence's µs per op as the CPU issued it, without the
 	// blocking kernel (the warm-up's last batch), for the as_issued_us
 	// metric; 0 for a single launch. It includes the CPU's launch rate,

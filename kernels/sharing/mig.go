@@ -12,7 +12,8 @@ import (
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
-// MIG is the mode of a partition benchmark run on a real MIG instance.
+// MIG is the arrangement (mode=mig) of a partition benchmark run on a real
+// MIG instance.
 const MIG = "mig"
 
 // A migInstance is one MIG instance as nvidia-smi -L lists it.

@@ -61,7 +61,7 @@ func ToBenchmark(c Case, m measure.Measurement, w WorkMeta) model.Benchmark {
 	if len(m.Throttle) > 0 {
 		b.Info["clock_event_reasons"] = strings.Join(m.Throttle, ",")
 	}
-	m.Pace.Record(b.Metrics, b.Info, m.PaceMode)
+	m.Pace.Record(b.Metrics, b.Info, m.Pacing)
 	b.Metrics["samples_taken"] = float64(len(m.Samples))
 	b.Metrics["clock_drops"] = float64(dropped)
 	if m.BlockTimeouts > 0 {
