@@ -12,8 +12,11 @@ import (
 )
 
 // suites are the built-in suites, in catalog order: the one place a suite
-// is registered. The GPU kernel suites' cases are in catalog*.go, attention.go
-// and decode.go; cmdpath and sharing are packages of their own.
+// is registered. Each GPU kernel suite's files share its name: its cases and
+// CPU reference (NAME.go, NAME_reference.go), its setup on the GPU
+// (NAME_cuda.go, with the preparer that runner_cuda.go maps it to) and its
+// CUDA C (cu/NAME.cu); microbatch.go holds mixedops too, elementwise.go the
+// memory suite. cmdpath and sharing are packages of their own.
 var suites = []suite.Def{
 	{Name: "memory", Desc: "device-to-device copy ceiling: cuMemcpyDtoD and a float4 copy kernel over 1 GiB",
 		Cases: memoryCases},
