@@ -15,9 +15,10 @@
 // blocking kernel (the stream-launch strategies under test are queued
 // behind it as stream launches instead, in chunks); sampling is adaptive
 // (nvbench's rule) and samples taken at a low SM clock (NVML) are dropped.
-// The measuring loop (package kernels/measure) is free of CUDA and tested
-// with a fake GPU; a suite's vocabulary (options, cases, results) is package
-// kernels/suite. docs/gpu.md describes the method and the figures measured
+// The measuring loop (package kernels/measure) and the timer it drives
+// (kernels/device: a Device, which the session's GPU implements) are free of
+// CUDA and tested with fakes; a suite's vocabulary (options, cases, results)
+// is package kernels/suite. docs/gpu.md describes the method and the figures measured
 // with it.
 //
 // It is the only package that imports gorgonia.org/cu, and every file that

@@ -25,13 +25,13 @@ type prepared struct {
 	// (heldLimit, capturedLimit).
 	launches int
 	// stream says the work is timed as stream launches, not replayed from
-	// a captured graph (workTimer): the launch strategies under test (one
+	// a captured graph (device.Timer): the launch strategies under test (one
 	// launch per op or step) and works that are CUDA graphs already.
 	stream bool
 	// chunks, when set, are one repetition of a long launch sequence split
 	// into pieces of at most chunkLaunches launches, in order: each is
 	// queued behind the blocking kernel and timed on its own, and the
-	// sample is the sum of their GPU times (timing_cuda.go).
+	// sample is the sum of their GPU times (device.Timer).
 	chunks  []workFunc
 	meta    suite.WorkMeta
 	cleanup func()
