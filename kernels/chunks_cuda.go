@@ -9,7 +9,7 @@ import (
 )
 
 // chunked splits a launch sequence of total units of per launches each into
-// the chunks of chunkRanges: issue(s, from, count) enqueues the units
+// the chunks of measure.ChunkRanges: issue(s, from, count) enqueues the units
 // [from, from+count) once.
 func chunked(total, per int, issue func(s cu.Stream, from, count int) error) []workFunc {
 	var ws []workFunc

@@ -38,7 +38,7 @@ func RunHost(ctx context.Context, name string, o Options) ([]model.Benchmark, er
 		return nil, err
 	}
 	if def.RunHost == nil {
-		return nil, nil
+		return nil, ctx.Err()
 	}
 	return def.RunHost(ctx, suite.Select(def, o), o)
 }

@@ -22,7 +22,7 @@ type prepared struct {
 	ops  int // operations per repetition (samples are per op)
 	// launches is the number of kernel launches (or graph launches) of one
 	// repetition (0: one); it bounds the repetitions of one sample
-	// (heldLimit, capturedLimit).
+	// (measure.HeldLimit, measure.CapturedLimit).
 	launches int
 	// stream says the work is timed as stream launches, not replayed from
 	// a captured graph (device.Timer): the launch strategies under test (one

@@ -193,7 +193,7 @@ func TestRefName(t *testing.T) {
 			want = "cublas/dtype=fp16/shape=" + gemmShape{c.Rows, c.Dim, c.K}.label() + "/mode=batch"
 		}
 		if got := c.RefName(measure.Batch); got != want {
-			t.Errorf("%s: refName = %q, want %q", c.Name(measure.Batch), got, want)
+			t.Errorf("%s: RefName = %q, want %q", c.Name(measure.Batch), got, want)
 		}
 	}
 }
@@ -208,7 +208,7 @@ func TestUserSpeedupVs(t *testing.T) {
 		{map[string]string{"n": "1M", "unroll": "1"}, ""}, // the reference itself
 	} {
 		if got := userCase(k, UserCase{Params: tt.params}).RefName(measure.Cold); got != tt.want {
-			t.Errorf("%v: refName = %q, want %q", tt.params, got, tt.want)
+			t.Errorf("%v: RefName = %q, want %q", tt.params, got, tt.want)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // userDTypes are the element types a UserBuffer may have.
 var userDTypes = []string{"fp32", "fp16", "bf16", "fp64", "i32", "u32", "i8", "u8"}
 
-// userCase turns a UserKernel's sweep point into a benchCase: the suite, the
+// userCase turns a UserKernel's sweep point into a suite.Case: the suite, the
 // kernel's name, and its parameters in key order.
 func userCase(k UserKernel, uc UserCase) suite.Case {
 	c := suite.Case{Suite: k.Suite, Op: k.Name, RefParams: k.SpeedupVs}

@@ -106,7 +106,7 @@ var cmdpathRatios = []struct{ from, to, metric string }{
 	{"host=mapped", "host=pageable", "pageable_over_mapped"},
 }
 
-// finishCmdpath adds the ratio metrics of cmdpathRatios to bs.
+// Finish adds the ratio metrics of cmdpathRatios to bs.
 func Finish(bs []model.Benchmark) {
 	for _, r := range cmdpathRatios {
 		suite.AddSpeedups(bs, func(b *model.Benchmark) string {

@@ -82,7 +82,7 @@ func fakeWorker(t *testing.T, behaviour string) []string {
 	return []string{path}
 }
 
-func TestRunSharingStopsMPS(t *testing.T) {
+func TestRunStopsMPS(t *testing.T) {
 	small := regexp.MustCompile(`^sharing/(small_kernels/procs=(1|2)/|partition/sm_pct=(14|100)/)`)
 	tests := []struct {
 		name       string

@@ -43,7 +43,7 @@ type Options struct {
 
 // The size presets. SizeCI is the pull-request check's preset: few sizes
 // (one launch-bound, one bandwidth-bound per operation) and per-benchmark
-// budgets bounded by samples (rulesFor), so the default PR run of every
+// budgets bounded by samples (RulesFor), so the default PR run of every
 // built-in suite, three rounds included, takes a few minutes (docs/action.md).
 const (
 	SizeCI     = "ci"

@@ -19,7 +19,7 @@ SCHEMA = "perfgate.results/v1"
 
 
 def benchmark_name(op, params, mode):
-    """Return op/k=v/.../mode=MODE with the parameters in key order, as kernels' benchCase.name."""
+    """Return op/k=v/.../mode=MODE with the parameters in key order, as kernels/suite's Case.Name."""
     parts = [op] + ["%s=%s" % (k, params[k]) for k in sorted(params)] + ["mode=" + mode]
     return "/".join(parts)
 

@@ -32,7 +32,7 @@ CLOCK_FLOOR = 0.9
 
 
 class StopRule:
-    """A StopRule decides when a benchmark has enough samples (measure.go's stopRule).
+    """A StopRule decides when a benchmark has enough samples (kernels/measure's Rule).
 
     Durations are nanoseconds; target_cv 0.005 is 0.5%. The CV is stable when
     the CVs after each of the last samples (the last fifth, at least
@@ -88,7 +88,7 @@ DRAW_BELOW = 5 * US
 
 
 def draws_for(fast, mode, stream, per_op):
-    """Return how many draws a benchmark in mode is spread over (draws.go's drawsFor).
+    """Return how many draws a benchmark in mode is spread over (kernels/measure's DrawsFor).
 
     stream: timed as stream launches (not replayed from a graph); per_op: the
     warm GPU time of one op in ns. Fast runs are one draw.
@@ -101,7 +101,7 @@ def draws_for(fast, mode, stream, per_op):
 
 
 def rules_for(size="", fast=False, max_time=0, pace=""):
-    """Return the stop rule of perfgate run's options (measure.go's rulesFor).
+    """Return the stop rule of perfgate run's options (kernels/suite's RulesFor).
 
     nvbench's defaults (10 samples, 0.5 s, 0.5%, 15 s); at size ci the caps
     are 5 s and 40 samples; fast lowers the budgets; max_time (ns) > 0
