@@ -32,7 +32,8 @@ type OptionError = suite.OptionError
 // (sharing.Work).
 type SharingWork = sharing.Work
 
-// The timings a GPU kernel is measured in (measure.Cold, measure.Batch).
+// The timings a GPU kernel is measured in, as values of its mode= parameter
+// (measure.Cold, measure.Batch).
 const (
 	ModeCold  = measure.Cold
 	ModeBatch = measure.Batch
