@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -279,3 +280,15 @@ func compareOutputs(got, want []byte, dtype string, n int64, tol tolerance) *err
 	}
 	return e
 }
+
+// softmaxEntry names the naive softmax kernel for rows of s: one per length.
+func softmaxEntry(dtype string, s int, causal bool) string {
+	name := fmt.Sprintf("naive_softmax_%s_s%d", dtype, s)
+	if causal {
+		name += "_causal"
+	}
+	return name
+}
+
+// rowsPerWarp is how many rows of s one warp of the softmax handles.
+func rowsPerWarp(s int) int { return max(1, 256/s) }

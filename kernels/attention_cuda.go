@@ -250,15 +250,3 @@ func launchesWork(ls []*launch) workFunc {
 func setArg(l *launch, i int, v uint64) {
 	*(*uint64)(unsafe.Add(l.params.slots, 8*i)) = v
 }
-
-// softmaxEntry names the naive softmax kernel for rows of s: one per length.
-func softmaxEntry(dtype string, s int, causal bool) string {
-	name := fmt.Sprintf("naive_softmax_%s_s%d", dtype, s)
-	if causal {
-		name += "_causal"
-	}
-	return name
-}
-
-// rowsPerWarp is how many rows of s one warp of the softmax handles.
-func rowsPerWarp(s int) int { return max(1, 256/s) }

@@ -89,3 +89,9 @@ func cpuOp(op string, a, b float32) float32 {
 	}
 	return float32(r)
 }
+
+// Seeds of the random input streams (any fixed values; the CPU replays them).
+const (
+	seedA = 0x1001
+	seedB = 0x2002
+)

@@ -10,12 +10,6 @@ import (
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
-// Seeds of the random input streams (any fixed values; the CPU replays them).
-const (
-	seedA = 0x1001
-	seedB = 0x2002
-)
-
 // prepareMemory sets up a 1 GiB device-to-device copy: cuMemcpyDtoDAsync or
 // the float4 copy kernel.
 func prepareMemory(g *gpu, c suite.Case) (*prepared, error) {

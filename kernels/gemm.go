@@ -88,3 +88,38 @@ func denseFLOPsPerClock(cc, dtype string, tf32 bool) float64 {
 	}
 	return v[2]
 }
+
+// gemmMMASmem is the dynamic shared memory of gemm_mma with 128×bn×bk
+// tiles: its stages (4; 3 for bk = 64) of a 128×(bk+8) A tile and a
+// bk×(bn+8) B tile of 2-byte elements. Measured on the H100: four stages of
+// the 64-deep tile ran 1–4% slower than three (434.7 against 429.5 µs at
+// fp16 4096³), three stages of the 128×128×32 tile 8–10% slower than four.
+func gemmMMASmem(bn, bk int64) int64 {
+	stages := int64(4)
+	if bk == 64 {
+		stages = 3
+	}
+	return stages * (128*(bk+8) + bk*(bn+8)) * 2
+}
+
+// gemmTile picks the tensor-core kernel for c on a GPU of sms SMs: the
+// 128×256 tile where N allows it and it still makes at least half as many
+// blocks as SMs (at 1024³ it makes 32 and ran at half the 128×128 tile's
+// speed), with BK = 64 where K allows; else 128×128×32.
+func gemmTile(c suite.Case, sms int) (entry string, bn, bk int64) {
+	if c.Dim%256 == 0 && (c.Rows/128)*(c.Dim/256) >= int64(sms/2) {
+		if c.K%64 == 0 {
+			return "gemm_tiled256k64_" + c.DType, 256, 64
+		}
+		return "gemm_tiled256_" + c.DType, 256, 32
+	}
+	return "gemm_tiled_" + c.DType, 128, 32
+}
+
+// gemmInput is element i of operand seed, rounded to dtype: uniform in [-1, 1).
+func gemmInput(seed uint32, dtype string, i int64) float64 {
+	return float64(roundTo(dtype, randValue(seed, i, -1, 1)))
+}
+
+// gemmSamples is how many entries of C are checked: 16 rows × 16 columns.
+const gemmSamples = 16

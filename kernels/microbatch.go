@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -57,3 +58,52 @@ func mixedCases(size string, dtypes []string) []suite.Case {
 	}
 	return cs
 }
+
+// opIndices picks the elements to check of count ops of n elements: every
+// element of the first and last 16 ops and of every 97th op between.
+func opIndices(count, n int64) []int64 {
+	var idx []int64
+	for op := int64(0); op < count; op++ {
+		if op < 16 || op >= count-16 || op%97 == 0 {
+			for j := int64(0); j < n; j++ {
+				idx = append(idx, op*n+j)
+			}
+		}
+	}
+	return idx
+}
+
+// mixedReference replays element i's 1000 iterations on the CPU in fp32.
+func mixedReference(i int64) float32 {
+	x := randValue(seedX, i, -2, 2)
+	a, b, c := randValue(seedA, i, -2, 2), randValue(seedB, i, -2, 2), randValue(seedC, i, 0.5, 2)
+	for range mixedIters {
+		t := float32(x+a) * b
+		t = max(t, 0)
+		s := float32(1 / (1 + math.Exp(-float64(t))))
+		x = s / c
+	}
+	return x
+}
+
+// microbatchEntry is the kernel a microbatch strategy launches.
+func microbatchEntry(op string) string {
+	if op == "persistent" {
+		return "add_persistent"
+	}
+	return "add_small"
+}
+
+// mixedEntries are the kernels a mixedops variant launches.
+func mixedEntries(op string) []string {
+	if op == "fused" {
+		return []string{"mx_fused"}
+	}
+	return []string{"mx_add", "mx_mul", "mx_relu", "mx_sigmoid", "mx_div"}
+}
+
+// Seeds of the mixedops inputs.
+const (
+	seedX = 0x3003
+	seedC = 0x4004
+)

@@ -5,43 +5,11 @@ package kernels
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 
 	"gorgonia.org/cu"
 
 	"github.com/perfgate/perfgate/kernels/suite"
 )
-
-// rowVectors is how many 16-byte vectors of a row one thread of op holds in
-// registers (RW_K in rowwise.cu): 4 for fp32 and softmax, 2 for LayerNorm
-// and RMSNorm of the 2-byte types, whichever ran faster on the H100 (four
-// vectors of bf16 took 127 registers a thread and ran LayerNorm at 79.7% of
-// the copy ceiling, two at 87.0%; softmax fp16 ran at 91.5% with four, 79.7%
-// with two).
-func rowVectors(op, dtype string) int64 {
-	if elemSize(dtype) == 4 || op == "softmax" {
-		return 4
-	}
-	return 2
-}
-
-// rowLayout picks threads per row (a power of two) and the block size for a
-// row of dim elements of dtype held in registers, k vectors per thread.
-func rowLayout(dtype string, dim, k int64) (tpr, block int, err error) {
-	v := 16 / elemSize(dtype)
-	if dim%v != 0 {
-		return 0, 0, fmt.Errorf("dim %d is not a multiple of %d (16-byte rows)", dim, v)
-	}
-	need := (dim/v + k - 1) / k
-	tpr = 1 << bits.Len64(uint64(need-1))
-	if need <= 1 {
-		tpr = 1
-	}
-	if tpr > 1024 {
-		return 0, 0, fmt.Errorf("dim %d of %s does not fit in a block's registers (at most %d)", dim, dtype, 1024*k*v)
-	}
-	return tpr, max(tpr, 256), nil
-}
 
 // residentGrid is how many blocks of fn at block threads fit on the GPU at
 // once (a grid-stride kernel launches no more), capped at want.

@@ -117,3 +117,27 @@ func TestDenseFLOPsPerClock(t *testing.T) {
 		t.Error("an unknown architecture must have no peak")
 	}
 }
+
+// TestRowLayout: a row of dim elements is held in registers, k 16-byte
+// vectors a thread, by a power-of-two number of threads; a row that does
+// not split into 16-byte vectors, or needs more than a block, is refused.
+func TestRowLayout(t *testing.T) {
+	for _, tt := range []struct {
+		dtype      string
+		dim, k     int64
+		tpr, block int
+		bad        bool
+	}{
+		{"fp32", 4096, 4, 256, 256, false},    // 1024 vectors, 4 a thread
+		{"bf16", 4096, 2, 256, 256, false},    // 512 vectors of 8, 2 a thread
+		{"fp16", 12288, 2, 1024, 1024, false}, // 1536 vectors: 768 threads, rounded up to 1024
+		{"fp32", 4, 4, 1, 256, false},         // one vector: one thread, a block of 256
+		{"fp32", 6, 4, 0, 0, true},            // not a multiple of 4 fp32
+		{"fp32", 1 << 20, 4, 0, 0, true},      // 65,536 threads a row
+	} {
+		tpr, block, err := rowLayout(tt.dtype, tt.dim, tt.k)
+		if (err != nil) != tt.bad || tpr != tt.tpr || block != tt.block {
+			t.Errorf("rowLayout(%s, %d, %d) = %d, %d, %v; want %d, %d, error %v", tt.dtype, tt.dim, tt.k, tpr, block, err, tt.tpr, tt.block, tt.bad)
+		}
+	}
+}
