@@ -292,3 +292,9 @@ func softmaxEntry(dtype string, s int, causal bool) string {
 
 // rowsPerWarp is how many rows of s one warp of the softmax handles.
 func rowsPerWarp(s int) int { return max(1, 256/s) }
+
+// flash2 reports whether the fused kernel of shape s is flash2 (128 query
+// rows a block, 32 a warp) rather than flash (64 a block, 16 a warp): the
+// prefill shapes, d = 128 and S a multiple of 128 from 1024 on. The short
+// sequences keep flash, whose grid of S/64 blocks fills more of the GPU.
+func flash2(s attnShape) bool { return s.D == 128 && s.S >= 1024 && s.S%128 == 0 }

@@ -191,24 +191,36 @@ func naiveLaunches(m *module, dtype string, sh attnShape, causal bool, t attnTen
 }
 
 // flashLaunch builds the fused kernel's launch: grid (S/64, B·H), 128
-// threads, K and V double-buffered in dynamic shared memory.
+// threads, K and V double-buffered in dynamic shared memory; for the prefill
+// shapes (flash2), grid (S/128, B·H) and Q in shared memory too.
 func (g *gpu) flashLaunch(m *module, dtype string, sh attnShape, causal bool, t attnTensors) (*launch, string, error) {
-	name := fmt.Sprintf("flash_%s_d%d", dtype, sh.D)
+	kernel, rows, qtile := "flash", 64, 0
+	if flash2(sh) {
+		kernel, rows, qtile = "flash2", 128, 128
+	}
+	name := fmt.Sprintf("%s_%s_d%d", kernel, dtype, sh.D)
 	if causal {
-		name = fmt.Sprintf("flash_causal_%s_d%d", dtype, sh.D)
+		name = fmt.Sprintf("%s_causal_%s_d%d", kernel, dtype, sh.D)
 	}
 	fn, err := m.fn(name)
 	if err != nil {
 		return nil, "", err
 	}
-	shared := 4 * 64 * (sh.D + 8) * 2
+	keys := 64
+	if qtile > 0 {
+		keys = flash2Keys
+	}
+	shared := (qtile + 4*keys) * (sh.D + 8) * 2
 	if err := allowShared(fn, name, shared); err != nil {
 		return nil, "", err
 	}
 	scaleLog2 := math.Log2E / math.Sqrt(float64(sh.D))
-	return &launch{fn: fn, grid: [3]uint32{uint32(sh.S / 64), uint32(sh.heads()), 1}, block: [3]uint32{128, 1, 1},
+	return &launch{fn: fn, grid: [3]uint32{uint32(sh.S / rows), uint32(sh.heads()), 1}, block: [3]uint32{128, 1, 1},
 		shared: uint32(shared), params: newParams(uint64(t.q), uint64(t.k), uint64(t.v), uint64(t.o), uint64(sh.S), f32bits(float32(scaleLog2)), uint64(sh.group()))}, name, nil
 }
+
+// flash2Keys is flash2's keys per K/V tile (ATT2_BN in cu/attention.cu).
+const flash2Keys = 64
 
 // allowShared lets fn (named name) use bytes of dynamic shared memory,
 // beyond the default 48 KiB.

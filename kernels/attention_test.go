@@ -161,3 +161,18 @@ func TestSpread(t *testing.T) {
 		t.Errorf("checkHeads(1) = %v", h)
 	}
 }
+
+// TestFlash2 pins which shapes the fused path runs as flash2: every
+// prefill shape of the catalogue, none of the launch-bound ones.
+func TestFlash2(t *testing.T) {
+	for _, s := range attnShapes[SizeLarge] {
+		if got, want := flash2(s), s.S >= 1024; got != want {
+			t.Errorf("flash2(%+v) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []attnShape{mha(1, 1, 1024, 64), mha(1, 1, 1088, 128), mha(2, 2, 4096, 128)} {
+		if got, want := flash2(s), s.D == 128 && s.S%128 == 0; got != want {
+			t.Errorf("flash2(%+v) = %v, want %v", s, got, want)
+		}
+	}
+}

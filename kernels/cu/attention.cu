@@ -19,6 +19,10 @@
 #define FLASH_MIN_BLOCKS 2
 #endif
 #define ATT_BN 64  // keys per tile
+#define ATT2_BM 128 // query rows per block of flash2_fwd (4 warps × 32)
+#ifndef ATT2_BN
+#define ATT2_BN 64 // keys per tile of flash2_fwd (kernels/attention_cuda.go's flash2Keys)
+#endif
 
 // load_q reads a warp's 16 query rows (row0…) as mma A fragments, 16 columns each.
 template <int D>
@@ -177,6 +181,163 @@ __device__ __forceinline__ void flash_fwd(const T* Q, const T* K, const T* V, T*
         u16* p = o + (i64)(row0 + g) * D + n * 8 + 2 * t;
         *(unsigned*)p = pack2<T>(acc[n][0] * r0, acc[n][1] * r0);
         *(unsigned*)(p + 8 * D) = pack2<T>(acc[n][2] * r1, acc[n][3] * r1);
+    }
+}
+
+// flash2_fwd is flash_fwd with FlashAttention-2's split of the work for the
+// prefill shapes: 128 query rows per block, 32 per warp (two 16-row mma
+// tiles), Q staged in shared memory and read with ldmatrix at each step, so
+// that every K or V fragment a warp loads from shared memory feeds two mma
+// instead of one (flash_fwd, 16 rows a warp, is bound by shared-memory reads:
+// docs/gpu.md, "Where the tiled kernel's time goes"). Grid (S/128, B·H), 128
+// threads, dynamic shared memory (128 + 4·ATT2_BN)·(D+8)·2 bytes (Q, then K and V,
+// two buffers each). S must be a multiple of 128.
+template <class T, int D, bool CAUSAL>
+__device__ __forceinline__ void flash2_fwd(const T* Q, const T* K, const T* V, T* O, int S, float scale_log2, int group) {
+    extern __shared__ __align__(16) unsigned char att_smem[];
+    constexpr int BN = ATT2_BN, LD = D + 8, TILE = BN * LD;
+    u16* qs = (u16*)att_smem;
+    u16* ks = qs + ATT2_BM * LD;
+    u16* vs = ks + 2 * TILE;
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3, m = lane >> 3;
+    int qb = CAUSAL ? gridDim.x - 1 - blockIdx.x : blockIdx.x; // longest causal rows first
+    i64 head = (i64)blockIdx.y * S * D, kvhead = (i64)(blockIdx.y / group) * S * D;
+    const u16* q = (const u16*)Q + head;
+    const u16* k = (const u16*)K + kvhead;
+    const u16* v = (const u16*)V + kvhead;
+    int wrow = warp * 32, row0 = qb * ATT2_BM + wrow;
+    load_tile<ATT2_BM, D, 128>(qs, q, qb * ATT2_BM);
+    load_tile<BN, D, 128>(ks, k, 0);
+    load_tile<BN, D, 128>(vs, v, 0);
+    cp_async_commit();
+    float acc[2][D / 8][4];
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+        for (int n = 0; n < D / 8; n++) acc[mt][n][0] = acc[mt][n][1] = acc[mt][n][2] = acc[mt][n][3] = 0.f;
+    float mr[2][2] = {{NEG_INF, NEG_INF}, {NEG_INF, NEG_INF}}, lr[2][2] = {{0.f, 0.f}, {0.f, 0.f}}; // [tile][row g, g+8]
+    int nblocks = CAUSAL ? ((qb + 1) * ATT2_BM) / BN : S / BN;
+    for (int j = 0; j < nblocks; j++) {
+        if (j + 1 < nblocks) {
+            load_tile<BN, D, 128>(ks + ((j + 1) & 1) * TILE, k, (j + 1) * BN);
+            load_tile<BN, D, 128>(vs + ((j + 1) & 1) * TILE, v, (j + 1) * BN);
+            cp_async_commit();
+            cp_async_wait<1>();
+        } else {
+            cp_async_wait<0>();
+        }
+        __syncthreads();
+        const u16* kt = ks + (j & 1) * TILE;
+        const u16* vt = vs + (j & 1) * TILE;
+        // A causal tile whose first key is past the warp's last row adds nothing (p = 0).
+        if (CAUSAL && j * BN > qb * ATT2_BM + wrow + 31) {
+            __syncthreads();
+            continue;
+        }
+        float s[2][BN / 8][4];
+#pragma unroll
+        for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+            for (int n = 0; n < BN / 8; n++) s[mt][n][0] = s[mt][n][1] = s[mt][n][2] = s[mt][n][3] = 0.f;
+#pragma unroll
+        for (int kk = 0; kk < D / 16; kk++) {
+            unsigned a[2][4];
+#pragma unroll
+            for (int mt = 0; mt < 2; mt++)
+                ldsm4(a[mt], qs + (wrow + mt * 16 + (m & 1) * 8 + (lane & 7)) * LD + kk * 16 + (m >> 1) * 8);
+#pragma unroll
+            for (int nn = 0; nn < BN / 16; nn++) {
+                unsigned b[4];
+                ldsm4(b, kt + (nn * 16 + (m >> 1) * 8 + (lane & 7)) * LD + kk * 16 + (m & 1) * 8);
+#pragma unroll
+                for (int mt = 0; mt < 2; mt++) {
+                    mma<T>(s[mt][2 * nn], a[mt], b[0], b[1]);
+                    mma<T>(s[mt][2 * nn + 1], a[mt], b[2], b[3]);
+                }
+            }
+        }
+        if (CAUSAL && (j + 1) * BN > qb * ATT2_BM + wrow) {
+#pragma unroll
+            for (int mt = 0; mt < 2; mt++)
+#pragma unroll
+                for (int n = 0; n < BN / 8; n++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        int col = j * BN + n * 8 + 2 * t + (e & 1), row = row0 + mt * 16 + g + (e >> 1) * 8;
+                        if (col > row) s[mt][n][e] = NEG_INF;
+                    }
+        }
+#pragma unroll
+        for (int mt = 0; mt < 2; mt++) {
+            float mx0 = mr[mt][0], mx1 = mr[mt][1];
+#pragma unroll
+            for (int n = 0; n < BN / 8; n++) {
+                mx0 = fmaxf(mx0, fmaxf(s[mt][n][0], s[mt][n][1]) * scale_log2);
+                mx1 = fmaxf(mx1, fmaxf(s[mt][n][2], s[mt][n][3]) * scale_log2);
+            }
+            mx0 = fmaxf(mx0, __shfl_xor_sync(0xffffffffu, mx0, 1));
+            mx0 = fmaxf(mx0, __shfl_xor_sync(0xffffffffu, mx0, 2));
+            mx1 = fmaxf(mx1, __shfl_xor_sync(0xffffffffu, mx1, 1));
+            mx1 = fmaxf(mx1, __shfl_xor_sync(0xffffffffu, mx1, 2));
+            float c0 = exp2f(mr[mt][0] - mx0), c1 = exp2f(mr[mt][1] - mx1);
+            mr[mt][0] = mx0;
+            mr[mt][1] = mx1;
+            lr[mt][0] *= c0;
+            lr[mt][1] *= c1;
+#pragma unroll
+            for (int n = 0; n < D / 8; n++) {
+                acc[mt][n][0] *= c0; acc[mt][n][1] *= c0;
+                acc[mt][n][2] *= c1; acc[mt][n][3] *= c1;
+            }
+#pragma unroll
+            for (int n = 0; n < BN / 8; n++) {
+                s[mt][n][0] = exp2f(s[mt][n][0] * scale_log2 - mx0);
+                s[mt][n][1] = exp2f(s[mt][n][1] * scale_log2 - mx0);
+                s[mt][n][2] = exp2f(s[mt][n][2] * scale_log2 - mx1);
+                s[mt][n][3] = exp2f(s[mt][n][3] * scale_log2 - mx1);
+                lr[mt][0] += s[mt][n][0] + s[mt][n][1];
+                lr[mt][1] += s[mt][n][2] + s[mt][n][3];
+            }
+        }
+#pragma unroll
+        for (int kc = 0; kc < BN / 16; kc++) {
+            // The accumulator layout of two 16×8 score tiles is the A layout of one 16×16 P chunk.
+            unsigned pa[2][4];
+#pragma unroll
+            for (int mt = 0; mt < 2; mt++) {
+                pa[mt][0] = pack2<T>(s[mt][2 * kc][0], s[mt][2 * kc][1]);
+                pa[mt][1] = pack2<T>(s[mt][2 * kc][2], s[mt][2 * kc][3]);
+                pa[mt][2] = pack2<T>(s[mt][2 * kc + 1][0], s[mt][2 * kc + 1][1]);
+                pa[mt][3] = pack2<T>(s[mt][2 * kc + 1][2], s[mt][2 * kc + 1][3]);
+            }
+#pragma unroll
+            for (int dn = 0; dn < D / 16; dn++) {
+                unsigned b[4];
+                ldsm4t(b, vt + (kc * 16 + (m & 1) * 8 + (lane & 7)) * LD + dn * 16 + (m >> 1) * 8);
+#pragma unroll
+                for (int mt = 0; mt < 2; mt++) {
+                    mma<T>(acc[mt][2 * dn], pa[mt], b[0], b[1]);
+                    mma<T>(acc[mt][2 * dn + 1], pa[mt], b[2], b[3]);
+                }
+            }
+        }
+        __syncthreads();
+    }
+    u16* o = (u16*)O + head;
+#pragma unroll
+    for (int mt = 0; mt < 2; mt++) {
+        float l0 = lr[mt][0], l1 = lr[mt][1];
+        l0 += __shfl_xor_sync(0xffffffffu, l0, 1);
+        l0 += __shfl_xor_sync(0xffffffffu, l0, 2);
+        l1 += __shfl_xor_sync(0xffffffffu, l1, 1);
+        l1 += __shfl_xor_sync(0xffffffffu, l1, 2);
+        float r0 = 1.f / l0, r1 = 1.f / l1;
+#pragma unroll
+        for (int n = 0; n < D / 8; n++) {
+            u16* p = o + (i64)(row0 + mt * 16 + g) * D + n * 8 + 2 * t;
+            *(unsigned*)p = pack2<T>(acc[mt][n][0] * r0, acc[mt][n][1] * r0);
+            *(unsigned*)(p + 8 * D) = pack2<T>(acc[mt][n][2] * r1, acc[mt][n][3] * r1);
+        }
     }
 }
 
@@ -345,6 +506,19 @@ ATT_ENTRIES(fp16, 64)
 ATT_ENTRIES(fp16, 128)
 ATT_ENTRIES(bf16, 64)
 ATT_ENTRIES(bf16, 128)
+
+// The FlashAttention-2 split, for the prefill shapes (d = 128, S a multiple of 128).
+#define ATT2_ENTRIES(T, D)                                                                                       \
+    extern "C" __global__ void __launch_bounds__(128, 2) flash2_##T##_d##D(const T* q, const T* k, const T* v, T* o, \
+                                                                   int s, float sl, int gr) {                    \
+        flash2_fwd<T, D, false>(q, k, v, o, s, sl, gr);                                                          \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(128, 2) flash2_causal_##T##_d##D(const T* q, const T* k, const T* v, \
+                                                                          T* o, int s, float sl, int gr) {       \
+        flash2_fwd<T, D, true>(q, k, v, o, s, sl, gr);                                                           \
+    }
+ATT2_ENTRIES(fp16, 128)
+ATT2_ENTRIES(bf16, 128)
 
 // Softmax entries by row length: naive_softmax_<T>_s<S>[_causal] for S =
 // 128 (two rows per warp) and 256, 512, …, 4096 (one row per warp).

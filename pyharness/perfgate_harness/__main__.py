@@ -7,6 +7,7 @@ run's (runspec.take_draws): it writes the measurements of spec["draws"].
 """
 
 import json
+import os
 import sys
 
 from . import results
@@ -14,8 +15,16 @@ from .runspec import SpecError, run_draws, run_spec
 
 USAGE = "usage: python3 -m perfgate_harness run SPEC.json OUT.json"
 
+# CONNECTIONS is the driver's variable for how many hardware queues a CUDA
+# context gets. The Go harness sets it to 1 unless the environment names
+# another number (kernels/connections_cuda.go); the Python harness does the
+# same, before anything initialises CUDA, so that a python: suite is timed
+# under the conditions a built-in one is. The draw processes inherit it.
+CONNECTIONS = "CUDA_DEVICE_MAX_CONNECTIONS"
+
 
 def main(argv):
+    os.environ.setdefault(CONNECTIONS, "1")
     if len(argv) != 3 or argv[0] not in ("run", "draw"):
         sys.stderr.write(USAGE + "\n")
         return 2

@@ -19,6 +19,7 @@ without it, clocks are 0 (unknown), as in Go.
 """
 
 import ctypes
+import os
 import time
 
 import torch
@@ -324,4 +325,6 @@ def fingerprint():
         if lib.nvmlSystemGetCudaDriverVersion_v2(ctypes.byref(v)) == 0:
             env["cuda"] = "%d.%d" % (v.value // 1000, v.value % 1000 // 10)
     env["nvml"] = "yes" if lib is not None else "no"
+    if os.environ.get("CUDA_DEVICE_MAX_CONNECTIONS"):
+        env["cuda_device_max_connections"] = os.environ["CUDA_DEVICE_MAX_CONNECTIONS"]
     return env

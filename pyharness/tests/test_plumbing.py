@@ -41,12 +41,14 @@ def spec(mod, function, reference):
 
 
 class Plumbing(unittest.TestCase):
-    def run_spec(self, d, s):
+    def run_spec(self, d, s, **extra):
         path, out = os.path.join(d, "spec.json"), os.path.join(d, "out.json")
         json.dump(s, open(path, "w"))
         if os.path.exists(out):
             os.remove(out)
         env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "fake_torch") + os.pathsep + os.path.join(HERE, ".."))
+        env.pop("CUDA_DEVICE_MAX_CONNECTIONS", None)
+        env.update(extra)
         p = subprocess.run([sys.executable, "-m", "perfgate_harness", "run", path, out], env=env, capture_output=True, text=True)
         return p, (json.load(open(out)) if os.path.exists(out) else None)
 
@@ -76,6 +78,16 @@ class Plumbing(unittest.TestCase):
             p, doc = self.run_spec(d, spec(mod, "nothere", None))
             self.assertEqual((p.returncode, doc), (2, None))
             self.assertIn("has no function nothere", p.stderr)
+
+    def test_one_hardware_queue(self):
+        # As the Go harness: one queue unless the environment names a number, which is kept.
+        with tempfile.TemporaryDirectory() as d:
+            mod = os.path.join(d, "m.py")
+            open(mod, "w").write(MODULE)
+            for extra, want in (({}, "1"), ({"CUDA_DEVICE_MAX_CONNECTIONS": "8"}, "8")):
+                p, doc = self.run_spec(d, spec(mod, "f", None), **extra)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(doc["run"]["env"]["cuda_device_max_connections"], want)
 
     def test_how_a_callable_is_timed(self):
         """The timer's decision, as info.timing reports it: a graph when fn can be captured, stream launches
