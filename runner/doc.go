@@ -2,8 +2,9 @@
 // built-in GPU and host suites, the suites a .perfgate.yml declares (with
 // its prepare commands), rounds (every suite in its own perfgate process,
 // in a rotated order), several GPUs at once (one worker process per GPU,
-// results merged), and perfgate doctor's checks of the GPU's state before
-// a run.
+// results merged), perfgate doctor's checks of the GPU's state before
+// a run, and, with --reference torch, the built-in suites' PyTorch
+// references through the Python harness (runner/torchref owns which).
 //
 // A suite is a named set of benchmarks that run together; its name is the
 // first part of each of its benchmarks' keys (suite/name). kernels defines

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/perfgate/perfgate/kernels"
@@ -30,6 +31,9 @@ type Options struct {
 	// Strict runs perfgate doctor's checks first and refuses a GPU in a
 	// state that would spoil the measurement (PreRunStrict).
 	Strict bool
+	// Reference names the in-run references to measure after the
+	// built-in suites: "" none, ReferenceTorch or ReferenceAuto.
+	Reference string
 	// SkipUnchangedAgainst names results files of the baseline
 	// (comma-separated): the benchmarks whose kernels' ptx_sha256 is their
 	// newest run's are not measured but reported as skipped (skip.go).
@@ -53,6 +57,10 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		return nil, err
 	}
 	if err := r.strict(ctx, o.Strict); err != nil {
+		return nil, err
+	}
+	te, err := r.probeReference(ctx, &o)
+	if err != nil {
 		return nil, err
 	}
 	if o.SkipUnchangedAgainst != "" {
@@ -84,10 +92,13 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		return nil, err
 	}
 	if o.Rounds > 1 {
-		units := BuiltinUnits(o.Suites, o.Kernel, append(selectionArgs(o.Kernel), skipArgs(o)...))
+		units := BuiltinUnits(o.Suites, o.Kernel, slices.Concat(selectionArgs(o.Kernel), skipArgs(o), referenceArgs(o)))
 		return r.Rounds(ctx, Spec{Rounds: o.Rounds, Units: units, Run: run, Prefix: "r"})
 	}
 	bs, env, err := r.Builtin(ctx, o.Suites, o.Kernel)
+	if err == nil {
+		bs, env, err = r.withReferences(ctx, te, o.Suites, o.Kernel, bs, env)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +159,7 @@ func (r *Runner) strict(ctx context.Context, on bool) error {
 func builtinArgs(o Options) []string {
 	args := append([]string{"run", "--suite", strings.Join(o.Suites, ",")}, selectionArgs(o.Kernel)...)
 	args = append(args, skipArgs(o)...)
+	args = append(args, referenceArgs(o)...)
 	if o.Strict {
 		args = append(args, "--strict")
 	}

@@ -22,7 +22,7 @@ import (
 // are checked: lists as comma-separated text.
 type Settings struct {
 	Suites, Filter, Ops, DTypes, Size   string
-	Pace                                string
+	Pace, Reference                     string
 	Out, Config, Devices, SkipUnchanged string
 	List, Fast, SkipPrepare, Strict     bool
 	Rounds                              int
@@ -67,6 +67,7 @@ func (s Settings) OutPaths() ([]string, error) {
 // block (Options.Meta). devices lists the GPUs --devices chooses from.
 func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, error) {
 	o := Options{Suites: splitList(s.Suites), Rounds: s.Rounds, SkipPrepare: s.SkipPrepare, Strict: s.Strict, SkipUnchangedAgainst: s.SkipUnchanged,
+		Reference: s.Reference,
 		Kernel: kernels.Options{Size: s.Size, Fast: s.Fast, MaxTime: s.MaxTime, Pace: s.Pace, CacheDir: s.CacheDir,
 			Worker: s.Worker, Ops: splitList(s.Ops), DTypes: splitList(s.DTypes)}}
 	if s.Filter != "" {
@@ -75,6 +76,9 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 			return o, inputErr("--filter: %v", err)
 		}
 		o.Kernel.Filter = re
+	}
+	if s.Reference != "" && !slices.Contains(ReferenceValues, s.Reference) {
+		return o, inputErr("--reference: %q is not one of %s", s.Reference, strings.Join(ReferenceValues, ", "))
 	}
 	var oe *kernels.OptionError
 	if err := kernels.ValidateOptions(o.Kernel); errors.As(err, &oe) {
@@ -93,6 +97,9 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 	case s.Config != "":
 		if s.Filter != "" || s.Ops != "" || s.DTypes != "" || s.MaxTime != 0 {
 			return o, inputErr("--config: --filter, --op, --dtype and --max-time apply to built-in suites; set them per suite in %s", s.Config)
+		}
+		if s.Reference != "" {
+			return o, inputErr("--config: --reference applies to built-in suites; a python: suite of %s names its own reference", s.Config)
 		}
 		cfg, err := config.Load(s.Config)
 		if err != nil {
@@ -115,8 +122,8 @@ func (s Settings) Options(devices func() ([]kernels.Device, error)) (Options, er
 }
 
 // List writes the built-in suites o.Suites names (all when none) with the
-// benchmarks o.Kernel selects, or, with o.Config, the config's suites
-// (listConfig).
+// benchmarks o.Kernel selects (and, with o.Reference, their PyTorch
+// references), or, with o.Config, the config's suites (listConfig).
 func List(w io.Writer, o Options) error {
 	if o.Config != nil {
 		return listConfig(w, o.Config, o.Suites)
@@ -131,6 +138,9 @@ func List(w io.Writer, o Options) error {
 			fmt.Fprintf(w, "%s: %s\n", s.Name, s.Description)
 			for _, b := range s.Benchmarks {
 				fmt.Fprintf(w, "  %s\n", b)
+			}
+			if o.Reference != "" {
+				listReferences(w, s.Name, s.Benchmarks)
 			}
 		}
 	}

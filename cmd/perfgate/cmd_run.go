@@ -38,6 +38,7 @@ func registerRunFlags(fs interface {
 	fs.BoolVar(&s.List, "list", false, "list suites and benchmarks (no GPU needed) and exit")
 	fs.BoolVar(&s.Fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
 	fs.DurationVar(&s.MaxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
+	fs.StringVar(&s.Reference, "reference", "", "after the built-in suites, measure their PyTorch references in the same run and set speedup_vs_torch on each benchmark that has one: torch (python3 must import torch, else exit 2) or auto (without PyTorch, run without them); docs/gpu.md, \"In-run PyTorch references\"")
 	fs.StringVar(&s.Pace, "pace", e.GetenvOr("PERFGATE_PACE", ""), "spacing of samples under the GPU's power limit: auto (the default: idle after each sample once NVML reports power or thermal throttling, retaking throttled samples), off, or a fixed idle `ratio` of each sample's GPU time (env PERFGATE_PACE)")
 }
 

@@ -52,6 +52,16 @@ func TestRunListSuiteAndOp(t *testing.T) {
 	golden.Check(t, "run_list_suite_op.txt", out)
 }
 
+// TestRunListReference: --list --reference torch lists each suite's
+// PyTorch arms after its benchmarks, the same selection's.
+func TestRunListReference(t *testing.T) {
+	code, out, errs := runCmd(t, "run", "--list", "--suite", "gemm,attention", "--op", "tiled", "--dtype", "fp16", "--size", "small", "--reference", "torch")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden.Check(t, "run_list_reference.txt", out)
+}
+
 func TestRunUsageErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -65,6 +75,8 @@ func TestRunUsageErrors(t *testing.T) {
 		{"negative max-time", []string{"run", "--suite", "memory", "--max-time", "-1s"}, "-max-time: -1s is negative"},
 		{"stray argument", []string{"run", "elementwise"}, `unexpected argument "elementwise"`},
 		{"config with a built-in flag", []string{"run", "--config", "x.yml", "--filter", "add"}, "-config: --filter, --op, --dtype and --max-time apply to built-in suites"},
+		{"unknown reference", []string{"run", "--suite", "memory", "--reference", "pytorch"}, `-reference: "pytorch" is not one of torch, auto`},
+		{"config with a reference", []string{"run", "--config", "x.yml", "--reference", "torch"}, "-config: --reference applies to built-in suites"},
 		{"unknown op", []string{"run", "--suite", "rowwise", "--op", "layernrom"}, `-op: "layernrom" is not an operation of a built-in suite`},
 		{"op of another suite", []string{"run", "--suite", "rowwise", "--op", "cublas"}, "--filter, --op, --dtype: they select no benchmark of rowwise"},
 		{"list of an unknown suite", []string{"run", "--list", "--suite", "nope"}, `-suite: unknown suite "nope"`},

@@ -58,3 +58,64 @@ func TestExports(t *testing.T) {
 		t.Errorf("compare --format latex: exit %d, %s\n%s", code, errOut, out)
 	}
 }
+
+// torchRatiosPlaceholder is docs/gpu.md's table of ratios until the GPU
+// run's results are committed.
+const torchRatiosPlaceholder = "Not measured yet: `docs/results/torchref/device.sh` writes `round-1.json` … `round-3.json` on the\n" +
+	"GPU machine. Commit them under `docs/results/torchref/` and put the output of\n" +
+	"`perfgate summary --speedups torch docs/results/torchref/round-*.json` here.\n"
+
+// TestGPUDocTorchRatios: docs/gpu.md's table of ratios over PyTorch is
+// what summary --speedups torch writes for the committed rounds of
+// run --rounds 3 --reference torch, never edited by hand; until they are
+// committed, the section says how to make them.
+func TestGPUDocTorchRatios(t *testing.T) {
+	const begin, end = "<!-- generated: perfgate summary --speedups torch docs/results/torchref/round-*.json -->\n", "<!-- end generated -->"
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "gpu.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), begin)
+	table, _, ok2 := strings.Cut(rest, end)
+	if !ok || !ok2 {
+		t.Fatalf("docs/gpu.md has no section between %q and %q", begin, end)
+	}
+	rounds, err := filepath.Glob(filepath.Join("..", "..", "docs", "results", "torchref", "round-*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := torchRatiosPlaceholder
+	if len(rounds) > 0 {
+		out, errOut, code := invoke(t, nil, append([]string{"summary", "--speedups", "torch"}, rounds...)...)
+		if code != 0 {
+			t.Fatalf("summary --speedups torch %v: exit %d: %s", rounds, code, errOut)
+		}
+		want = out
+	}
+	if table != want {
+		t.Errorf("docs/gpu.md's table of ratios is not the generator's output; replace it with\n%s", want)
+	}
+}
+
+// TestSummarySpeedups: --speedups writes the table of a run's ratios over
+// its in-run PyTorch references, and is Markdown only.
+func TestSummarySpeedups(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ref.json")
+	res := `{"schema": "perfgate.results/v1", "run": {"id": "r", "repo": "o/r", "commit": "` + strings.Repeat("a", 40) +
+		`", "branch": "main", "event": "push", "testbed": "t", "started_at": "2026-11-27T09:00:00Z"}, "benchmarks": [` +
+		`{"suite": "elementwise", "name": "add/dtype=fp32/n=16M/mode=cold", "unit": "us", "better": "lower", "samples": [50],` +
+		` "metrics": {"median_us": 50, "speedup_vs_torch": 1.02}, "info": {"reference_torch": "elementwise/torch.add/dtype=fp32/n=16M/mode=cold"}},` +
+		`{"suite": "elementwise", "name": "torch.add/dtype=fp32/n=16M/mode=cold", "unit": "us", "better": "lower", "samples": [51], "metrics": {"median_us": 51}}]}`
+	if err := os.WriteFile(file, []byte(res), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := invoke(t, nil, "summary", "--speedups", "torch", file)
+	want := "| suite | benchmark | reference | cold | batch |\n|:--|:--|:--|--:|--:|\n" +
+		"| <code>elementwise</code> | <code>add/dtype=fp32/n=16M</code> | <code>torch.add</code> | 1.02× (excellent) |  |\n"
+	if code != 0 || out != want {
+		t.Errorf("exit %d, %s\n%s\nwant\n%s", code, errOut, out, want)
+	}
+	if _, errOut, code := invoke(t, nil, "summary", "--speedups", "torch", "--format", "csv", file); code != 2 || !strings.Contains(errOut, "--speedups writes one Markdown table") {
+		t.Errorf("--speedups --format csv: exit %d, %q", code, errOut)
+	}
+}

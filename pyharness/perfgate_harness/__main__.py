@@ -4,6 +4,8 @@ Exit status 0 when the results were written (failed benchmarks are error
 entries in them), 2 for a spec, module or function that cannot be used.
 python3 -m perfgate_harness draw SPEC.json OUT.json is one draw process of
 run's (runspec.take_draws): it writes the measurements of spec["draws"].
+python3 -m perfgate_harness probe prints what run --reference torch can
+measure (torchref.probe), one JSON object, and exits 0 even without torch.
 """
 
 import json
@@ -11,7 +13,7 @@ import os
 import sys
 
 from . import results
-from .runspec import SpecError, run_draws, run_spec
+from .runspec import SpecError, run_draws, run_specs
 
 USAGE = "usage: python3 -m perfgate_harness run SPEC.json OUT.json"
 
@@ -25,6 +27,10 @@ CONNECTIONS = "CUDA_DEVICE_MAX_CONNECTIONS"
 
 def main(argv):
     os.environ.setdefault(CONNECTIONS, "1")
+    if argv == ["probe"]:
+        from .torchref import probe
+        print(json.dumps(probe()))
+        return 0
     if len(argv) != 3 or argv[0] not in ("run", "draw"):
         sys.stderr.write(USAGE + "\n")
         return 2
@@ -35,7 +41,7 @@ def main(argv):
             with open(argv[2], "w", encoding="utf-8") as f:
                 json.dump(run_draws(spec), f)
             return 0
-        bs, env = run_spec(spec)
+        bs, env = run_specs(spec)
     except (OSError, ValueError, KeyError, SpecError) as e:
         sys.stderr.write("perfgate_harness: %s: %s\n" % (argv[1], e))
         return 2

@@ -13,6 +13,17 @@ arguments (numbers as int or float) and dtype= a torch dtype when the suite
 lists dtypes, it returns the callable to time (no arguments). With a
 reference, both callables' return values are compared (check.py) before
 anything is timed; a mismatch makes the case's benchmarks errors.
+
+perfgate's own specs (run --reference torch: runner/torchref) use four
+more keys. "args": keyword arguments every case's factory gets beside its
+parameters, not part of the benchmark names ({"op": "add"}). "check":
+{"module", "function"}, a factory of the expected output with the same
+arguments, compared as a reference's but never timed. "graph": false times
+the callable as stream launches (a PyTorch eager loop), never captured.
+A case's "ops" and "launches" (default 1): the operations one call makes
+(samples are µs per op) and the kernel launches it queues; its
+"tolerance", the spec's for that case. A file of
+{"specs": [spec, ...]} runs each in turn into one results file.
 """
 
 import importlib.util
@@ -74,10 +85,40 @@ def _check_spec(spec):
     ref = spec.get("reference")
     if ref is not None and not all(k in ref for k in ("name", "module", "function")):
         raise SpecError("the spec's reference needs name, module and function")
+    chk = spec.get("check")
+    if chk is not None and not all(k in chk for k in ("module", "function")):
+        raise SpecError("the spec's check needs module and function")
+    if not isinstance(spec.get("args", {}), dict):
+        raise SpecError("the spec's args must be an object")
 
 
-def run_spec(spec, log=sys.stderr):
-    """Run every case of spec and return (benchmarks, env)."""
+def run_specs(doc, log=sys.stderr):
+    """Run a spec, or each spec of {"specs": [...]} in turn; return (benchmarks, env).
+
+    The specs' draw-sensitive benchmarks take their other draws together,
+    after the last spec: three processes for the file, not three a spec.
+    """
+    if "specs" not in doc:
+        return run_spec(doc, log)
+    if not isinstance(doc["specs"], list) or not doc["specs"]:
+        raise SpecError("specs must be a non-empty list")
+    out, env, pending = [], None, []
+    for i, spec in enumerate(doc["specs"]):
+        bs, e = run_spec(spec, log, pending, i)
+        out.extend(bs)
+        env = env or e
+    if pending:
+        take_draws(doc, pending, log)
+        results.add_ref_speedups(out)  # a pooled benchmark was rewritten in place
+    return out, env
+
+
+def run_spec(spec, log=sys.stderr, defer=None, index=0):
+    """Run every case of spec and return (benchmarks, env).
+
+    With a list defer, the draw-sensitive benchmarks are left pending in it
+    (tagged with the spec's index) for run_specs to draw, not drawn here.
+    """
     import torch
 
     from .cuda import fingerprint
@@ -89,11 +130,14 @@ def run_spec(spec, log=sys.stderr):
     make = load_function(spec["module"], spec["function"])
     ref = spec.get("reference")
     make_ref = load_function(ref["module"], ref["function"]) if ref else None
+    chk = spec.get("check")
+    if chk and not ref:
+        make_ref = load_function(chk["module"], chk["function"])
     suite, op, modes = spec["suite"], spec["name"], spec["modes"]
     out = []
     pending = None if spec.get("fast") else []  # draw-sensitive benchmarks (bench.bench), fast runs take one draw
     for i, case in enumerate(spec["cases"]):
-        params, kwargs = _case_args(case)
+        params, kwargs = _case_args(case, spec)
         first = len(pending or [])
         bs = _run_case(suite, op, params, kwargs, make, ref and ref["name"], make_ref, modes, rule, case, spec, pending)
         for p in (pending or [])[first:]:
@@ -104,26 +148,32 @@ def run_spec(spec, log=sys.stderr):
                 log.flush()
         out.extend(bs)
         torch.cuda.empty_cache()
-    if pending:
+    if pending and defer is not None:
+        for p in pending:
+            p["spec"] = index
+        defer.extend(pending)
+    elif pending:
         take_draws(spec, pending, log)
     results.add_ref_speedups(out)
     return out, fingerprint()
 
 
-def _case_args(case):
-    """Return a case's parameters (strings, with dtype) and the factory's keyword arguments."""
+def _case_args(case, spec):
+    """Return a case's parameters (strings, with dtype) and the factory's keyword arguments (with spec's args)."""
     import torch
     params = dict(case.get("params", {}))
     kwargs = {k: _number(v) for k, v in params.items()}
     if case.get("dtype"):
         params["dtype"] = case["dtype"]
         kwargs["dtype"] = getattr(torch, TORCH_DTYPES[case["dtype"]])
+    kwargs.update(spec.get("args", {}))
     return params, kwargs
 
 
 def take_draws(spec, pending, log):
     """Take the other draws of the pending benchmarks, each draw in a process of its own, and pool them.
 
+    spec is the spec, or the file of specs (run_specs), they came from.
     A torch process has one CUDA context, so where the Go harness makes a
     context a draw, this harness starts a process (python3 -m
     perfgate_harness draw), one at a time, each measuring its share of every
@@ -139,8 +189,9 @@ def take_draws(spec, pending, log):
         todo = [i for i, p in enumerate(pending) if d < p["m"].draws and i not in errs]
         if not todo:
             break
-        child = dict(spec, draws=[{"case": pending[i]["case"], "ref": pending[i]["ref"], "mode": pending[i]["mode"],
-                                   "draws": pending[i]["m"].draws} for i in todo])
+        child = dict(spec, draws=[dict({"case": pending[i]["case"], "ref": pending[i]["ref"], "mode": pending[i]["mode"],
+                                        "draws": pending[i]["m"].draws}, **({"spec": pending[i]["spec"]} if "spec" in pending[i] else {}))
+                                  for i in todo])
         got, err = _draw_process(child)
         if err:
             note = "draws %d-%d not taken: the process of draw %d failed: %s" % (d + 1, k, d + 1, err)
@@ -186,25 +237,40 @@ def _draw_process(child):
     return got, None
 
 
-def run_draws(spec):
-    """Measure one draw of each of spec["draws"] in this process (python3 -m perfgate_harness draw); return a list."""
+def run_draws(doc):
+    """Measure one draw of each of doc["draws"] in this process (python3 -m perfgate_harness draw); return a list.
+
+    doc is a spec, or a file of specs whose draws name their spec's index.
+    One callable is kept at a time (the draws come case by case), so a
+    file's inputs are never all allocated at once.
+    """
     from .bench import measure
     from .sampling import rules_for
 
-    _check_spec(spec)
-    rule = rules_for(size=spec.get("size", ""), max_time=int(spec.get("max_time_ns", 0)), pace=spec.get("pace", ""))
-    fns, out = {}, []
-    for want in spec["draws"]:
-        key = (want["case"], bool(want["ref"]))
+    out, key, fn = [], None, None
+    for want in doc["draws"]:
+        spec = doc["specs"][want["spec"]] if "specs" in doc else doc
+        _check_spec(spec)
+        rule = rules_for(size=spec.get("size", ""), max_time=int(spec.get("max_time_ns", 0)), pace=spec.get("pace", ""))
         fnspec = spec["reference"] if want["ref"] else spec
         try:
-            if key not in fns:
-                _, kwargs = _case_args(spec["cases"][want["case"]])
-                fns[key] = load_function(fnspec["module"], fnspec["function"])(**kwargs)
-            out.append(measurement_dict(measure(fns[key], want["mode"], rule.per_draw(want["draws"]))))
+            if key != (want.get("spec"), want["case"], bool(want["ref"])):
+                key, fn = None, None
+                _, kwargs = _case_args(spec["cases"][want["case"]], spec)
+                fn = load_function(fnspec["module"], fnspec["function"])(**kwargs)
+                key = (want.get("spec"), want["case"], bool(want["ref"]))
+            how = _how(spec, spec["cases"][want["case"]], bool(want["ref"]))
+            out.append(measurement_dict(measure(fn, want["mode"], rule.per_draw(want["draws"]), **how)))
         except Exception as e:  # noqa: BLE001 - reported per benchmark, as the first draw's failures are
             out.append({"error": "%s: %s" % (type(e).__name__, e)})
     return out
+
+
+def _how(spec, case, ref):
+    """Return how the case's callable is measured (bench's how): the reference's as a user suite's, always."""
+    if ref:
+        return {}
+    return {"graph": bool(spec.get("graph", True)), "ops": int(case.get("ops", 1)), "launches": int(case.get("launches", 1))}
 
 
 def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, case, spec, pending=None):
@@ -219,17 +285,23 @@ def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, ca
             (errors(ref_op, "not run: %s failed" % spec["function"]) if ref_op else [])
     out, mismatch = [], None
     if make_ref is not None:
+        rname = (spec.get("reference") or spec.get("check"))["function"]
         try:
             rfn = make_ref(**kwargs)
         except Exception as e:  # noqa: BLE001
-            return errors(op, "not checked: the reference failed") + errors(ref_op, "%s(%s) raised %s: %s" % (
-                spec["reference"]["function"], _show(kwargs), type(e).__name__, e))
+            why = "%s(%s) raised %s: %s" % (rname, _show(kwargs), type(e).__name__, e)
+            if not ref_op:
+                return errors(op, "not checked: the expected output's factory " + why)
+            return errors(op, "not checked: the reference failed") + errors(ref_op, why)
         try:
-            check_outputs(fn(), rfn(), float(spec.get("tolerance", 0)))
+            check_outputs(fn(), rfn(), float(case.get("tolerance", spec.get("tolerance", 0))))
         except Mismatch as e:
             mismatch = str(e)
         except Exception as e:  # noqa: BLE001
-            mismatch = "running %s and %s to compare them raised %s: %s" % (op, ref_op, type(e).__name__, e)
+            mismatch = "running %s and %s to compare them raised %s: %s" % (op, ref_op or rname, type(e).__name__, e)
+        if not ref_op:
+            rfn = None  # the expected output's inputs need not stay allocated while fn is timed
+    if ref_op:
         first = len(pending or [])
         out = bench(rfn, suite, ref_op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0), pending=pending)
         for p in (pending or [])[first:]:
@@ -237,7 +309,8 @@ def _run_case(suite, op, params, kwargs, make, ref_op, make_ref, modes, rule, ca
     if mismatch:
         return errors(op, mismatch) + out
     first = len(pending or [])
-    own = bench(fn, suite, op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0), ref_op or "", pending=pending)
+    own = bench(fn, suite, op, params, modes, rule, case.get("bytes", 0), case.get("flops", 0), ref_op or "", pending=pending,
+                how=_how(spec, case, False))
     for p in (pending or [])[first:]:
         p["ref"] = False
     return own + out

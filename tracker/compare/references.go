@@ -35,8 +35,11 @@ func SpeedupCategory(s float64) string {
 	return "needs work"
 }
 
-// references collects the candidate's in-run references: every benchmark
-// with info.reference and a speedup_vs_* metric, sorted by suite and name.
+// references collects the candidate's in-run references: every
+// speedup_vs_<ref> metric of a benchmark that names its reference, in
+// info.reference_<ref> (one per metric: PyTorch's arms of run --reference
+// torch) or else info.reference (the suite's own), sorted by suite, name
+// and metric.
 func references(candidate []*model.Results) []Reference {
 	type acc struct {
 		r   Reference
@@ -46,12 +49,13 @@ func references(candidate []*model.Results) []Reference {
 	var order []*acc
 	for _, run := range candidate {
 		for _, b := range run.Benchmarks {
-			ref := b.Info["reference"]
-			if ref == "" || b.Error != "" {
+			if b.Error != "" {
 				continue
 			}
 			for m, v := range b.Metrics {
-				if !strings.HasPrefix(m, "speedup_vs_") || v <= 0 {
+				suffix, ok := strings.CutPrefix(m, "speedup_vs_")
+				ref := cmp.Or(b.Info["reference_"+suffix], b.Info["reference"])
+				if !ok || v <= 0 || ref == "" {
 					continue
 				}
 				k := b.Suite + "/" + b.Name + "\x00" + m
