@@ -1,60 +1,52 @@
 package kernels
 
 import (
-	"regexp"
-	"time"
+	"github.com/perfgate/perfgate/kernels/cmdpath"
+	"github.com/perfgate/perfgate/kernels/measure"
+	"github.com/perfgate/perfgate/kernels/sharing"
+	"github.com/perfgate/perfgate/kernels/suite"
+	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// Options selects and tunes what a suite run measures.
-type Options struct {
-	// Filter keeps only benchmarks whose "suite/name" matches (nil: all).
-	Filter *regexp.Regexp
-	// Ops keeps only benchmarks whose operation (the first name segment:
-	// layernorm, cublas, add, …) is one of these (nil: all).
-	Ops []string
-	// Size is a size preset: small, medium (default) or large.
-	Size string
-	// Fast lowers every time budget for smoke runs (numbers are noisier).
-	Fast bool
-	// DTypes keeps only these element types (nil: all the suite has).
-	DTypes []string
-	// MaxTime caps the time spent measuring one benchmark (0: 15 s; 1 s with
-	// Fast; 5 s at SizeCI, where MaxSamples stops first).
-	MaxTime time.Duration
-	// Pace spaces samples so sustained work stays under the GPU's power
-	// limit: PaceAuto ("" too) idles only once NVML reports a throttled
-	// sample, PaceOff never, a number is a fixed idle ratio (pacer).
-	Pace string
-	// Progress, when set, receives one line per benchmark as it finishes.
-	Progress func(line string)
-	// CacheDir holds compiled PTX ("": the user cache directory + /perfgate).
-	CacheDir string
-	// Worker is the command line that starts one worker process of perfgate
-	// itself (the sharing suite); the workload's flags are appended.
-	Worker []string
-	// MPSControl is the nvidia-cuda-mps-control to run ("": from PATH).
-	MPSControl string
-	// Unchanged maps "suite/name" to the baseline's ptx_sha256: a benchmark
-	// whose kernels compile to the same hash is not measured (SkipUnchanged).
-	Unchanged map[string]string
-}
+// Options selects and tunes what a suite run measures (suite.Options).
+type Options = suite.Options
 
-// The size presets. SizeCI is the pull-request check's preset: few sizes
-// (one launch-bound, one bandwidth-bound per operation) and per-benchmark
-// budgets bounded by samples (rulesFor), so the default PR run of every
-// built-in suite, three rounds included, takes a few minutes (docs/action.md).
+// The size presets (suite.SizeCI …).
 const (
-	SizeCI     = "ci"
-	SizeSmall  = "small"
-	SizeMedium = "medium"
-	SizeLarge  = "large"
+	SizeCI     = suite.SizeCI
+	SizeSmall  = suite.SizeSmall
+	SizeMedium = suite.SizeMedium
+	SizeLarge  = suite.SizeLarge
 )
 
 // Sizes lists the valid values of Options.Size.
-var Sizes = []string{SizeSmall, SizeMedium, SizeLarge, SizeCI}
+var Sizes = suite.Sizes
 
 // DTypes lists the element types of the built-in suites.
-var DTypes = []string{"fp32", "fp16", "bf16"}
+var DTypes = suite.DTypes
+
+// An OptionError names the Options field that is invalid (suite.OptionError).
+type OptionError = suite.OptionError
+
+// SharingWork is what one worker process of the sharing suite runs
+// (sharing.Work).
+type SharingWork = sharing.Work
+
+// The timings a GPU kernel is measured in, as values of its mode= parameter
+// (measure.Cold, measure.Batch).
+const (
+	ModeCold  = measure.Cold
+	ModeBatch = measure.Batch
+)
+
+// ModeHost is the mode of a benchmark that runs on the host alone, needing
+// no GPU (cmdpath.OnHost).
+const ModeHost = cmdpath.OnHost
+
+// AddRefSpeedups sets speedup_vs_<op> on every benchmark of bs that names
+// a reference present in bs (suite.AddRefSpeedups): a caller that runs user
+// kernels separately calls it on all of a suite's benchmarks.
+func AddRefSpeedups(bs []model.Benchmark) { suite.AddRefSpeedups(bs) }
 
 // SuiteInfo describes a built-in suite for --list.
 type SuiteInfo struct {

@@ -1,9 +1,12 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // An attnShape is one attention workload: batch, query heads, sequence
@@ -78,8 +81,8 @@ var attnDTypes = []string{"fp16", "bf16"}
 // materialised, and the fused flash-style kernel.
 var attentionOps = []string{"naive", "tiled"}
 
-func attentionCases(size string, dtypes []string) []benchCase {
-	var cs []benchCase
+func attentionCases(size string, dtypes []string) []suite.Case {
+	var cs []suite.Case
 	for _, sh := range attnShapes[size] {
 		for _, dt := range attnDTypes {
 			if !slices.Contains(dtypes, dt) {
@@ -87,8 +90,8 @@ func attentionCases(size string, dtypes []string) []benchCase {
 			}
 			for _, causal := range []bool{false, true} {
 				for _, op := range attentionOps {
-					cs = append(cs, benchCase{Suite: "attention", Op: op, DType: dt, N: sh.elems(),
-						Params: append([]param{{"dtype", dt}}, shapeParams(sh, causal)...)})
+					cs = append(cs, suite.Case{Suite: "attention", Op: op, DType: dt, N: sh.elems(),
+						Params: append([]suite.Param{{K: "dtype", V: dt}}, shapeParams(sh, causal)...)})
 				}
 			}
 		}
@@ -98,35 +101,18 @@ func attentionCases(size string, dtypes []string) []benchCase {
 
 // shapeParams names a shape; hkv only for grouped-query shapes, so the
 // names of the others stay what their history has.
-func shapeParams(sh attnShape, causal bool) []param {
-	ps := []param{{"b", strconv.Itoa(sh.B)}, {"h", strconv.Itoa(sh.H)}}
+func shapeParams(sh attnShape, causal bool) []suite.Param {
+	ps := []suite.Param{{K: "b", V: strconv.Itoa(sh.B)}, {K: "h", V: strconv.Itoa(sh.H)}}
 	if sh.kvHeads() != sh.H {
-		ps = append(ps, param{"hkv", strconv.Itoa(sh.kvHeads())})
+		ps = append(ps, suite.Param{K: "hkv", V: strconv.Itoa(sh.kvHeads())})
 	}
-	return append(ps, param{"s", strconv.Itoa(sh.S)}, param{"d", strconv.Itoa(sh.D)}, param{"causal", strconv.FormatBool(causal)})
-}
-
-// paramOf returns the value of c's parameter k ("" if absent).
-func (c benchCase) paramOf(k string) string {
-	for _, p := range c.Params {
-		if p.K == k {
-			return p.V
-		}
-	}
-	return ""
-}
-
-// intParam returns c's integer parameter k (0 if absent or malformed: the
-// catalog writes every one, so that never happens for built-in cases).
-func (c benchCase) intParam(k string) int {
-	v, _ := strconv.Atoi(c.paramOf(k))
-	return v
+	return append(ps, suite.Param{K: "s", V: strconv.Itoa(sh.S)}, suite.Param{K: "d", V: strconv.Itoa(sh.D)}, suite.Param{K: "causal", V: strconv.FormatBool(causal)})
 }
 
 // attnCase reads an attention case's shape and mask back from its parameters.
-func attnCase(c benchCase) (attnShape, bool) {
-	return attnShape{B: c.intParam("b"), H: c.intParam("h"), S: c.intParam("s"), D: c.intParam("d"), KVH: c.intParam("hkv")},
-		c.paramOf("causal") == "true"
+func attnCase(c suite.Case) (attnShape, bool) {
+	return attnShape{B: c.IntParam("b"), H: c.IntParam("h"), S: c.IntParam("s"), D: c.IntParam("d"), KVH: c.IntParam("hkv")},
+		c.Param("causal") == "true"
 }
 
 // Seeds of the attention inputs.
@@ -294,6 +280,18 @@ func compareOutputs(got, want []byte, dtype string, n int64, tol tolerance) *err
 	}
 	return e
 }
+
+// softmaxEntry names the naive softmax kernel for rows of s: one per length.
+func softmaxEntry(dtype string, s int, causal bool) string {
+	name := fmt.Sprintf("naive_softmax_%s_s%d", dtype, s)
+	if causal {
+		name += "_causal"
+	}
+	return name
+}
+
+// rowsPerWarp is how many rows of s one warp of the softmax handles.
+func rowsPerWarp(s int) int { return max(1, 256/s) }
 
 // flash2 reports whether the fused kernel of shape s is flash2 (128 query
 // rows a block, 32 a warp) rather than flash (64 a block, 16 a warp): the

@@ -15,6 +15,8 @@ import (
 	"unsafe"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // attnTensors are the device buffers of one attention case.
@@ -26,7 +28,7 @@ type attnTensors struct {
 // prepareAttention sets up one attention case (naive or tiled), checks its
 // output against the fp64 CPU reference on sampled heads and rows and, for
 // the tiled kernel at S ≥ 1024, against the naive path on every element.
-func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
+func prepareAttention(g *gpu, c suite.Case) (*prepared, error) {
 	sh, causal := attnCase(c)
 	if sh.S < 128 || sh.S > 4096 || sh.S&(sh.S-1) != 0 || (sh.D != 64 && sh.D != 128) || sh.kvHeads() < 1 || sh.H%sh.kvHeads() != 0 {
 		return nil, fmt.Errorf("attention kernels need S a power of two from 128 to 4096, d of 64 or 128 and K/V heads dividing the heads, not %+v", sh)
@@ -89,7 +91,7 @@ func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 		timed, entries = []*launch{fl}, []string{name}
 	}
 	p.work, p.launches = launchesWork(timed), len(timed)
-	p.meta = workMeta{Bytes: sh.bytes(c.DType), FLOPs: sh.flops(causal), PTXHash: m.hash(entries...),
+	p.meta = suite.WorkMeta{Bytes: sh.bytes(c.DType), FLOPs: sh.flops(causal), PTXHash: m.hash(entries...),
 		PerSecond: map[string]float64{"queries_per_s": float64(sh.heads()) * float64(sh.S)},
 		Metrics:   map[string]float64{}, Info: map[string]string{"kernels": fmt.Sprint(entries)}}
 	if err := g.checkAttention(p, c, sh, causal, t, naive); err != nil {
@@ -107,7 +109,7 @@ func prepareAttention(g *gpu, c benchCase) (*prepared, error) {
 
 // checkAttention runs the timed work once on a poisoned output and checks it
 // (see prepareAttention), recording the errors in p.meta.Metrics.
-func (g *gpu) checkAttention(p *prepared, c benchCase, sh attnShape, causal bool, t attnTensors, naive []*launch) error {
+func (g *gpu) checkAttention(p *prepared, c suite.Case, sh attnShape, causal bool, t attnTensors, naive []*launch) error {
 	bytes := sh.elems() * elemSize(c.DType)
 	tol := attnTolerance(c.Op, c.DType)
 	if err := g.checkOnce(p, t.o, bytes, func() error { return nil }); err != nil {
@@ -260,15 +262,3 @@ func launchesWork(ls []*launch) workFunc {
 func setArg(l *launch, i int, v uint64) {
 	*(*uint64)(unsafe.Add(l.params.slots, 8*i)) = v
 }
-
-// softmaxEntry names the naive softmax kernel for rows of s: one per length.
-func softmaxEntry(dtype string, s int, causal bool) string {
-	name := fmt.Sprintf("naive_softmax_%s_s%d", dtype, s)
-	if causal {
-		name += "_causal"
-	}
-	return name
-}
-
-// rowsPerWarp is how many rows of s one warp of the softmax handles.
-func rowsPerWarp(s int) int { return max(1, 256/s) }

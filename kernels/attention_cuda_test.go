@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // TestAttentionAndDecodeMetrics runs small attention and decode cases and
@@ -65,9 +67,9 @@ func TestTiledAgainstNaive(t *testing.T) {
 func testTiledAgainstNaive(t *testing.T, s *Session, sh attnShape) {
 	for _, dt := range attnDTypes {
 		for _, causal := range []bool{false, true} {
-			c := benchCase{Suite: "attention", Op: "tiled", DType: dt,
-				Params: append([]param{{"dtype", dt}}, shapeParams(sh, causal)...)}
-			t.Run(c.name(""), func(t *testing.T) {
+			c := suite.Case{Suite: "attention", Op: "tiled", DType: dt,
+				Params: append([]suite.Param{{K: "dtype", V: dt}}, shapeParams(sh, causal)...)}
+			t.Run(c.Name(""), func(t *testing.T) {
 				err := s.do(func(g *gpu) error {
 					g.cacheDir = t.TempDir()
 					p, err := prepareAttention(g, c)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 func TestAttnFLOPs(t *testing.T) {
@@ -34,12 +36,12 @@ func TestAttnFLOPs(t *testing.T) {
 
 func TestAttnShapeParams(t *testing.T) {
 	for _, sh := range []attnShape{mha(8, 16, 2048, 128), gqaPrefill, {B: 2, H: 4, S: 128, D: 64, KVH: 4}} {
-		c := benchCase{Params: shapeParams(sh, true)}
+		c := suite.Case{Params: shapeParams(sh, true)}
 		got, causal := attnCase(c)
 		if got.kvHeads() != sh.kvHeads() || got.group() != sh.group() || got.elems() != sh.elems() || !causal {
 			t.Errorf("%+v: read back as %+v", sh, got)
 		}
-		if named, gqa := c.paramOf("hkv") != "", sh.kvHeads() != sh.H; named != gqa {
+		if named, gqa := c.Param("hkv") != "", sh.kvHeads() != sh.H; named != gqa {
 			t.Errorf("%+v: params %v (hkv only for grouped-query shapes)", sh, c.Params)
 		}
 	}

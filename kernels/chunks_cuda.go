@@ -2,14 +2,18 @@
 
 package kernels
 
-import "gorgonia.org/cu"
+import (
+	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/measure"
+)
 
 // chunked splits a launch sequence of total units of per launches each into
-// the chunks of chunkRanges: issue(s, from, count) enqueues the units
+// the chunks of measure.ChunkRanges: issue(s, from, count) enqueues the units
 // [from, from+count) once.
 func chunked(total, per int, issue func(s cu.Stream, from, count int) error) []workFunc {
 	var ws []workFunc
-	for _, r := range chunkRanges(total, per) {
+	for _, r := range measure.ChunkRanges(total, per) {
 		ws = append(ws, func(s cu.Stream, n int) error {
 			for range n {
 				if err := issue(s, r.From, r.Count); err != nil {

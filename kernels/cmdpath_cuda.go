@@ -49,14 +49,10 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/perfgate/perfgate/kernels/cmdpath"
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
-
-// suiteRunners run the built-in suites that do not fit prepare-then-time
-// (RunSuite hands them the whole suite): cmdpath and sharing.
-var suiteRunners = map[string]func(s *Session, ctx context.Context, o Options) ([]model.Benchmark, error){}
-
-func init() { suiteRunners["cmdpath"] = runCmdpath }
 
 // runCmdpath runs the host benchmarks of cmdpath and then, on the GPU
 // goroutine, the GPU ones.
@@ -65,25 +61,24 @@ func runCmdpath(s *Session, ctx context.Context, o Options) ([]model.Benchmark, 
 	if err != nil {
 		return out, err
 	}
-	def, _ := findSuite("cmdpath")
-	for _, sel := range selectCases(def, o) {
-		if sel.mode != ModeGPU {
+	for _, sel := range suite.Select(cmdpath.Suite, o) {
+		if sel.Mode != cmdpath.OnGPU {
 			continue
 		}
 		var b model.Benchmark
 		err := s.do(func(g *gpu) error {
 			g.cacheDir = o.CacheDir
 			if err := g.ready(); err != nil {
-				b = errorBenchmark(sel.c, ModeGPU, err)
+				b = suite.ErrorBenchmark(sel.Case, cmdpath.OnGPU, err)
 				return nil
 			}
-			hb, err := g.cmdpathBench(sel.c)
+			hb, err := g.cmdpathBench(sel.Case)
 			if err != nil {
 				g.afterFault()
-				b = errorBenchmark(sel.c, ModeGPU, err)
+				b = suite.ErrorBenchmark(sel.Case, cmdpath.OnGPU, err)
 				return nil
 			}
-			b = sampleBench(ctx, sel.c, ModeGPU, hb, o)
+			b = cmdpath.Sample(ctx, sel.Case, cmdpath.OnGPU, hb, o)
 			if b.Error != "" {
 				g.afterFault()
 			}
@@ -96,11 +91,11 @@ func runCmdpath(s *Session, ctx context.Context, o Options) ([]model.Benchmark, 
 			return out, err
 		}
 		if o.Progress != nil {
-			o.Progress(progressLine(b))
+			o.Progress(suite.ProgressLine(b))
 		}
 		out = append(out, b)
 	}
-	finishCmdpath(out)
+	cmdpath.Finish(out)
 	return out, nil
 }
 
@@ -115,37 +110,37 @@ func (f *firstErr) set(err error) {
 func (f *firstErr) get() error { return f.err }
 
 // cmdpathBench builds the GPU benchmark of case c. It runs on the GPU goroutine.
-func (g *gpu) cmdpathBench(c benchCase) (hostBench, error) {
+func (g *gpu) cmdpathBench(c suite.Case) (cmdpath.Bench, error) {
 	m, err := g.loadBuiltin("cmdpath")
 	if err != nil {
-		return hostBench{}, err
+		return cmdpath.Bench{}, err
 	}
 	switch c.Op {
 	case "submit":
-		commands, _ := strconv.Atoi(c.paramOf("commands"))
-		return g.submitBench(m, c.paramOf("work"), c.paramOf("via"), commands)
+		commands, _ := strconv.Atoi(c.Param("commands"))
+		return g.submitBench(m, c.Param("work"), c.Param("via"), commands)
 	case "devpool":
-		return g.devpoolBench(parseSize(c.paramOf("bytes")), c.paramOf("impl") == "cuMemAllocAsync")
+		return g.devpoolBench(cmdpath.ParseSize(c.Param("bytes")), c.Param("impl") == "cuMemAllocAsync")
 	case "htod":
-		return g.htodBench(m, parseSize(c.paramOf("bytes")), c.paramOf("host"))
+		return g.htodBench(m, cmdpath.ParseSize(c.Param("bytes")), c.Param("host"))
 	}
-	return hostBench{}, fmt.Errorf("cmdpath: no GPU benchmark %q", c.Op)
+	return cmdpath.Bench{}, fmt.Errorf("cmdpath: no GPU benchmark %q", c.Op)
 }
 
 // submitBench sends commands to the GPU goroutine, which submits each: a
 // launch with its 128 bytes of parameters, or a 64 KiB cuMemcpyHtoDAsync from
 // pinned memory. via=direct submits with no queue in between. One op is
 // commands submissions and a cuStreamSynchronize.
-func (g *gpu) submitBench(m *module, work, via string, commands int) (hostBench, error) {
+func (g *gpu) submitBench(m *module, work, via string, commands int) (cmdpath.Bench, error) {
 	fn, err := m.fn("pg_cmd")
 	if err != nil {
-		return hostBench{}, err
+		return cmdpath.Bench{}, err
 	}
 	const copyBytes = 64 * kb
 	var fe firstErr
-	hb := hostBench{op: fmt.Sprintf("%d %s commands submitted via %s, then cuStreamSynchronize", commands, work, via),
-		cmds: float64(commands), failed: fe.get}
-	hb.start = func() (func(int) time.Duration, func()) {
+	hb := cmdpath.Bench{Op: fmt.Sprintf("%d %s commands submitted via %s, then cuStreamSynchronize", commands, work, via),
+		Cmds: float64(commands), Failed: fe.get}
+	hb.Start = func() (func(int) time.Duration, func()) {
 		var bufs buffers
 		out, err := bufs.alloc(4)
 		fe.set(err)
@@ -156,9 +151,9 @@ func (g *gpu) submitBench(m *module, work, via string, commands int) (hostBench,
 		arg, outSlot := C.malloc(128), (*C.CUdeviceptr)(C.malloc(8))
 		*outSlot = C.CUdeviceptr(out)
 		stream := cStream(g.stream)
-		submit := func(c *launchCmd) {
+		submit := func(params *[128]byte) {
 			if work == "launch" {
-				fe.set(check("cuLaunchKernel", C.pg_launch_p128(cFunc(fn), stream, arg, unsafe.Pointer(&c.params[0]), outSlot)))
+				fe.set(check("cuLaunchKernel", C.pg_launch_p128(cFunc(fn), stream, arg, unsafe.Pointer(&params[0]), outSlot)))
 			} else {
 				fe.set(check("cuMemcpyHtoDAsync", C.pg_htod(C.CUdeviceptr(dst), host, copyBytes, stream)))
 			}
@@ -166,7 +161,7 @@ func (g *gpu) submitBench(m *module, work, via string, commands int) (hostBench,
 		run := func(n int) time.Duration {
 			t0 := time.Now()
 			for k := 0; k < n && fe.err == nil; k++ {
-				submitAll(via, commands, submit)
+				cmdpath.SubmitAll(via, commands, submit)
 				fe.set(check("cuStreamSynchronize", C.pg_sync(stream)))
 			}
 			return time.Since(t0)
@@ -181,41 +176,18 @@ func (g *gpu) submitBench(m *module, work, via string, commands int) (hostBench,
 	return hb, nil
 }
 
-// submitAll makes commands launch commands and has the calling goroutine
-// submit each: directly, or taken from a channel or a mutex ring that a
-// producer goroutine fills.
-func submitAll(via string, commands int, submit func(*launchCmd)) {
-	if via == "direct" {
-		for i := 0; i < commands; i++ {
-			c := mediumCmd.make()
-			submit(&c)
-		}
-		return
-	}
-	q := newQueue[launchCmd](1000, via == "mutex")
-	go func() {
-		for i := 0; i < commands; i++ {
-			q.send(mediumCmd.make())
-		}
-		q.close()
-	}()
-	for c, ok := q.recv(); ok; c, ok = q.recv() {
-		submit(&c)
-	}
-}
-
 // devpoolBench allocates and frees one device buffer per op: cuMemAlloc and
 // cuMemFree, or cuMemAllocAsync and cuMemFreeAsync from the device's default
 // pool (kept, not trimmed) with one cuStreamSynchronize per sample.
-func (g *gpu) devpoolBench(n int, async bool) (hostBench, error) {
+func (g *gpu) devpoolBench(n int, async bool) (cmdpath.Bench, error) {
 	var fe firstErr
-	hb := hostBench{op: "allocate and free one device buffer (cuMemAlloc/cuMemFree)", failed: fe.get}
+	hb := cmdpath.Bench{Op: "allocate and free one device buffer (cuMemAlloc/cuMemFree)", Failed: fe.get}
 	if async {
-		hb.op = "cuMemAllocAsync + cuMemFreeAsync on the stream, default pool kept (release threshold max); one stream sync per sample"
+		hb.Op = "cuMemAllocAsync + cuMemFreeAsync on the stream, default pool kept (release threshold max); one stream sync per sample"
 		fe.set(check("cuMemPoolSetAttribute (release threshold)", C.pg_pool_keep(C.CUdevice(g.dev))))
 	}
 	stream := cStream(g.stream)
-	hb.start = func() (func(int) time.Duration, func()) {
+	hb.Start = func() (func(int) time.Duration, func()) {
 		return func(k int) time.Duration {
 			t0 := time.Now()
 			var p C.CUdeviceptr
@@ -240,16 +212,16 @@ func (g *gpu) devpoolBench(n int, async bool) (hostBench, error) {
 // htodBench moves n bytes from host to device per op and waits for it:
 // cuMemcpyHtoDAsync from pageable (malloc) or pinned (cuMemHostAlloc)
 // memory, or a kernel reading mapped pinned memory in place (zero-copy).
-func (g *gpu) htodBench(m *module, n int, kind string) (hostBench, error) {
+func (g *gpu) htodBench(m *module, n int, kind string) (cmdpath.Bench, error) {
 	fn, err := m.fn("pg_read_host")
 	if err != nil {
-		return hostBench{}, err
+		return cmdpath.Bench{}, err
 	}
 	var fe firstErr
-	hb := hostBench{op: "copy " + sizeLabel(int64(n)) + "B host→device from " + kind + " memory and wait",
-		bytes: float64(n), failed: fe.get}
+	hb := cmdpath.Bench{Op: "copy " + suite.SizeLabel(int64(n)) + "B host→device from " + kind + " memory and wait",
+		Bytes: float64(n), Failed: fe.get}
 	stream := cStream(g.stream)
-	hb.start = func() (func(int) time.Duration, func()) {
+	hb.Start = func() (func(int) time.Duration, func()) {
 		var host unsafe.Pointer
 		switch kind {
 		case "pageable":

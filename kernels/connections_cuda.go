@@ -29,7 +29,7 @@ import "C"
 // (CUDA_DEVICE_MAX_CONNECTIONS=1) unless the environment names another
 // number. Every context perfgate makes uses a single stream, so more queues
 // buy nothing, and each costs host memory: on the lent H100 a context's
-// peak RSS went from 107 to 60 MiB, a context made for a draw (draws.go)
+// peak RSS went from 107 to 60 MiB, a context made for a draw (measure.DrawsFor)
 // from 90 to 43 MiB, and one round of the default PR run from 481–577 to
 // 378–435 MiB, with the 126 benchmarks' medians unchanged (ratio 1.0005;
 // docs/gpu.md, "Between processes").

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // A decodeShape is one decode workload: B sequences of H heads each, head
@@ -16,9 +18,9 @@ func (s decodeShape) seqs() int64 { return int64(s.B) * int64(s.H) }
 // elems is the number of elements of each of Q, K, V and O, [B·H, L, D].
 func (s decodeShape) elems() int64 { return s.seqs() * int64(s.L) * int64(s.D) }
 
-// decodeModes are the three ways to run the L steps: one launch per step, the
+// decodeStrategies are the three ways to run the L steps: one launch per step, the
 // L launches captured in one CUDA graph, one persistent kernel.
-var decodeModes = []string{"per_launch", "cuda_graph", "persistent"}
+var decodeStrategies = []string{"per_launch", "cuda_graph", "persistent"}
 
 // decodeLengths are the cache lengths by size preset: 128–512, where launch
 // overhead dominates, and 4K as a larger case.
@@ -32,18 +34,18 @@ var decodeLengths = map[string][]int{
 // The decode batch: 8 sequences of 8 heads of dimension 128.
 const decodeB, decodeH, decodeD = 8, 8, 128
 
-func decodeCases(size string, dtypes []string) []benchCase {
-	var cs []benchCase
+func decodeCases(size string, dtypes []string) []suite.Case {
+	var cs []suite.Case
 	for _, l := range decodeLengths[size] {
 		sh := decodeShape{decodeB, decodeH, decodeD, l}
 		for _, dt := range attnDTypes {
 			if !slices.Contains(dtypes, dt) {
 				continue
 			}
-			for _, m := range decodeModes {
-				cs = append(cs, benchCase{Suite: "decode", Op: m, DType: dt, N: sh.elems(),
-					Params: []param{{"dtype", dt}, {"b", strconv.Itoa(sh.B)}, {"h", strconv.Itoa(sh.H)},
-						{"d", strconv.Itoa(sh.D)}, {"l", strconv.Itoa(sh.L)}}})
+			for _, m := range decodeStrategies {
+				cs = append(cs, suite.Case{Suite: "decode", Op: m, DType: dt, N: sh.elems(),
+					Params: []suite.Param{{K: "dtype", V: dt}, {K: "b", V: strconv.Itoa(sh.B)}, {K: "h", V: strconv.Itoa(sh.H)},
+						{K: "d", V: strconv.Itoa(sh.D)}, {K: "l", V: strconv.Itoa(sh.L)}}})
 			}
 		}
 	}
@@ -103,8 +105,8 @@ func planDecode(op string, l, avail int) decodePlan {
 }
 
 // decodeCase reads a decode case's shape back from its parameters.
-func decodeCase(c benchCase) decodeShape {
-	return decodeShape{c.intParam("b"), c.intParam("h"), c.intParam("d"), c.intParam("l")}
+func decodeCase(c suite.Case) decodeShape {
+	return decodeShape{c.IntParam("b"), c.IntParam("h"), c.IntParam("d"), c.IntParam("l")}
 }
 
 // decodeTolerance bounds a decode step's error against the fp64 reference:

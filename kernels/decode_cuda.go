@@ -28,6 +28,8 @@ import (
 	"math"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // decodeArgs are the device arguments every decode kernel takes.
@@ -66,7 +68,7 @@ func (g *gpu) decodeKernel(m *module, op, dtype string, l int) (decodePlan, stri
 // prepareDecode sets up L decode steps for B·H sequences in one of the three
 // launch strategies and checks every step of sampled sequences against the
 // fp64 CPU reference.
-func prepareDecode(g *gpu, c benchCase) (*prepared, error) {
+func prepareDecode(g *gpu, c suite.Case) (*prepared, error) {
 	sh := decodeCase(c)
 	if sh.D != decodeD || sh.L%16 != 0 || sh.L > 4096 {
 		return nil, fmt.Errorf("decode kernels need d = %d and L a multiple of 16 up to 4096, not %+v", decodeD, sh)
@@ -98,7 +100,7 @@ func prepareDecode(g *gpu, c benchCase) (*prepared, error) {
 			return nil, err
 		}
 	}
-	p := &prepared{ops: sh.L, cleanup: bufs.free, meta: workMeta{PTXHash: m.hash(entry),
+	p := &prepared{ops: sh.L, cleanup: bufs.free, meta: suite.WorkMeta{PTXHash: m.hash(entry),
 		PerSecond: map[string]float64{"tokens_per_s": float64(sh.B)},
 		Metrics:   map[string]float64{"warps_per_sequence": float64(pl.Warps)},
 		Info:      map[string]string{"kernels": entry}}}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/perfgate/perfgate/kernels/measure"
 )
 
 // decodeReference runs the whole decode chain on the CPU, rounding each
@@ -91,7 +93,7 @@ func TestDecodeCases(t *testing.T) {
 	if len(cs) != 4*2*3 {
 		t.Fatalf("%d decode cases at medium, want 4 lengths × 2 dtypes × 3 strategies", len(cs))
 	}
-	if got := cs[len(cs)-1].name(ModeBatch); got != "persistent/dtype=bf16/b=8/h=8/d=128/l=4096/mode=batch" {
+	if got := cs[len(cs)-1].Name(measure.Batch); got != "persistent/dtype=bf16/b=8/h=8/d=128/l=4096/mode=batch" {
 		t.Errorf("last case %s", got)
 	}
 	if sh := decodeCase(cs[0]); sh != (decodeShape{8, 8, 128, 128}) {
@@ -112,8 +114,8 @@ func TestAttentionCases(t *testing.T) {
 		"naive/dtype=bf16/b=4/h=32/hkv=8/s=2048/d=128/causal=true/mode=cold": gqaPrefill,
 	}
 	for _, c := range cs {
-		if sh, ok := want[c.name(ModeCold)]; ok {
-			delete(want, c.name(ModeCold))
+		if sh, ok := want[c.Name(measure.Cold)]; ok {
+			delete(want, c.Name(measure.Cold))
 			if got, causal := attnCase(c); got != sh || !causal {
 				t.Errorf("attnCase = %+v, %v", got, causal)
 			}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/kernels/measure"
 )
 
 func TestDiagnose(t *testing.T) {
@@ -62,7 +64,7 @@ func TestUserKernelPure(t *testing.T) {
 		Buffers: []UserBuffer{{Name: "x", DType: "fp32", Len: 4, Init: "random"}, {Name: "y", DType: "fp16", Len: 4, Output: true}},
 		Args:    []UserArg{{Buffer: 0}, {Buffer: 1}, {Buffer: -1, DType: "i32", Value: 4}},
 		Grid:    [3]uint32{1, 1, 1}, Block: [3]uint32{256, 1, 1}}
-	if got := userCase(k, uc).name(ModeCold); got != "saxpy/block=256/n=1M/mode=cold" {
+	if got := userCase(k, uc).Name(measure.Cold); got != "saxpy/block=256/n=1M/mode=cold" {
 		t.Errorf("name %q", got)
 	}
 	if err := validateUserCase(k, 0, uc); err != nil {

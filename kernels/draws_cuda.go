@@ -14,20 +14,22 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/measure"
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // A pendingDraw is a benchmark measured in the session's context whose
-// other draws (draws.go) are still to come; at is its place in the suite's
+// other draws (measure.DrawsFor) are still to come; at is its place in the suite's
 // results.
 type pendingDraw struct {
-	c     benchCase
+	c     suite.Case
 	prep  preparer
 	mode  string
 	at    int
-	meta  workMeta
+	meta  suite.WorkMeta
 	draws int
-	d     drawn
+	d     measure.Drawn
 	took  time.Duration
 	err   error  // a draw failed: the benchmark is an error
 	note  string // how the draws were taken when not in contexts of their own
@@ -68,7 +70,7 @@ func (s *Session) draw(ctx context.Context, out []model.Benchmark, pend []*pendi
 		b := pd.benchmark()
 		out[pd.at] = b
 		if o.Progress != nil {
-			o.Progress(progressLine(b))
+			o.Progress(suite.ProgressLine(b))
 		}
 	}
 	return ctx.Err()
@@ -125,7 +127,7 @@ func (g *gpu) drawOnce(ctx context.Context, h *gpu, d int, pend []*pendingDraw, 
 		if pd.err != nil || d >= pd.draws {
 			continue
 		}
-		if name := pd.c.name(""); name != pc {
+		if name := pd.c.Name(""); name != pc {
 			if p != nil {
 				p.cleanup()
 			}
@@ -139,7 +141,7 @@ func (g *gpu) drawOnce(ctx context.Context, h *gpu, d int, pend []*pendingDraw, 
 			continue
 		}
 		t0 := time.Now()
-		m, err := h.measure(ctx, p, pd.mode, rulesFor(o).perDraw(pd.draws), nil)
+		m, err := h.measure(ctx, p, pd.mode, suite.RulesFor(o).PerDraw(pd.draws), nil)
 		pd.took += time.Since(t0)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -148,17 +150,17 @@ func (g *gpu) drawOnce(ctx context.Context, h *gpu, d int, pend []*pendingDraw, 
 			}
 			continue
 		}
-		pd.d.add(m)
+		pd.d.Add(m)
 	}
 }
 
 // benchmark is the pending benchmark with its draws pooled.
 func (pd *pendingDraw) benchmark() model.Benchmark {
 	if pd.err != nil {
-		return errorBenchmark(pd.c, pd.mode, pd.err)
+		return suite.ErrorBenchmark(pd.c, pd.mode, pd.err)
 	}
-	b := toBenchmark(pd.c, pd.d.measurement(), pd.meta)
-	pd.d.record(b.Metrics)
+	b := suite.ToBenchmark(pd.c, pd.d.Measurement(), pd.meta)
+	pd.d.Record(b.Metrics)
 	if pd.note != "" {
 		b.Info["draws"] = pd.note
 	}

@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // buffers allocates device memory and frees all of it at once.
@@ -15,7 +17,7 @@ type buffers struct{ ptrs []cu.DevicePtr }
 func (b *buffers) alloc(bytes int64) (cu.DevicePtr, error) {
 	p, err := cu.MemAlloc(max(bytes, 16))
 	if err != nil {
-		return 0, wrap("cuMemAlloc "+sizeLabel(bytes)+"B", err)
+		return 0, wrap("cuMemAlloc "+suite.SizeLabel(bytes)+"B", err)
 	}
 	b.ptrs = append(b.ptrs, p)
 	return p, nil

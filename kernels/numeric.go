@@ -123,43 +123,6 @@ func elemSize(dtype string) int64 {
 	return 4
 }
 
-// binaryOp reports whether an elementwise op takes two inputs.
-func binaryOp(op string) bool { return op == "add" || op == "mul" || op == "div" }
-
-// inputRange is the range random inputs of op's argument arg are drawn from:
-// divisors stay away from zero so the quotient is well conditioned.
-func inputRange(op string, arg int) (lo, hi float32) {
-	if op == "div" && arg == 1 {
-		return 0.5, 2
-	}
-	return -2, 2
-}
-
-// cpuOp computes op in float64 and rounds to fp32, as the GPU rounds its fp32 result.
-func cpuOp(op string, a, b float32) float32 {
-	x, y := float64(a), float64(b)
-	var r float64
-	switch op {
-	case "add":
-		r = x + y
-	case "mul":
-		r = x * y
-	case "div":
-		r = x / y
-	case "relu":
-		r = math.Max(x, 0)
-	case "sigmoid":
-		r = 1 / (1 + math.Exp(-x))
-	case "gelu": // the tanh approximation, as in PyTorch's gelu(approximate="tanh")
-		r = 0.5 * x * (1 + math.Tanh(0.7978845608028654*(x+0.044715*x*x*x)))
-	case "swish":
-		r = x / (1 + math.Exp(-x))
-	default:
-		panic("kernels: unknown op " + op)
-	}
-	return float32(r)
-}
-
 // A tolerance bounds |got - want| by Abs + Rel·|want|.
 type tolerance struct{ Abs, Rel float64 }
 

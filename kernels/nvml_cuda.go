@@ -10,6 +10,7 @@ import (
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -25,7 +26,7 @@ type gpuMonitor struct {
 	latest  uint64 // the reasons of the latest read (at most 1 ms old)
 }
 
-var _ monitor = (*gpuMonitor)(nil)
+var _ measure.Monitor = (*gpuMonitor)(nil)
 
 // openMonitor finds the NVML device with the given CUDA UUID ("GPU-…").
 func openMonitor(uuid string) (*gpuMonitor, error) {
@@ -39,9 +40,9 @@ func openMonitor(uuid string) (*gpuMonitor, error) {
 	return &gpuMonitor{dev: d, ok: true}, nil
 }
 
-// sample returns the SM clock in MHz, reading NVML at most once a
+// Sample returns the SM clock in MHz, reading NVML at most once a
 // millisecond (a read costs tens of µs; a sample's clock is at most 1 ms old).
-func (m *gpuMonitor) sample() float64 {
+func (m *gpuMonitor) Sample() float64 {
 	if !m.ok {
 		return 0
 	}
@@ -58,21 +59,21 @@ func (m *gpuMonitor) sample() float64 {
 	return m.clock
 }
 
-// throttledNow reports whether the latest read (by sample) saw a power or
+// ThrottledNow reports whether the latest read (by Sample) saw a power or
 // thermal clock-event reason; false without NVML.
-func (m *gpuMonitor) throttledNow() bool { return m.ok && throttled(m.latest) }
+func (m *gpuMonitor) ThrottledNow() bool { return m.ok && measure.Throttled(m.latest) }
 
-// takeReasons returns the reasons seen since the last call and clears them.
-func (m *gpuMonitor) takeReasons() []string {
+// TakeReasons returns the reasons seen since the last call and clears them.
+func (m *gpuMonitor) TakeReasons() []string {
 	r := clockReasons(m.reasons)
 	m.reasons = 0
 	return r
 }
 
-// smClock reads the SM clock now (0 without NVML).
-func (m *gpuMonitor) smClock() float64 {
+// SMClock reads the SM clock now (0 without NVML).
+func (m *gpuMonitor) SMClock() float64 {
 	m.last = time.Time{}
-	return m.sample()
+	return m.Sample()
 }
 
 func (m *gpuMonitor) close() {
@@ -110,12 +111,12 @@ func (m *gpuMonitor) describe(env map[string]string) {
 	if mw, r := d.GetPowerManagementLimit(); r == nvml.SUCCESS {
 		env[EnvPowerLimitW] = strconv.FormatFloat(float64(mw)/1000, 'f', 0, 64)
 	}
-	m.describeModes(env)
+	m.describeSettings(env)
 }
 
-// describeModes adds ECC, MIG, compute mode, persistence, clock reasons and
+// describeSettings adds ECC, MIG, compute mode, persistence, clock reasons and
 // the other processes on the GPU.
-func (m *gpuMonitor) describeModes(env map[string]string) {
+func (m *gpuMonitor) describeSettings(env map[string]string) {
 	d := m.dev
 	onOff := func(s nvml.EnableState) string {
 		if s == nvml.FEATURE_ENABLED {

@@ -9,6 +9,9 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/measure"
+	"github.com/perfgate/perfgate/kernels/sharing"
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -19,23 +22,23 @@ type prepared struct {
 	ops  int // operations per repetition (samples are per op)
 	// launches is the number of kernel launches (or graph launches) of one
 	// repetition (0: one); it bounds the repetitions of one sample
-	// (heldLimit, capturedLimit).
+	// (measure.HeldLimit, measure.CapturedLimit).
 	launches int
 	// stream says the work is timed as stream launches, not replayed from
-	// a captured graph (workTimer): the launch strategies under test (one
+	// a captured graph (device.Timer): the launch strategies under test (one
 	// launch per op or step) and works that are CUDA graphs already.
 	stream bool
 	// chunks, when set, are one repetition of a long launch sequence split
 	// into pieces of at most chunkLaunches launches, in order: each is
 	// queued behind the blocking kernel and timed on its own, and the
-	// sample is the sum of their GPU times (timing_cuda.go).
+	// sample is the sum of their GPU times (device.Timer).
 	chunks  []workFunc
-	meta    workMeta
+	meta    suite.WorkMeta
 	cleanup func()
 }
 
 // A preparer sets up one case of a suite on the GPU goroutine.
-type preparer func(g *gpu, c benchCase) (*prepared, error)
+type preparer func(g *gpu, c suite.Case) (*prepared, error)
 
 var preparers = map[string]preparer{
 	"memory":      prepareMemory,
@@ -46,6 +49,15 @@ var preparers = map[string]preparer{
 	"decode":      prepareDecode,
 	"rowwise":     prepareRowwise,
 	"gemm":        prepareGemm,
+}
+
+// suiteRunners run the built-in suites that do not fit prepare-then-time
+// (RunSuite hands them the whole suite): cmdpath and sharing.
+var suiteRunners = map[string]func(s *Session, ctx context.Context, o Options) ([]model.Benchmark, error){
+	"cmdpath": runCmdpath,
+	"sharing": func(_ *Session, ctx context.Context, o Options) ([]model.Benchmark, error) {
+		return sharing.Run(ctx, o)
+	},
 }
 
 // RunSuite runs the built-in suite name as o selects. A benchmark that fails
@@ -62,19 +74,19 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 	if run, ok := suiteRunners[name]; ok {
 		return run(s, ctx, o)
 	}
-	sel := selectCases(def, o)
+	sel := suite.Select(def, o)
 	var out []model.Benchmark
 	var pend []*pendingDraw
 	for i := 0; i < len(sel); {
 		j := i + 1
-		for j < len(sel) && sel[j].c.name("") == sel[i].c.name("") {
+		for j < len(sel) && sel[j].Case.Name("") == sel[i].Case.Name("") {
 			j++
 		}
 		var wanted []string
 		for _, x := range sel[i:j] {
-			wanted = append(wanted, x.mode)
+			wanted = append(wanted, x.Mode)
 		}
-		bs, ps, err := s.runCase(ctx, sel[i].c, wanted, o, preparers[name])
+		bs, ps, err := s.runCase(ctx, sel[i].Case, wanted, o, preparers[name])
 		for _, pd := range ps {
 			pd.at += len(out)
 		}
@@ -95,9 +107,9 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 }
 
 // runCase prepares one case and measures it in each wanted mode. A
-// benchmark to be spread over contexts (draws.go) has its first draw
+// benchmark to be spread over contexts (measure.DrawsFor) has its first draw
 // measured and a place held in the results; its pendingDraw says where.
-func (s *Session) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) ([]model.Benchmark, []*pendingDraw, error) {
+func (s *Session) runCase(ctx context.Context, c suite.Case, wanted []string, o Options, prep preparer) ([]model.Benchmark, []*pendingDraw, error) {
 	var out []model.Benchmark
 	var pend []*pendingDraw
 	err := s.do(func(g *gpu) error {
@@ -107,7 +119,7 @@ func (s *Session) runCase(ctx context.Context, c benchCase, wanted []string, o O
 	})
 	for i, b := range out {
 		if o.Progress != nil && !isPending(pend, i) {
-			o.Progress(progressLine(b))
+			o.Progress(suite.ProgressLine(b))
 		}
 	}
 	if err == nil {
@@ -116,12 +128,12 @@ func (s *Session) runCase(ctx context.Context, c benchCase, wanted []string, o O
 	return out, pend, err
 }
 
-func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Options, prep preparer) ([]model.Benchmark, []*pendingDraw) {
+func (g *gpu) runCase(ctx context.Context, c suite.Case, wanted []string, o Options, prep preparer) ([]model.Benchmark, []*pendingDraw) {
 	fail := func(err error) ([]model.Benchmark, []*pendingDraw) {
 		g.afterFault()
 		var bs []model.Benchmark
 		for _, m := range wanted {
-			bs = append(bs, errorBenchmark(c, m, err))
+			bs = append(bs, suite.ErrorBenchmark(c, m, err))
 		}
 		return bs, nil
 	}
@@ -148,29 +160,29 @@ func (g *gpu) runCase(ctx context.Context, c benchCase, wanted []string, o Optio
 	var out []model.Benchmark
 	var pend []*pendingDraw
 	for _, mode := range wanted {
-		if b, ok := SkipUnchanged(c.Suite, c.name(mode), c.params(mode), p.meta.PTXHash, o.Unchanged); ok {
+		if b, ok := SkipUnchanged(c.Suite, c.Name(mode), c.ResultParams(mode), p.meta.PTXHash, o.Unchanged); ok {
 			out = append(out, b)
 			continue
 		}
 		t0 := time.Now()
-		draws := func(perOp time.Duration) int { return drawsFor(o, mode, p.stream, perOp) }
-		m, err := g.measure(ctx, p, mode, rulesFor(o), draws)
+		draws := func(perOp time.Duration) int { return measure.DrawsFor(o.Fast, mode, p.stream, perOp) }
+		m, err := g.measure(ctx, p, mode, suite.RulesFor(o), draws)
 		if err != nil {
 			if ctx.Err() != nil {
 				return out, pend
 			}
 			g.afterFault()
-			out = append(out, errorBenchmark(c, mode, err))
+			out = append(out, suite.ErrorBenchmark(c, mode, err))
 			continue
 		}
 		if m.Draws > 1 {
 			pd := &pendingDraw{c: c, prep: prep, mode: mode, at: len(out), meta: p.meta, draws: m.Draws, took: time.Since(t0)}
-			pd.d.add(m)
+			pd.d.Add(m)
 			pend = append(pend, pd)
 			out = append(out, model.Benchmark{}) // filled in by Session.draw
 			continue
 		}
-		b := toBenchmark(c, m, p.meta)
+		b := suite.ToBenchmark(c, m, p.meta)
 		b.Info["took"] = time.Since(t0).Round(time.Millisecond).String()
 		out = append(out, b)
 	}
@@ -185,12 +197,12 @@ func (g *gpu) measureCeiling(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		m, err := g.measure(ctx, p, ModeCold, rulesFor(Options{Fast: true}), nil)
+		m, err := g.measure(ctx, p, measure.Cold, suite.RulesFor(Options{Fast: true}), nil)
 		p.cleanup()
 		if err != nil {
 			return err
 		}
-		g.noteCeiling(p.meta.Bytes / (medianOf(m.Samples) * 1e-6) / 1e9)
+		g.noteCeiling(p.meta.Bytes / (measure.Median(m.Samples) * 1e-6) / 1e9)
 	}
 	return nil
 }

@@ -140,7 +140,7 @@ func openGPU() (*gpu, error) {
 }
 
 // openDraw makes a CUDA context of its own on g's device and sets up in it
-// what the measuring loop needs (draws.go), sharing g's attributes, NVML
+// what the measuring loop needs (measure.DrawsFor), sharing g's attributes, NVML
 // monitor, copy ceiling and compiled PTX. The new context is current; close
 // destroys it, and the caller makes g's context current again.
 func (g *gpu) openDraw() (*gpu, error) {
@@ -201,7 +201,7 @@ func (g *gpu) loadHarness() error {
 }
 
 // attributes reads what the harness depends on: SM count, L2 size (the
-// cold-mode flush) and compute capability (the NVRTC target). Any failed
+// flush of the cold timing) and compute capability (the NVRTC target). Any failed
 // read fails the session with the attribute named.
 func (g *gpu) attributes() error {
 	var failed error

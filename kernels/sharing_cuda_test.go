@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfgate/perfgate/kernels/sharing"
 )
 
 // TestMain lets the test binary be a sharing worker (SharingWorker on the
@@ -41,8 +43,8 @@ func TestSharingGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(mpsRunning()) > 0 {
-		t.Fatalf("an MPS daemon is already running (PIDs %v): this test would measure it", mpsRunning())
+	if len(sharing.MPSRunning()) > 0 {
+		t.Fatalf("an MPS daemon is already running (PIDs %v): this test would measure it", sharing.MPSRunning())
 	}
 	t.Setenv("PERFGATE_TEST_SHARING_WORKER", "1")
 	t.Setenv("PERFGATE_CACHE", t.TempDir())
@@ -56,7 +58,7 @@ func TestSharingGPU(t *testing.T) {
 		t.Fatalf("%d benchmarks, want 5", len(bs))
 	}
 	for _, b := range bs {
-		if b.Error != "" || len(b.Samples) != sharingRounds(true) || b.Metrics["kernels_per_s"] <= 0 {
+		if b.Error != "" || len(b.Samples) != sharing.Rounds(true) || b.Metrics["kernels_per_s"] <= 0 {
 			t.Errorf("%s: error %q, %d samples, metrics %v", b.Name, b.Error, len(b.Samples), b.Metrics)
 		}
 		if b.Name == "partition/sm_pct=28/mode=mps" {
@@ -66,7 +68,7 @@ func TestSharingGPU(t *testing.T) {
 		}
 	}
 	time.Sleep(200 * time.Millisecond)
-	if pids := mpsRunning(); len(pids) > 0 {
+	if pids := sharing.MPSRunning(); len(pids) > 0 {
 		t.Errorf("MPS processes left after the suite: %v", pids)
 	}
 }
@@ -80,7 +82,7 @@ func TestCmdpathGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, gpu := CountModes([]string{"cmdpath"}, Options{})
+	_, gpu := CountHostAndGPU([]string{"cmdpath"}, Options{})
 	if len(bs) != gpu+1 {
 		t.Fatalf("%d benchmarks, want %d GPU ones and one host one", len(bs), gpu)
 	}

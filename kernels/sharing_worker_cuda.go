@@ -13,14 +13,8 @@ import (
 
 	"gorgonia.org/cu"
 
-	"github.com/perfgate/perfgate/tracker/model"
+	"github.com/perfgate/perfgate/kernels/sharing"
 )
-
-func init() {
-	suiteRunners["sharing"] = func(_ *Session, ctx context.Context, o Options) ([]model.Benchmark, error) {
-		return RunSharing(ctx, o)
-	}
-}
 
 // SharingWorker is one worker process of the sharing suite: it creates its
 // own context on device 0, compiles (or reads from the PTX cache) and warms
@@ -87,5 +81,5 @@ func SharingWorker(ctx context.Context, w SharingWork, cacheDir string, in io.Re
 		return err
 	}
 	el := time.Since(t0)
-	return json.NewEncoder(out).Encode(SharingResult{ElapsedUS: float64(el.Nanoseconds()) / 1e3, Launches: w.Launches})
+	return json.NewEncoder(out).Encode(sharing.Result{ElapsedUS: float64(el.Nanoseconds()) / 1e3, Launches: w.Launches})
 }

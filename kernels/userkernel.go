@@ -5,17 +5,19 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // userDTypes are the element types a UserBuffer may have.
 var userDTypes = []string{"fp32", "fp16", "bf16", "fp64", "i32", "u32", "i8", "u8"}
 
-// userCase turns a UserKernel's sweep point into a benchCase: the suite, the
+// userCase turns a UserKernel's sweep point into a suite.Case: the suite, the
 // kernel's name, and its parameters in key order.
-func userCase(k UserKernel, uc UserCase) benchCase {
-	c := benchCase{Suite: k.Suite, Op: k.Name, RefParams: k.SpeedupVs}
+func userCase(k UserKernel, uc UserCase) suite.Case {
+	c := suite.Case{Suite: k.Suite, Op: k.Name, RefParams: k.SpeedupVs}
 	for _, key := range slices.Sorted(maps.Keys(uc.Params)) {
-		c.Params = append(c.Params, param{key, uc.Params[key]})
+		c.Params = append(c.Params, suite.Param{K: key, V: uc.Params[key]})
 	}
 	return c
 }
@@ -24,18 +26,18 @@ func userCase(k UserKernel, uc UserCase) benchCase {
 // as k=v in key order, and mode=MODE. perfgate's Python harness names the
 // benchmarks of a python suite the same way.
 func UserBenchmarkName(op string, params map[string]string, mode string) string {
-	return userCase(UserKernel{Name: op}, UserCase{Params: params}).name(mode)
+	return userCase(UserKernel{Name: op}, UserCase{Params: params}).Name(mode)
 }
 
 // UserBenchmarkNames returns the names of the benchmarks k measures, in
-// the order it measures them (every case in cold and batch mode), without
+// the order it measures them (every case in the cold and batch timings), without
 // a GPU: what perfgate run --config --list prints.
 func UserBenchmarkNames(k UserKernel) []string {
 	var out []string
 	for _, uc := range k.Cases {
 		c := userCase(k, uc)
-		for _, m := range modes {
-			out = append(out, c.name(m))
+		for _, m := range suite.Timings {
+			out = append(out, c.Name(m))
 		}
 	}
 	return out

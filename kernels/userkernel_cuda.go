@@ -9,12 +9,13 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
 // RunUserKernel compiles a user's kernel with NVRTC and measures every case
 // with the same harness as the built-in suites (correctness first when a
-// reference is given, then cold and batch modes, adaptive sampling, clock
+// reference is given, then the cold and batch timings, adaptive sampling, clock
 // filtering). A case that fails becomes an error benchmark.
 func (s *Session) RunUserKernel(ctx context.Context, k UserKernel, o Options) ([]model.Benchmark, error) {
 	for i, uc := range k.Cases {
@@ -27,15 +28,15 @@ func (s *Session) RunUserKernel(ctx context.Context, k UserKernel, o Options) ([
 	for _, uc := range k.Cases {
 		c := userCase(k, uc)
 		var wanted []string
-		for _, m := range modes {
-			if o.Filter == nil || o.Filter.MatchString(c.Suite+"/"+c.name(m)) {
+		for _, m := range suite.Timings {
+			if o.Filter == nil || o.Filter.MatchString(c.Suite+"/"+c.Name(m)) {
 				wanted = append(wanted, m)
 			}
 		}
 		if len(wanted) == 0 {
 			continue
 		}
-		prep := func(g *gpu, c benchCase) (*prepared, error) { return g.prepareUser(k, uc) }
+		prep := func(g *gpu, c suite.Case) (*prepared, error) { return g.prepareUser(k, uc) }
 		bs, ps, err := s.runCase(ctx, c, wanted, o, prep)
 		for _, pd := range ps {
 			pd.at += len(out)
@@ -70,7 +71,7 @@ func (g *gpu) prepareUser(k UserKernel, uc UserCase) (*prepared, error) {
 	}
 	l := &launch{fn: fn, grid: uc.Grid, block: uc.Block, shared: uc.SharedBytes, params: newParams(userArgs(uc, ptrs)...)}
 	p := &prepared{work: l.enqueue, ops: 1, cleanup: func() { l.params.free(); bufs.free() },
-		meta: workMeta{Bytes: uc.Bytes, FLOPs: uc.FLOPs, PTXHash: m.hash(k.Entry), Info: map[string]string{"entry": k.Entry, "file": k.File}}}
+		meta: suite.WorkMeta{Bytes: uc.Bytes, FLOPs: uc.FLOPs, PTXHash: m.hash(k.Entry), Info: map[string]string{"entry": k.Entry, "file": k.File}}}
 	if uc.Reference != nil {
 		if err := g.checkUserReference(k, uc, l, ptrs, &bufs); err != nil {
 			p.cleanup()

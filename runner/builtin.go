@@ -16,7 +16,7 @@ import (
 // built without CUDA, it runs the host benchmarks alone (and fails when
 // there are none) without opening the GPU.
 func (r *Runner) Builtin(ctx context.Context, names []string, o kernels.Options) ([]model.Benchmark, map[string]string, error) {
-	host, gpu := kernels.CountModes(names, o)
+	host, gpu := kernels.CountHostAndGPU(names, o)
 	if !kernels.CUDA && host == 0 {
 		return nil, nil, kernels.ErrNoCUDA
 	}

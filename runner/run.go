@@ -87,7 +87,7 @@ func (r *Runner) Run(ctx context.Context, o Options) ([]*model.Results, error) {
 		}
 		return []*model.Results{res}, nil
 	}
-	if host, _ := kernels.CountModes(o.Suites, o.Kernel); !kernels.CUDA && host == 0 {
+	if host, _ := kernels.CountHostAndGPU(o.Suites, o.Kernel); !kernels.CUDA && host == 0 {
 		return nil, kernels.ErrNoCUDA
 	}
 	run, err := o.Meta()

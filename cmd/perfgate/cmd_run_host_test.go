@@ -25,7 +25,7 @@ func TestRunCmdpathHost(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	_, gpu := kernels.CountModes([]string{"cmdpath"}, kernels.Options{})
+	_, gpu := kernels.CountHostAndGPU([]string{"cmdpath"}, kernels.Options{})
 	if want := fmt.Sprintf("skipping %d benchmarks that need the GPU: built without CUDA", gpu); !kernels.CUDA && !strings.Contains(errs, want) {
 		t.Errorf("stderr does not say that the GPU benchmarks were skipped: %q", errs)
 	}
@@ -33,7 +33,7 @@ func TestRunCmdpathHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, _ := kernels.CountModes([]string{"cmdpath"}, kernels.Options{})
+	host, _ := kernels.CountHostAndGPU([]string{"cmdpath"}, kernels.Options{})
 	if len(r.Benchmarks) != host {
 		t.Fatalf("%d benchmarks, want the %d mode=host ones", len(r.Benchmarks), host)
 	}

@@ -17,8 +17,8 @@ script rewrites the same bytes. Run it from anywhere:
     python3 examples/synthetic/generate.py
 
 The data is synthetic; benchmark names, units, metrics and env keys follow
-what `perfgate run` writes for the built-in suites (kernels/catalog.go,
-kernels/results.go), and the figures are plausible for an H100 SXM.
+what `perfgate run` writes for the built-in suites (kernels/suites.go,
+kernels/suite/results.go), and the figures are plausible for an H100 SXM.
 """
 
 import datetime

@@ -1,6 +1,6 @@
 """The torch side of the harness: a timer of CUDA events, an NVML monitor, the GPU's fingerprint.
 
-TorchTimer times a callable as kernels/timing_cuda.go times a kernel: every
+TorchTimer times a callable as kernels/device/timer.go and kernels/timing_cuda.go time a kernel: every
 sample replays a CUDA graph of the sample's repetitions (one in cold mode, N
 in batch mode), queued behind a block so that the events time back-to-back
 GPU work rather than how fast Python issues launches; in cold mode an L2

@@ -1,4 +1,4 @@
-"""Pooling a benchmark's draws (kernels/draws.go's drawn): the samples of several processes, one benchmark.
+"""Pooling a benchmark's draws (kernels/measure/draws.go's drawn): the samples of several processes, one benchmark.
 
 A cold launch of a few microseconds, and work timed as stream launches, sit
 at a level fixed per CUDA context (docs/gpu.md, "Between processes"). The Go

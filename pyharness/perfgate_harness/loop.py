@@ -1,4 +1,4 @@
-"""The measuring loop of kernels/sampling.go, free of CUDA.
+"""The measuring loop of kernels/measure/loop.go, free of CUDA.
 
 A Loop asks a timer for the GPU time of repetitions of one prepared
 benchmark and a monitor for the SM clock, and decides everything else:

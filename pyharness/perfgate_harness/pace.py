@@ -1,4 +1,4 @@
-"""Pacing under the power limit: a port of kernels/pace.go.
+"""Pacing under the power limit: a port of kernels/measure/pace.go.
 
 A Pacer spaces a benchmark's samples with idle time, so that sustained work
 that would run a GPU into its power limit averages below it. The auto rule

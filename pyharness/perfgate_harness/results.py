@@ -1,6 +1,6 @@
 """Results v1 (docs/results-format.md) from measurements: the benchmark entries and the file.
 
-to_benchmark mirrors kernels/results.go's toBenchmark and addDerived: the same
+to_benchmark mirrors kernels/suite/results.go's ToBenchmark and addDerived: the same
 clock filter, metric names and info keys, so a Python benchmark reads like a
 built-in one in every report. Pure: no torch, no clock except the run's
 start time, which the caller may pass.
@@ -19,7 +19,7 @@ SCHEMA = "perfgate.results/v1"
 
 
 def benchmark_name(op, params, mode):
-    """Return op/k=v/.../mode=MODE with the parameters in key order, as kernels' benchCase.name."""
+    """Return op/k=v/.../mode=MODE with the parameters in key order, as kernels/suite's Case.Name."""
     parts = [op] + ["%s=%s" % (k, params[k]) for k in sorted(params)] + ["mode=" + mode]
     return "/".join(parts)
 

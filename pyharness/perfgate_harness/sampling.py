@@ -1,6 +1,6 @@
 """The stopping rules and sample statistics of perfgate's Go harness, in Python.
 
-This is a line-by-line port of kernels/measure.go: the same constants, the
+This is a line-by-line port of kernels/measure/rule.go: the same constants, the
 same rule (nvbench's: at least MinSamples samples and MinGPU of GPU time, then
 stop once the relative standard deviation is at most TargetCV or has stopped
 moving; never past MaxTime of wall time or MaxSamples samples), the same clock
@@ -32,7 +32,7 @@ CLOCK_FLOOR = 0.9
 
 
 class StopRule:
-    """A StopRule decides when a benchmark has enough samples (measure.go's stopRule).
+    """A StopRule decides when a benchmark has enough samples (kernels/measure's Rule).
 
     Durations are nanoseconds; target_cv 0.005 is 0.5%. The CV is stable when
     the CVs after each of the last samples (the last fifth, at least
@@ -78,7 +78,7 @@ def _ceil_div(a, b):
 # The warm-up's minimum (kernels.minWarmup; loop.py's MIN_WARMUP is this).
 MIN_WARMUP = 25 * MS
 
-# Draws (kernels/draws.go): a cold launch of a few microseconds, and work
+# Draws (kernels/measure/draws.go): a cold launch of a few microseconds, and work
 # timed as stream launches, sit at a level fixed per CUDA context for the
 # context's life. The Go harness measures such a benchmark in CONTEXT_DRAWS
 # contexts of one process; a torch process has one context, so the Python
@@ -88,7 +88,7 @@ DRAW_BELOW = 5 * US
 
 
 def draws_for(fast, mode, stream, per_op):
-    """Return how many draws a benchmark in mode is spread over (draws.go's drawsFor).
+    """Return how many draws a benchmark in mode is spread over (kernels/measure's DrawsFor).
 
     stream: timed as stream launches (not replayed from a graph); per_op: the
     warm GPU time of one op in ns. Fast runs are one draw.
@@ -101,7 +101,7 @@ def draws_for(fast, mode, stream, per_op):
 
 
 def rules_for(size="", fast=False, max_time=0, pace=""):
-    """Return the stop rule of perfgate run's options (measure.go's rulesFor).
+    """Return the stop rule of perfgate run's options (kernels/suite's RulesFor).
 
     nvbench's defaults (10 samples, 0.5 s, 0.5%, 15 s); at size ci the caps
     are 5 s and 40 samples; fast lowers the budgets; max_time (ns) > 0

@@ -1,4 +1,4 @@
-"""The cases of kernels/draws_test.go, run against the Python port (sampling.draws_for, StopRule.per_draw, draws.Drawn, the loop's share)."""
+"""The cases of kernels/measure/draws_test.go, run against the Python port (sampling.draws_for, StopRule.per_draw, draws.Drawn, the loop's share)."""
 
 import math
 import unittest

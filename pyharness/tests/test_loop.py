@@ -1,4 +1,4 @@
-"""The loop cases of kernels/sampling_test.go, run against the Python port with the same fake GPU."""
+"""The loop cases of kernels/measure/loop_test.go, run against the Python port with the same fake GPU."""
 
 import unittest
 

@@ -1,4 +1,4 @@
-"""The cases of kernels/pace_test.go, run against the Python port."""
+"""The cases of kernels/measure/pace_test.go, run against the Python port."""
 
 import unittest
 

@@ -1,4 +1,4 @@
-"""The cases of kernels/measure_test.go and summary_test.go, run against the Python port."""
+"""The cases of kernels/measure/rule_test.go and kernels/suite/summary_test.go, run against the Python port."""
 
 import math
 import unittest
@@ -119,7 +119,7 @@ class Helpers(unittest.TestCase):
             self.assertEqual(sp.round_sample(v), want)
 
     def test_quantile(self):
-        # The numbers of kernels/summary_test.go (statistics.quantiles, method='inclusive').
+        # The numbers of kernels/suite/summary_test.go (statistics.quantiles, method='inclusive').
         s = sorted([3.1, 2.7, 5.9, 4.4, 2.2, 8.8, 3.3, 3.0, 4.1, 2.9])
         self.assertAlmostEqual(sp.quantile(s, 0.95), 7.495, delta=1e-12)
         self.assertAlmostEqual(sp.quantile(s, 0.99), 8.539, delta=1e-12)

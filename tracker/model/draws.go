@@ -1,7 +1,7 @@
 package model
 
 // Metrics of a benchmark whose samples came from several CUDA contexts of
-// one process (kernels/draws.go): a cold launch of a few microseconds or a
+// one process (kernels/measure/draws.go): a cold launch of a few microseconds or a
 // sequence of stream launches sits at a level its context draws, so it is
 // measured in several and their samples pooled.
 const (
