@@ -7,13 +7,8 @@ import (
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/internal/childspec"
 	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/kernels/sharing"
 )
-
-// workerSpecVersion is the version of a worker's spec. The sharing suite
-// builds the worker's flags today (kernels.SharingWork.Args); once it
-// hands over childspec.Encode(workerSpecVersion, w) after "--spec"
-// instead, this version belongs to it.
-const workerSpecVersion = 1
 
 func init() {
 	commands.Register(&cli.Command{Name: "worker", Run: runWorker})
@@ -46,7 +41,7 @@ func parseWorker(args []string, e *cli.Env) (kernels.SharingWork, error) {
 	case *spec && (fs.NArg() != 1 || len(cli.FlagsGiven(fs)) > 1):
 		return w, cli.UsageErrorf("worker: --spec takes the spec as its one argument, and no other flags")
 	case *spec:
-		if err := childspec.Decode([]byte(fs.Arg(0)), workerSpecVersion, &w); err != nil {
+		if err := childspec.Decode([]byte(fs.Arg(0)), sharing.SpecVersion, &w); err != nil {
 			return w, cli.UsageErrorf("worker: --spec: %w", err)
 		}
 	case fs.NArg() > 0:

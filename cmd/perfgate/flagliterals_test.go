@@ -14,13 +14,6 @@ import (
 	"testing"
 )
 
-// pendingFlags are perfgate flag literals outside cmd/ that another change
-// removes: the sharing suite's worker arguments, built in kernels/ while
-// the sharing suite moves out of it (issue 29 item 3).
-var pendingFlags = map[string][]string{
-	"kernels/sharing.go": {"--blocks", "--threads", "--iters", "--launches"},
-}
-
 // TestNoFlagLiteralOutsideCmd: no Go file outside cmd/ (tests aside) holds
 // a string literal that spells a perfgate flag ("--rounds"): flag
 // spellings live in cmd/perfgate, which renders the typed errors of the
@@ -77,23 +70,8 @@ func TestNoFlagLiteralOutsideCmd(t *testing.T) {
 		t.Fatal(err)
 	}
 	for file, lits := range found {
-		var bad []string
-		for _, l := range lits {
-			if !slices.Contains(pendingFlags[file], l) {
-				bad = append(bad, l)
-			}
-		}
-		if len(bad) > 0 {
-			sort.Strings(bad)
-			t.Errorf("%s spells perfgate flags %s: name the setting in a typed error and let cmd/perfgate spell it", file, strings.Join(slices.Compact(bad), " "))
-		}
-	}
-	for file, lits := range pendingFlags {
-		for _, l := range lits {
-			if !slices.Contains(found[file], l) {
-				t.Errorf("%s no longer holds %s: drop its exception", file, l)
-			}
-		}
+		sort.Strings(lits)
+		t.Errorf("%s spells perfgate flags %s: name the setting in a typed error and let cmd/perfgate spell it", file, strings.Join(slices.Compact(lits), " "))
 	}
 }
 

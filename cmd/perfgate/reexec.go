@@ -26,7 +26,7 @@ var selfCommand = func(ctx context.Context, args []string) (*exec.Cmd, error) {
 // this binary (selfCommand's); the suite appends the workload's flags. It is
 // nil when the executable cannot be found, and the sharing suite says so.
 func workerCommand() []string {
-	cmd, err := selfCommand(context.Background(), []string{"worker"})
+	cmd, err := selfCommand(context.Background(), []string{"worker", "--spec"})
 	if err != nil {
 		return nil
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,24 +75,27 @@ func TestChildSpecIsTheFlags(t *testing.T) {
 	}
 }
 
-// TestWorkerSpec: a sharing-suite worker reads its workload from a spec
-// (--spec and the spec's JSON) as from its flags (kernels.SharingWork.Args,
-// which the suite builds today), and refuses a bad spec as bad usage.
+// TestWorkerSpec: a sharing-suite worker reads the workload the suite
+// hands over (sharing.Work.Spec, after the worker command's --spec) as its
+// flags give it, and refuses a bad spec as bad usage.
 func TestWorkerSpec(t *testing.T) {
 	e := &cli.Env{Stdout: &strings.Builder{}, Stderr: &strings.Builder{}, Getenv: func(string) string { return "" }}
 	w := kernels.SharingWork{Blocks: 2, Threads: 64, Iters: 10, Launches: 3}
-	spec, err := childspec.Encode(workerSpecVersion, w)
+	spec, err := w.Spec()
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromFlags, err := parseWorker(w.Args(), e)
-	if err != nil || fromFlags != w {
-		t.Fatalf("from the flags %q: %+v, %v", w.Args(), fromFlags, err)
+	if cmd := workerCommand(); len(cmd) < 2 || !slices.Equal(cmd[len(cmd)-2:], []string{"worker", "--spec"}) {
+		t.Errorf("the worker command %q does not end in worker --spec", cmd)
 	}
-	if got, err := parseWorker([]string{"--spec", string(spec)}, e); err != nil || got != w {
+	flags := []string{"--blocks", "2", "--threads", "64", "--iters", "10", "--launches", "3"}
+	if fromFlags, err := parseWorker(flags, e); err != nil || fromFlags != w {
+		t.Fatalf("from the flags %q: %+v, %v", flags, fromFlags, err)
+	}
+	if got, err := parseWorker([]string{"--spec", spec}, e); err != nil || got != w {
 		t.Errorf("from the spec %s: %+v, %v; want %+v", spec, got, err, w)
 	}
-	for _, args := range [][]string{{"--spec", `{"version":2,"spec":{}}`}, {"--spec"}, {"--spec", string(spec), "--blocks", "1"}} {
+	for _, args := range [][]string{{"--spec", `{"version":2,"spec":{}}`}, {"--spec"}, {"--spec", spec, "--blocks", "1"}} {
 		if _, stderr, code := invoke(t, nil, append([]string{"worker"}, args...)...); code != 2 || !strings.Contains(stderr, "worker: --spec") {
 			t.Errorf("worker %q: exit %d, %s; want a usage error naming --spec", args, code, stderr)
 		}

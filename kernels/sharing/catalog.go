@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfgate/perfgate/internal/childspec"
 	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
@@ -26,10 +27,15 @@ type Work struct {
 	Blocks, Threads, Iters, Launches int
 }
 
-// Args returns w as the worker command's flags.
-func (w Work) Args() []string {
-	return []string{"--blocks", strconv.Itoa(w.Blocks), "--threads", strconv.Itoa(w.Threads),
-		"--iters", strconv.Itoa(w.Iters), "--launches", strconv.Itoa(w.Launches)}
+// SpecVersion is the version of a worker's spec: Spec writes it, and the
+// worker command reads a spec of this version only.
+const SpecVersion = 1
+
+// Spec returns w as the worker's spec (internal/childspec), which the
+// worker command Options.Worker names reads as its last argument.
+func (w Work) Spec() (string, error) {
+	b, err := childspec.Encode(SpecVersion, w)
+	return string(b), err
 }
 
 // A Result is the one line of JSON a worker writes when it is done.

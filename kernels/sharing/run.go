@@ -134,8 +134,12 @@ func measureConfig(ctx context.Context, o suite.Options, c suite.Case, mode stri
 	t0 := time.Now()
 	var walls []float64
 	var each [][]float64
+	spec, err := w.Spec()
+	if err != nil {
+		return suite.ErrorBenchmark(c, mode, err)
+	}
 	for r := 0; r < Rounds(o.Fast); r++ {
-		wall, times, err := runRound(ctx, append(slices.Clone(o.Worker), w.Args()...), procs, mode == Sequential, env)
+		wall, times, err := runRound(ctx, append(slices.Clone(o.Worker), spec), procs, mode == Sequential, env)
 		if err != nil {
 			return suite.ErrorBenchmark(c, mode, err)
 		}

@@ -32,7 +32,7 @@ type Options struct {
 	// CacheDir holds compiled PTX ("": the user cache directory + /perfgate).
 	CacheDir string
 	// Worker is the command line that starts one worker process of perfgate
-	// itself (the sharing suite); the workload's flags are appended.
+	// itself (the sharing suite); the workload's spec is appended.
 	Worker []string
 	// MPSControl is the nvidia-cuda-mps-control to run ("": from PATH).
 	MPSControl string
