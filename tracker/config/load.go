@@ -220,6 +220,10 @@ func (d *decoder) env(dst *[]string, n *yaml.Node, key string) error {
 	return nil
 }
 
+// builtin reads a builtin suite. Its keys are those of perfgate run's
+// flags that runner.RunSettings gives a Config key, and its sizes are
+// kernels.Sizes, which config may not import: TestRunSettingsTable in
+// cmd/perfgate holds the keys and the sizes to both.
 func (d *decoder) builtin(b *Builtin, n *yaml.Node, key string) error {
 	err := d.fields(n, key, map[string]handler{
 		"suite":    d.str(&b.Suite),
