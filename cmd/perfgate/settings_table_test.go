@@ -309,3 +309,49 @@ func TestBuiltinSuiteKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestActionInputFallbacks: an input that action.yml says falls back to a
+// value when empty and given nowhere else ("Empty means the config's
+// thresholds.alpha, else 0.01.") falls back to the value the action
+// applies (tracker/action with its defaults: the settings read with the
+// input empty and with it set to that value are the same, bar which
+// inputs were given), and docs/action.md's inputs table names the same
+// value.
+func TestActionInputFallbacks(t *testing.T) {
+	yml, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	actionDoc, err := os.ReadFile("../../docs/action.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := func(string) string { return "" }
+	empty, err := action.ReadSettings(none, none, actionDefaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z-]+):\n    description: "?.*Empty means .*, else (\S+)\."?$`).FindAllStringSubmatch(string(yml), -1) {
+		name, def := m[1], m[2]
+		n++
+		got, err := action.ReadSettings(func(in string) string {
+			if in == name {
+				return def
+			}
+			return ""
+		}, none, actionDefaults)
+		if err == nil {
+			got.Explicit = empty.Explicit
+		}
+		if err != nil || !reflect.DeepEqual(got, empty) {
+			t.Errorf("input %s: action.yml says it falls back to %s, which is not what the action does when it is empty (%v)", name, def, err)
+		}
+		if !regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(name) + "` \\| [^|]*, else `" + regexp.QuoteMeta(def) + "` \\|").Match(actionDoc) {
+			t.Errorf("docs/action.md does not give %s's fallback, %s", name, def)
+		}
+	}
+	if n < 5 {
+		t.Errorf("found %d inputs with a fallback in action.yml, want the lot", n)
+	}
+}
