@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/ab"
 	"github.com/perfgate/perfgate/kernels/measure"
+	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/check"
+	"github.com/perfgate/perfgate/tracker/compare"
 	"github.com/perfgate/perfgate/tracker/confirm"
 )
 
@@ -97,6 +100,26 @@ func TestConfirmRounds(t *testing.T) {
 			if !strings.Contains(doc, want) {
 				t.Errorf("%s does not say %q", path, want)
 			}
+		}
+	}
+}
+
+// TestRoundsDoc: docs/rounds.md gives the action's rounds
+// (runner.DefaultActionRounds), perfgate ab's (ab.DefaultRounds) and the
+// baseline jobs that estimate the spread (compare.DefaultHistory) as the
+// code has them.
+func TestRoundsDoc(t *testing.T) {
+	action, abRounds := runner.DefaultActionRounds, ab.DefaultRounds
+	doc := readDoc(t, "../../docs/rounds.md")
+	for _, want := range []string{
+		fmt.Sprintf("(default **%d**, the constant `DefaultActionRounds` in `runner/rounds.go`)", action),
+		fmt.Sprintf("Its default is %d, more than the action's %d", abRounds, action),
+		fmt.Sprintf("reads up to %d baseline jobs, `--history`", compare.DefaultHistory),
+		fmt.Sprintf("%d rounds cost %d runs of each suite", abRounds, 2*abRounds),
+		fmt.Sprintf("Why the action's %d:", action),
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("docs/rounds.md does not say %q", want)
 		}
 	}
 }
