@@ -37,7 +37,8 @@ func secs(d time.Duration) string {
 // TestMeasuringBudgets: the stop rule's budgets that perfgate run's help,
 // docs/gpu.md and docs/config.md cite are measure's, and the rule
 // (measure.RuleFor) applies them: the time cap per benchmark by default,
-// at size ci and with --fast, and --fast's GPU time and sample cap.
+// at size ci and with --fast, and --fast's GPU time and sample cap; the
+// rest of the rule docs/gpu.md describes is RuleFor's.
 func TestMeasuringBudgets(t *testing.T) {
 	def, ci, fast := measure.RuleFor(measure.Budget{}), measure.RuleFor(measure.Budget{CI: true}), measure.RuleFor(measure.Budget{Fast: true})
 	if def.MaxTime != measure.DefaultMaxTime || ci.MaxTime != measure.CIMaxTime || ci.MaxSamples != measure.CIMaxSamples ||
@@ -61,7 +62,11 @@ func TestMeasuringBudgets(t *testing.T) {
 		fmt.Sprintf("the %s cap is never what stops a launch-bound sequence", secs(measure.CIMaxTime)),
 		fmt.Sprintf("(default %s, %s with `--fast`)", secs(measure.DefaultMaxTime), secs(measure.FastMaxTime)),
 		fmt.Sprintf("`--fast` lowers every budget for smoke runs (%s of GPU time, at most %d samples)", secs(measure.FastMinGPU), measure.FastMaxSamples),
-		fmt.Sprintf("never past `--max-time` (%s)", secs(measure.DefaultMaxTime)),
+		fmt.Sprintf("never past `--max-time` (%s) or %d samples", secs(measure.DefaultMaxTime), def.MaxSamples),
+		fmt.Sprintf("(%d at least, as soon as its CV is ≤ %g%%)", ci.MinSamples, ci.TargetCV*100),
+		fmt.Sprintf("at least %d samples and %s of GPU time; then stop as soon as the relative standard deviation is ≤ %g%%", def.MinSamples, secs(def.MinGPU), def.TargetCV*100),
+		fmt.Sprintf("the last fifth of the samples, at least %d, stay within ±%g%% of the middle", def.StableWindow, def.StableSpread*100),
+		fmt.Sprintf("even before the %d samples / %s minimum", def.MinSamples, secs(def.MinGPU)),
 	} {
 		if !strings.Contains(gpu, want) {
 			t.Errorf("docs/gpu.md does not say %q", want)
