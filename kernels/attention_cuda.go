@@ -90,8 +90,8 @@ func prepareAttention(g *gpu, c suite.Case) (*prepared, error) {
 		ls = append(ls, fl)
 		timed, entries = []*launch{fl}, []string{name}
 	}
-	p.work, p.launches = launchesWork(timed), len(timed)
-	p.meta = suite.WorkMeta{Bytes: sh.bytes(c.DType), FLOPs: sh.flops(causal), PTXHash: m.hash(entries...),
+	p.work, p.launches = g.on(launchesWork(timed)), len(timed)
+	p.meta = suite.WorkMeta{Bytes: sh.bytes(c.DType), FLOPs: sh.flops(causal), PTXHash: m.Hash(entries...),
 		PerSecond: map[string]float64{"queries_per_s": float64(sh.heads()) * float64(sh.S)},
 		Metrics:   map[string]float64{}, Info: map[string]string{"kernels": fmt.Sprint(entries)}}
 	if err := g.checkAttention(p, c, sh, causal, t, naive); err != nil {

@@ -9,45 +9,29 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/kernels/sharing"
 	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// A prepared benchmark is ready to time: inputs filled, output checked
-// against the CPU reference, and the work to repeat.
-type prepared struct {
-	work workFunc
-	ops  int // operations per repetition (samples are per op)
-	// launches is the number of kernel launches (or graph launches) of one
-	// repetition (0: one); it bounds the repetitions of one sample
-	// (measure.HeldLimit, measure.CapturedLimit).
-	launches int
-	// stream says the work is timed as stream launches, not replayed from
-	// a captured graph (device.Timer): the launch strategies under test (one
-	// launch per op or step) and works that are CUDA graphs already.
-	stream bool
-	// chunks, when set, are one repetition of a long launch sequence split
-	// into pieces of at most chunkLaunches launches, in order: each is
-	// queued behind the blocking kernel and timed on its own, and the
-	// sample is the sum of their GPU times (device.Timer).
-	chunks  []workFunc
-	meta    suite.WorkMeta
-	cleanup func()
-}
-
 // A preparer sets up one case of a suite on the GPU goroutine.
 type preparer func(g *gpu, c suite.Case) (*prepared, error)
 
+// onSeam adapts a setup on the device seam (setup) to a preparer.
+func onSeam(prep func(d device.GPU, c suite.Case) (*prepared, error)) preparer {
+	return func(g *gpu, c suite.Case) (*prepared, error) { return prep(g, c) }
+}
+
 var preparers = map[string]preparer{
-	"memory":      prepareMemory,
-	"elementwise": prepareElementwise,
+	"memory":      onSeam(prepareMemory),
+	"elementwise": onSeam(prepareElementwise),
 	"microbatch":  prepareMicrobatch,
 	"mixedops":    prepareMixed,
 	"attention":   prepareAttention,
 	"decode":      prepareDecode,
-	"rowwise":     prepareRowwise,
+	"rowwise":     onSeam(prepareRowwise),
 	"gemm":        prepareGemm,
 }
 

@@ -70,8 +70,8 @@ func (g *gpu) prepareUser(k UserKernel, uc UserCase) (*prepared, error) {
 		return nil, err
 	}
 	l := &launch{fn: fn, grid: uc.Grid, block: uc.Block, shared: uc.SharedBytes, params: newParams(userArgs(uc, ptrs)...)}
-	p := &prepared{work: l.enqueue, ops: 1, cleanup: func() { l.params.free(); bufs.free() },
-		meta: suite.WorkMeta{Bytes: uc.Bytes, FLOPs: uc.FLOPs, PTXHash: m.hash(k.Entry), Info: map[string]string{"entry": k.Entry, "file": k.File}}}
+	p := &prepared{work: g.on(l.enqueue), ops: 1, cleanup: func() { l.params.free(); bufs.free() },
+		meta: suite.WorkMeta{Bytes: uc.Bytes, FLOPs: uc.FLOPs, PTXHash: m.Hash(k.Entry), Info: map[string]string{"entry": k.Entry, "file": k.File}}}
 	if uc.Reference != nil {
 		if err := g.checkUserReference(k, uc, l, ptrs, &bufs); err != nil {
 			p.cleanup()
