@@ -29,7 +29,7 @@ var preparers = map[string]preparer{
 	"elementwise": onSeam(prepareElementwise),
 	"microbatch":  prepareMicrobatch,
 	"mixedops":    prepareMixed,
-	"attention":   prepareAttention,
+	"attention":   onSeam(prepareAttention),
 	"decode":      prepareDecode,
 	"rowwise":     onSeam(prepareRowwise),
 	"gemm":        prepareGemm,

@@ -188,3 +188,30 @@ func TestMemorySetupOnTheFake(t *testing.T) {
 		})
 	}
 }
+
+// TestAttentionSetupOnTheFake: the prefill shape gets flash2 with Q, K and
+// V tiles in dynamic shared memory it is allowed first, and the naive path
+// for the comparison; a kernel that writes nothing fails the CPU check, and
+// the setup frees what it made.
+func TestAttentionSetupOnTheFake(t *testing.T) {
+	g := newFake()
+	sh := mha(1, 2, 1024, 128)
+	c := suite.Case{Suite: "attention", Op: "tiled", DType: "fp16",
+		Params: append([]suite.Param{{K: "dtype", V: "fp16"}}, shapeParams(sh, false)...)}
+	_, err := prepareAttention(g, c)
+	var me *mismatchError
+	if !errors.As(err, &me) {
+		t.Errorf("err %v, want a mismatch against the CPU reference", err)
+	}
+	done(t, g, nil)
+	shared := (128 + 4*64) * (128 + 8) * 2
+	want := []string{
+		"allow naive_pv_fp16_d128 shared 53248", // 2·64·(72+128+8)·2: P and V tiles, double-buffered
+		fmt.Sprintf("allow flash2_fp16_d128 shared %d", shared),
+		"memset8 buf3 0xff 524288",
+		fmt.Sprintf("launch flash2_fp16_d128 grid [8 2 1] block [128 1 1] shared %d args [buf0 buf1 buf2 buf3 1024 %d 1] ×1", shared, f32bits(float32(math.Log2E/math.Sqrt(128)))),
+	}
+	if got := calls(g, "allow", "memset8", "launch"); len(got) < 4 || !slices.Equal(got[len(got)-4:], want) {
+		t.Errorf("calls %q: want them to end with %q", got, want)
+	}
+}

@@ -59,9 +59,10 @@ type Kernel interface {
 	Free()
 }
 
-// A GPU is a device as a suite's setup uses it: memory, the built-in
-// modules, launches on its stream, and its size.
+// A GPU is a device as a suite's setup uses it: its stream's timing,
+// memory, the built-in modules, launches on its stream, and its size.
 type GPU interface {
+	Device
 	Memory
 	// Module returns the built-in module name (cu/NAME.cu), compiled and
 	// loaded.

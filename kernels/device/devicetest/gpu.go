@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/perfgate/perfgate/kernels/device"
 )
@@ -27,12 +28,15 @@ type GPU struct {
 	// AllocLimit, when set, is the most device memory in use at once: an
 	// Alloc beyond it fails as out of memory.
 	AllocLimit int64
+	// LaunchTime is the GPU time of every launch, as Time measures it.
+	LaunchTime time.Duration
 	// Log has one line per call that reached the device, in order.
 	Log []string
 
-	bufs    []*buf
-	next    device.Ptr
-	kernels int // made and not freed
+	bufs     []*buf
+	next     device.Ptr
+	kernels  int // made and not freed
+	launches int // enqueued
 }
 
 var _ device.GPU = (*GPU)(nil)
@@ -215,6 +219,7 @@ func (k *kernel) Enqueue(n int) error {
 	for i, a := range k.l.Args {
 		args[i] = k.g.Name(device.Ptr(a))
 	}
+	k.g.launches += n
 	k.g.logf("launch %s grid %v block %v shared %d args [%s] ×%d", name, k.l.Grid, k.l.Block, k.l.Shared, strings.Join(args, " "), n)
 	if emulate := k.g.Kernels[name]; emulate != nil {
 		for range n {
@@ -233,3 +238,43 @@ func (k *kernel) Free() {
 	k.freed = true
 	k.g.kernels--
 }
+
+// Time runs n repetitions of w and returns LaunchTime for each launch they
+// enqueued.
+func (g *GPU) Time(w device.Work, n int, held bool) (time.Duration, error) {
+	g.logf("time %d held=%v", n, held)
+	l0 := g.launches
+	if err := w(n); err != nil {
+		return 0, err
+	}
+	return time.Duration(g.launches-l0) * g.LaunchTime, nil
+}
+
+// FlushL2 does nothing but log.
+func (g *GPU) FlushL2() error {
+	g.logf("flush")
+	return nil
+}
+
+// Capture returns a graph that replays n repetitions of w.
+func (g *GPU) Capture(w device.Work, n int) (device.Graph, error) {
+	g.logf("capture %d", n)
+	return graph{w, n}, nil
+}
+
+// A graph replays its captured repetitions of a work.
+type graph struct {
+	w    device.Work
+	reps int
+}
+
+func (gr graph) Replay(n int) error {
+	for range n {
+		if err := gr.w(gr.reps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (graph) Destroy() {}
