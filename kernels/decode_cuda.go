@@ -29,6 +29,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
@@ -68,7 +69,8 @@ func (g *gpu) decodeKernel(m *module, op, dtype string, l int) (decodePlan, stri
 // prepareDecode sets up L decode steps for B·H sequences in one of the three
 // launch strategies and checks every step of sampled sequences against the
 // fp64 CPU reference.
-func prepareDecode(g *gpu, c suite.Case) (*prepared, error) {
+func prepareDecode(d device.GPU, c suite.Case) (*prepared, error) {
+	g := onGPU(d)
 	sh := decodeCase(c)
 	if sh.D != decodeD || sh.L%16 != 0 || sh.L > 4096 {
 		return nil, fmt.Errorf("decode kernels need d = %d and L a multiple of 16 up to 4096, not %+v", decodeD, sh)

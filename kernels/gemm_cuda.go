@@ -17,6 +17,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
@@ -28,7 +29,8 @@ const (
 
 // prepareGemm sets up C = A·B for one shape, dtype and implementation, and
 // checks sampled entries of C against a CPU fp64 dot product.
-func prepareGemm(g *gpu, c suite.Case) (*prepared, error) {
+func prepareGemm(d device.GPU, c suite.Case) (*prepared, error) {
+	g := onGPU(d)
 	m, err := g.loadBuiltin("gemm")
 	if err != nil {
 		return nil, err

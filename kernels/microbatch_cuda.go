@@ -8,12 +8,14 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // prepareMicrobatch sets up 10,000 fp32 adds of n elements, each on its own
 // slices of three large buffers, in one of the three launch strategies.
-func prepareMicrobatch(g *gpu, c suite.Case) (*prepared, error) {
+func prepareMicrobatch(d device.GPU, c suite.Case) (*prepared, error) {
+	g := onGPU(d)
 	m, err := g.loadBuiltin("microbatch")
 	if err != nil {
 		return nil, err
@@ -129,7 +131,8 @@ func (g *gpu) persistentWork(m *module, c suite.Case, p *prepared, base [3]cu.De
 
 // prepareMixed sets up 1000 iterations of x = div(sigmoid(relu(mul(add(x, a), b))), c)
 // on n elements, as five kernels per iteration or one fused kernel.
-func prepareMixed(g *gpu, c suite.Case) (*prepared, error) {
+func prepareMixed(d device.GPU, c suite.Case) (*prepared, error) {
+	g := onGPU(d)
 	m, err := g.loadBuiltin("mixedops")
 	if err != nil {
 		return nil, err

@@ -11,38 +11,14 @@ import (
 
 	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/measure"
-	"github.com/perfgate/perfgate/kernels/sharing"
 	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// A preparer sets up one case of a suite on the GPU goroutine.
-type preparer func(g *gpu, c suite.Case) (*prepared, error)
-
-// onSeam adapts a setup on the device seam (setup) to a preparer.
-func onSeam(prep func(d device.GPU, c suite.Case) (*prepared, error)) preparer {
-	return func(g *gpu, c suite.Case) (*prepared, error) { return prep(g, c) }
-}
-
-var preparers = map[string]preparer{
-	"memory":      onSeam(prepareMemory),
-	"elementwise": onSeam(prepareElementwise),
-	"microbatch":  prepareMicrobatch,
-	"mixedops":    prepareMixed,
-	"attention":   onSeam(prepareAttention),
-	"decode":      prepareDecode,
-	"rowwise":     onSeam(prepareRowwise),
-	"gemm":        prepareGemm,
-}
-
-// suiteRunners run the built-in suites that do not fit prepare-then-time
-// (RunSuite hands them the whole suite): cmdpath and sharing.
-var suiteRunners = map[string]func(s *Session, ctx context.Context, o Options) ([]model.Benchmark, error){
-	"cmdpath": runCmdpath,
-	"sharing": func(_ *Session, ctx context.Context, o Options) ([]model.Benchmark, error) {
-		return sharing.Run(ctx, o)
-	},
-}
+// onGPU is the session's device as the setups not yet on the device seam
+// take it (microbatch, mixedops, decode, gemm, a user's kernel): *gpu is the
+// only device.GPU of the cuda build, and RunSuite hands them no other.
+func onGPU(d device.GPU) *gpu { return d.(*gpu) }
 
 // RunSuite runs the built-in suite name as o selects. A benchmark that fails
 // (wrong result, CUDA fault) is returned with its Error set; the error
@@ -55,10 +31,10 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 	if err := ValidateOptions(o); err != nil {
 		return nil, err
 	}
-	if run, ok := suiteRunners[name]; ok {
-		return run(s, ctx, o)
+	if def.run != nil {
+		return def.run(s, ctx, o)
 	}
-	sel := suite.Select(def, o)
+	sel := suite.Select(def.Def, o)
 	var out []model.Benchmark
 	var pend []*pendingDraw
 	for i := 0; i < len(sel); {
@@ -70,7 +46,7 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 		for _, x := range sel[i:j] {
 			wanted = append(wanted, x.Mode)
 		}
-		bs, ps, err := s.runCase(ctx, sel[i].Case, wanted, o, preparers[name])
+		bs, ps, err := s.runCase(ctx, sel[i].Case, wanted, o, def.prepare)
 		for _, pd := range ps {
 			pd.at += len(out)
 		}

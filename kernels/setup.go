@@ -30,6 +30,10 @@ type prepared struct {
 	cleanup func()
 }
 
+// A preparer sets up one case of a suite on a GPU: its buffers filled, its
+// output checked, its work ready to time.
+type preparer func(d device.GPU, c suite.Case) (*prepared, error)
+
 // A setup is one case's setup on a GPU: the device memory it allocated,
 // freed all at once, and the steps the suites' setups share (fill the
 // inputs, poison the output, run once, check against the CPU reference).

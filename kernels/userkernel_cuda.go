@@ -9,6 +9,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -36,7 +37,7 @@ func (s *Session) RunUserKernel(ctx context.Context, k UserKernel, o Options) ([
 		if len(wanted) == 0 {
 			continue
 		}
-		prep := func(g *gpu, c suite.Case) (*prepared, error) { return g.prepareUser(k, uc) }
+		prep := func(d device.GPU, _ suite.Case) (*prepared, error) { return onGPU(d).prepareUser(k, uc) }
 		bs, ps, err := s.runCase(ctx, c, wanted, o, prep)
 		for _, pd := range ps {
 			pd.at += len(out)
