@@ -32,6 +32,17 @@ func (g *gpu) Memset8(p device.Ptr, v byte, bytes int64) error {
 	return wrap("cuMemsetD8Async", cu.MemsetD8Async(cu.DevicePtr(p), v, bytes, g.stream))
 }
 
+// CopyHtoD copies src to dst and waits for the context (see device.Memory).
+func (g *gpu) CopyHtoD(dst device.Ptr, src []byte) error {
+	if len(src) == 0 {
+		return nil
+	}
+	if err := wrap("cuMemcpyHtoD", cu.MemcpyHtoD(cu.DevicePtr(dst), unsafe.Pointer(&src[0]), int64(len(src)))); err != nil {
+		return err
+	}
+	return wrap("cuCtxSynchronize after upload", cu.Synchronize())
+}
+
 // CopyDtoD enqueues a device-to-device copy on g's stream.
 func (g *gpu) CopyDtoD(dst, src device.Ptr, bytes int64) error {
 	return wrap("cuMemcpyDtoDAsync", cu.MemcpyDtoDAsync(cu.DevicePtr(dst), cu.DevicePtr(src), bytes, g.stream))
@@ -51,6 +62,15 @@ func (g *gpu) Read(host []byte, p device.Ptr) error {
 // Module returns the built-in module name (loadBuiltin).
 func (g *gpu) Module(name string) (device.Module, error) {
 	m, err := g.loadBuiltin(name)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Compile compiles and loads a user's source (load).
+func (g *gpu) Compile(file, source string, options []string) (device.Module, error) {
+	m, err := g.load(file, source, options)
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +150,8 @@ func (g *gpu) poison(p cu.DevicePtr, bytes int64) error {
 func (g *gpu) readback(p cu.DevicePtr, bytes int64) ([]byte, error) {
 	return (&setup{gpu: g}).readback(device.Ptr(p), bytes)
 }
+
+func (g *gpu) upload(p cu.DevicePtr, data []byte) error { return g.CopyHtoD(device.Ptr(p), data) }
 
 func (g *gpu) checkOnce(p *prepared, out cu.DevicePtr, bytes int64, check func() error) error {
 	return (&setup{gpu: g}).checkOnce(p, device.Ptr(out), bytes, check)

@@ -16,7 +16,7 @@ import (
 )
 
 // onGPU is the session's device as the setups not yet on the device seam
-// take it (microbatch, mixedops, decode, gemm, a user's kernel): *gpu is the
+// take it (microbatch, mixedops, decode, gemm): *gpu is the
 // only device.GPU of the cuda build, and RunSuite hands them no other.
 func onGPU(d device.GPU) *gpu { return d.(*gpu) }
 

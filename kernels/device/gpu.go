@@ -13,6 +13,10 @@ type Memory interface {
 	Free(p Ptr)
 	// Memset8 enqueues setting bytes bytes from p to v.
 	Memset8(p Ptr, v byte, bytes int64) error
+	// CopyHtoD copies src to dst and waits until it has landed: a copy from
+	// pageable memory may return before its DMA does, and nothing orders it
+	// before kernels on a non-blocking stream.
+	CopyHtoD(dst Ptr, src []byte) error
 	// CopyDtoD enqueues a copy of bytes bytes from src to dst.
 	CopyDtoD(dst, src Ptr, bytes int64) error
 	// Read waits for the stream, then copies len(dst) bytes from src into dst.
@@ -67,6 +71,9 @@ type GPU interface {
 	// Module returns the built-in module name (cu/NAME.cu), compiled and
 	// loaded.
 	Module(name string) (Module, error)
+	// Compile returns source (file names it in messages) compiled for the
+	// device with the session's options and options, and loaded.
+	Compile(file, source string, options []string) (Module, error)
 	// Kernel makes l ready to enqueue on the device's stream.
 	Kernel(l Launch) Kernel
 	// SMCount is the number of streaming multiprocessors.

@@ -96,6 +96,17 @@ func (g *GPU) Memset8(p device.Ptr, v byte, bytes int64) error {
 	return nil
 }
 
+// CopyHtoD copies src to dst.
+func (g *GPU) CopyHtoD(dst device.Ptr, src []byte) error {
+	g.logf("write %s %d", g.Name(dst), len(src))
+	d, err := g.mem(dst, int64(len(src)))
+	if err != nil {
+		return err
+	}
+	copy(d, src)
+	return nil
+}
+
 // CopyDtoD copies bytes bytes from src to dst.
 func (g *GPU) CopyDtoD(dst, src device.Ptr, bytes int64) error {
 	g.logf("copy %s %s %d", g.Name(dst), g.Name(src), bytes)
@@ -163,6 +174,12 @@ func (g *GPU) Live() (bufs, kernels int) { return len(g.bufs), g.kernels }
 func (g *GPU) Module(name string) (device.Module, error) {
 	g.logf("module %s", name)
 	return module{g: g, name: name}, nil
+}
+
+// Compile returns a module named file; every entry point is in it.
+func (g *GPU) Compile(file, source string, options []string) (device.Module, error) {
+	g.logf("compile %s %q", file, options)
+	return module{g: g, name: file}, nil
 }
 
 // Kernel makes l ready; l.Func must be one of g's.
