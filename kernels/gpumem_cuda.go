@@ -143,10 +143,6 @@ func (g *gpu) fill(m *module, p cu.DevicePtr, dtype string, n int64, seed uint32
 	return (&setup{gpu: g}).fill(m, device.Ptr(p), dtype, n, seed, lo, hi)
 }
 
-func (g *gpu) poison(p cu.DevicePtr, bytes int64) error {
-	return (&setup{gpu: g}).poison(device.Ptr(p), bytes)
-}
-
 func (g *gpu) readback(p cu.DevicePtr, bytes int64) ([]byte, error) {
 	return (&setup{gpu: g}).readback(device.Ptr(p), bytes)
 }
