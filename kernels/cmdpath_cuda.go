@@ -54,10 +54,10 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// runCmdpath runs the host benchmarks of cmdpath and then, on the GPU
-// goroutine, the GPU ones.
+// runCmdpath runs the host benchmarks of cmdpath (as RunHost does; the
+// options are valid) and then, on the GPU goroutine, the GPU ones.
 func runCmdpath(s *Session, ctx context.Context, o Options) ([]model.Benchmark, error) {
-	out, err := RunHost(ctx, "cmdpath", o)
+	out, err := cmdpath.Suite.RunHost(ctx, suite.Select(cmdpath.Suite, o), o)
 	if err != nil {
 		return out, err
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gorgonia.org/cu"
+
+	"github.com/perfgate/perfgate/kernels/device"
 )
 
 //go:embed cu/*.cu
@@ -43,11 +45,20 @@ type module struct {
 	fns map[string]cu.Function
 }
 
-// hash returns the ptx_sha256 of a benchmark made of the named entries:
+// Hash returns the ptx_sha256 of a benchmark made of the named entries:
 // the hash of those kernels' PTX and what they reach (entryHash), not of
 // the whole module, so an unchanged kernel keeps its hash when a
 // neighbour in its source file changes.
-func (m *module) hash(entries ...string) string { return entryHash(m.ptx, entries...) }
+func (m *module) Hash(entries ...string) string { return entryHash(m.ptx, entries...) }
+
+// Func returns the kernel entry point name, for the device seam.
+func (m *module) Func(name string) (device.Func, error) {
+	f, err := m.fn(name)
+	if err != nil {
+		return nil, err
+	}
+	return cudaFunc{fn: f, name: name}, nil
+}
 
 // fn returns the kernel entry point name.
 func (m *module) fn(name string) (cu.Function, error) {

@@ -29,6 +29,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
@@ -68,7 +69,8 @@ func (g *gpu) decodeKernel(m *module, op, dtype string, l int) (decodePlan, stri
 // prepareDecode sets up L decode steps for B·H sequences in one of the three
 // launch strategies and checks every step of sampled sequences against the
 // fp64 CPU reference.
-func prepareDecode(g *gpu, c suite.Case) (*prepared, error) {
+func prepareDecode(d device.GPU, c suite.Case) (*prepared, error) {
+	g := onGPU(d)
 	sh := decodeCase(c)
 	if sh.D != decodeD || sh.L%16 != 0 || sh.L > 4096 {
 		return nil, fmt.Errorf("decode kernels need d = %d and L a multiple of 16 up to 4096, not %+v", decodeD, sh)
@@ -100,7 +102,7 @@ func prepareDecode(g *gpu, c suite.Case) (*prepared, error) {
 			return nil, err
 		}
 	}
-	p := &prepared{ops: sh.L, cleanup: bufs.free, meta: suite.WorkMeta{PTXHash: m.hash(entry),
+	p := &prepared{ops: sh.L, cleanup: bufs.free, meta: suite.WorkMeta{PTXHash: m.Hash(entry),
 		PerSecond: map[string]float64{"tokens_per_s": float64(sh.B)},
 		Metrics:   map[string]float64{"warps_per_sequence": float64(pl.Warps)},
 		Info:      map[string]string{"kernels": entry}}}
@@ -142,9 +144,9 @@ func (g *gpu) decodeWork(fn cu.Function, op string, seqs uint32, pl decodePlan, 
 	case "per_launch":
 		// One launch per step, timed by the GPU like every other strategy;
 		// a long cache's steps are held in chunks.
-		p.work = func(s cu.Stream, reps int) error { return steps(s, 0, a.l, reps) }
+		p.work = g.on(func(s cu.Stream, reps int) error { return steps(s, 0, a.l, reps) })
 		p.launches, p.stream = a.l, true
-		p.chunks = chunked(a.l, 1, func(s cu.Stream, from, count int) error { return steps(s, from, from+count, 1) })
+		p.chunks = g.chunked(a.l, 1, func(s cu.Stream, from, count int) error { return steps(s, from, from+count, 1) })
 	case "cuda_graph":
 		gr, err := capture(func(s cu.Stream, _ int) error { return steps(s, 0, a.l, 1) }, 1, g.stream)
 		if err != nil {
@@ -152,13 +154,13 @@ func (g *gpu) decodeWork(fn cu.Function, op string, seqs uint32, pl decodePlan, 
 		}
 		free := p.cleanup
 		p.cleanup = func() { gr.destroy(); free() }
-		p.work, p.stream = gr.enqueue, true
+		p.work, p.stream = g.on(gr.enqueue), true
 	case "persistent":
 		l := &launch{fn: fn, grid: [3]uint32{seqs, 1, 1}, block: [3]uint32{uint32(32 * pl.Warps), 1, 1}, shared: uint32(pl.Shared),
 			params: newParams(uint64(a.q), uint64(a.k), uint64(a.v), uint64(a.o), uint64(a.l), f32bits(a.scaleLog2), uint64(pl.Staged))}
 		free := p.cleanup
 		p.cleanup = func() { l.params.free(); free() }
-		p.work = l.enqueue
+		p.work = g.on(l.enqueue)
 	default:
 		return fmt.Errorf("decode suite has no benchmark %q", op)
 	}

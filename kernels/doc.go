@@ -18,7 +18,12 @@
 // The measuring loop (package kernels/measure) and the timer it drives
 // (kernels/device: a Device, which the session's GPU implements) are free of
 // CUDA and tested with fakes; a suite's vocabulary (options, cases, results)
-// is package kernels/suite. docs/gpu.md describes the method and the figures measured
+// is package kernels/suite. The setups of memory, elementwise, rowwise,
+// attention and users' kernels run on the device seam (device.GPU: memory,
+// modules, launches), in files without the build tag (NAME_setup.go)
+// tested on kernels/device/devicetest's fake; the others are CUDA code
+// still (NAME_cuda.go): microbatch, mixedops and decode time launch loops
+// in C, gemm calls cuBLAS. docs/gpu.md describes the method and the figures measured
 // with it.
 //
 // It is the only package that imports gorgonia.org/cu, and every file that

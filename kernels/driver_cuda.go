@@ -188,6 +188,18 @@ func (l *launch) enqueue(stream cu.Stream, n int) error {
 		C.uint(l.shared), cStream(stream), (*unsafe.Pointer)(l.params.ptrs), C.int(n)))
 }
 
+// setArg overwrites argument i of l.
+func setArg(l *launch, i int, v uint64) {
+	*(*uint64)(unsafe.Add(l.params.slots, 8*i)) = v
+}
+
+// allowShared lets fn (named name) use bytes of dynamic shared memory,
+// beyond the default 48 KiB.
+func allowShared(fn cu.Function, name string, bytes int) error {
+	return check("cuFuncSetAttribute "+name, C.cuFuncSetAttribute(cFunc(fn),
+		C.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(bytes)))
+}
+
 // An opTable is a list of (a, b, out) device pointers of many small adds, in C memory.
 type opTable struct {
 	a, b, o unsafe.Pointer

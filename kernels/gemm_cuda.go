@@ -17,6 +17,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
@@ -28,7 +29,8 @@ const (
 
 // prepareGemm sets up C = A·B for one shape, dtype and implementation, and
 // checks sampled entries of C against a CPU fp64 dot product.
-func prepareGemm(g *gpu, c suite.Case) (*prepared, error) {
+func prepareGemm(d device.GPU, c suite.Case) (*prepared, error) {
+	g := onGPU(d)
 	m, err := g.loadBuiltin("gemm")
 	if err != nil {
 		return nil, err
@@ -62,7 +64,7 @@ func prepareGemm(g *gpu, c suite.Case) (*prepared, error) {
 			}
 		}
 		blas := g.blas
-		p.work = func(_ cu.Stream, n int) error {
+		p.work = func(n int) error {
 			return blas.gemm(c.Rows, c.Dim, c.K, ptr[0], ptr[1], ptr[2], c.DType, tf32, n)
 		}
 		p.meta.Info["cublas"] = blas.describe() + ": cublasGemmEx, CUBLAS_DEFAULT_MATH, fp32 accumulation"
@@ -71,8 +73,8 @@ func prepareGemm(g *gpu, c suite.Case) (*prepared, error) {
 		if err != nil {
 			return fail(err)
 		}
-		p.work, p.cleanup = l.enqueue, func() { l.params.free(); bufs.free() }
-		p.meta.PTXHash = m.hash(entry)
+		p.work, p.cleanup = g.on(l.enqueue), func() { l.params.free(); bufs.free() }
+		p.meta.PTXHash = m.Hash(entry)
 		p.meta.Info["kernel"] = entry
 	default:
 		return fail(fmt.Errorf("gemm suite has no implementation %q", c.Op))

@@ -3,15 +3,121 @@
 package kernels
 
 import (
-	"math"
 	"unsafe"
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
-// buffers allocates device memory and frees all of it at once.
+// g is the device the suites' setups run on (setup): its memory, built-in
+// modules and launches on its stream.
+var _ device.GPU = (*gpu)(nil)
+
+// Alloc allocates bytes (at least 16) of device memory.
+func (g *gpu) Alloc(bytes int64) (device.Ptr, error) {
+	p, err := cu.MemAlloc(max(bytes, 16))
+	if err != nil {
+		return 0, wrap("cuMemAlloc "+suite.SizeLabel(bytes)+"B", err)
+	}
+	return device.Ptr(p), nil
+}
+
+// Free frees memory from Alloc.
+func (g *gpu) Free(p device.Ptr) { cu.MemFree(cu.DevicePtr(p)) }
+
+// Memset8 enqueues setting bytes bytes from p to v on g's stream.
+func (g *gpu) Memset8(p device.Ptr, v byte, bytes int64) error {
+	return wrap("cuMemsetD8Async", cu.MemsetD8Async(cu.DevicePtr(p), v, bytes, g.stream))
+}
+
+// CopyHtoD copies src to dst and waits for the context (see device.Memory).
+func (g *gpu) CopyHtoD(dst device.Ptr, src []byte) error {
+	if len(src) == 0 {
+		return nil
+	}
+	if err := wrap("cuMemcpyHtoD", cu.MemcpyHtoD(cu.DevicePtr(dst), unsafe.Pointer(&src[0]), int64(len(src)))); err != nil {
+		return err
+	}
+	return wrap("cuCtxSynchronize after upload", cu.Synchronize())
+}
+
+// CopyDtoD enqueues a device-to-device copy on g's stream.
+func (g *gpu) CopyDtoD(dst, src device.Ptr, bytes int64) error {
+	return wrap("cuMemcpyDtoDAsync", cu.MemcpyDtoDAsync(cu.DevicePtr(dst), cu.DevicePtr(src), bytes, g.stream))
+}
+
+// Read waits for g's stream and copies len(host) bytes from p into host.
+func (g *gpu) Read(host []byte, p device.Ptr) error {
+	if err := wrap("cuStreamSynchronize", g.stream.Synchronize()); err != nil {
+		return err
+	}
+	if len(host) == 0 {
+		return nil
+	}
+	return wrap("cuMemcpyDtoH", cu.MemcpyDtoH(unsafe.Pointer(&host[0]), cu.DevicePtr(p), int64(len(host))))
+}
+
+// Module returns the built-in module name (loadBuiltin).
+func (g *gpu) Module(name string) (device.Module, error) {
+	m, err := g.loadBuiltin(name)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Compile compiles and loads a user's source (load).
+func (g *gpu) Compile(file, source string, options []string) (device.Module, error) {
+	m, err := g.load(file, source, options)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Kernel copies l's arguments into C memory for launches on g's stream.
+// l.Func must be one of g's modules' (a cudaFunc).
+func (g *gpu) Kernel(l device.Launch) device.Kernel {
+	return streamLaunch{&launch{fn: l.Func.(cudaFunc).fn, grid: l.Grid, block: l.Block, shared: l.Shared,
+		params: newParams(l.Args...)}, g.stream}
+}
+
+// SMCount is the device's multiprocessor count.
+func (g *gpu) SMCount() int { return g.smCount }
+
+// A cudaFunc is a kernel entry point of a loaded module, and its name.
+type cudaFunc struct {
+	fn   cu.Function
+	name string
+}
+
+// MaxActiveBlocks is cuOccupancyMaxActiveBlocksPerMultiprocessor without
+// dynamic shared memory.
+func (f cudaFunc) MaxActiveBlocks(block int) (int, error) {
+	per, err := f.fn.MaxActiveBlocksPerMultiProcessor(block, 0)
+	if err != nil {
+		return 0, wrap("cuOccupancyMaxActiveBlocksPerMultiprocessor", err)
+	}
+	return per, nil
+}
+
+// AllowShared sets the kernel's most dynamic shared memory (allowShared).
+func (f cudaFunc) AllowShared(bytes int) error { return allowShared(f.fn, f.name, bytes) }
+
+// A streamLaunch is a launch bound to the stream it is enqueued on.
+type streamLaunch struct {
+	l      *launch
+	stream cu.Stream
+}
+
+func (s streamLaunch) Enqueue(n int) error    { return s.l.enqueue(s.stream, n) }
+func (s streamLaunch) SetArg(i int, v uint64) { setArg(s.l, i, v) }
+func (s streamLaunch) Free()                  { s.l.params.free() }
+
+// buffers allocates device memory and frees all of it at once, for the
+// setups not yet on the device seam (setup.alloc is theirs).
 type buffers struct{ ptrs []cu.DevicePtr }
 
 func (b *buffers) alloc(bytes int64) (cu.DevicePtr, error) {
@@ -30,78 +136,23 @@ func (b *buffers) free() {
 	b.ptrs = nil
 }
 
-// f32bits puts a float32 into a kernel argument slot.
-func f32bits(f float32) uint64 { return uint64(math.Float32bits(f)) }
+// The setup steps for the setups not yet on the device seam: each is
+// setup's, on g, with driver pointers.
 
-// grid1D returns the number of 256-thread blocks that cover threads threads.
-func grid1D(threads int64) uint32 {
-	return uint32(min(max((threads+255)/256, 1), math.MaxInt32))
-}
-
-// fill writes the random stream seed, in [lo, hi), into n elements of dtype
-// at p, with the module's pg_fill kernel (common.cu).
 func (g *gpu) fill(m *module, p cu.DevicePtr, dtype string, n int64, seed uint32, lo, hi float32) error {
-	fn, err := m.fn("pg_fill_" + dtype)
-	if err != nil {
-		return err
-	}
-	l := &launch{fn: fn, grid: [3]uint32{uint32(min(int64(g.smCount)*32, int64(grid1D(n)))), 1, 1}, block: [3]uint32{256, 1, 1},
-		params: newParams(uint64(p), uint64(n), uint64(seed), f32bits(lo), f32bits(hi))}
-	defer l.params.free()
-	return l.enqueue(g.stream, 1)
+	return (&setup{gpu: g}).fill(m, device.Ptr(p), dtype, n, seed, lo, hi)
 }
 
-// poison sets every byte of an output to 0xFF (NaN in every float type), so
-// an element the kernel forgets to write fails the check.
-func (g *gpu) poison(p cu.DevicePtr, bytes int64) error {
-	return wrap("poison output (cuMemsetD8Async)", cu.MemsetD8Async(p, 0xff, bytes, g.stream))
-}
-
-// readback waits for the stream and copies bytes from p to the host.
 func (g *gpu) readback(p cu.DevicePtr, bytes int64) ([]byte, error) {
-	host := make([]byte, bytes)
-	return host, g.readInto(host, p)
+	return (&setup{gpu: g}).readback(device.Ptr(p), bytes)
 }
 
-// readInto waits for the stream and copies len(host) bytes from p into host.
-func (g *gpu) readInto(host []byte, p cu.DevicePtr) error {
-	if err := wrap("cuStreamSynchronize", g.stream.Synchronize()); err != nil {
-		return err
-	}
-	if len(host) == 0 {
-		return nil
-	}
-	return wrap("cuMemcpyDtoH", cu.MemcpyDtoH(unsafe.Pointer(&host[0]), p, int64(len(host))))
+func (g *gpu) upload(p cu.DevicePtr, data []byte) error { return g.CopyHtoD(device.Ptr(p), data) }
+
+func (g *gpu) checkOnce(p *prepared, out cu.DevicePtr, bytes int64, check func() error) error {
+	return (&setup{gpu: g}).checkOnce(p, device.Ptr(out), bytes, check)
 }
 
-// verifyChunk is the most output verify copies to the host at once. Read in
-// one piece, the two 1 GiB copies of the copy-ceiling measurement (every
-// suite but memory runs it first) took `perfgate run --suite S --size ci` to
-// a peak RSS of 2.2–2.3 GiB on the H100; in pieces, 359–463 MiB.
-const verifyChunk = 64 << 20
-
-// verify compares the elements idx of an n-element dtype output at p with
-// want(i), rounded to dtype, within tol. It reads the output back in pieces
-// of at most verifyChunk bytes (one pass when idx is ascending, as
-// checkIndices and sampleIndices make it).
 func (g *gpu) verify(p cu.DevicePtr, dtype string, n int64, idx []int64, tol tolerance, want func(i int64) float32) error {
-	es := elemSize(dtype)
-	per := max(verifyChunk/es, 1)
-	got := make([]float32, len(idx))
-	exp := make([]float32, len(idx))
-	buf := make([]byte, min(per, n)*es)
-	var raw []byte
-	first := int64(-1) // the element raw starts at
-	for k, i := range idx {
-		if first < 0 || i < first || i >= first+int64(len(raw))/es {
-			first = i / per * per
-			raw = buf[:min(per, n-first)*es]
-			if err := g.readInto(raw, p+cu.DevicePtr(first*es)); err != nil {
-				return err
-			}
-		}
-		got[k] = decodeElem(dtype, raw, i-first)
-		exp[k] = roundTo(dtype, want(i))
-	}
-	return checkClose(got, exp, idx, tol)
+	return (&setup{gpu: g}).verify(device.Ptr(p), dtype, n, idx, tol, want)
 }

@@ -16,7 +16,7 @@ func CountHostAndGPU(names []string, o Options) (host, gpu int) {
 		if !ok {
 			continue
 		}
-		for _, sel := range suite.Select(def, o) {
+		for _, sel := range suite.Select(def.Def, o) {
 			if sel.Mode == cmdpath.OnHost {
 				host++
 			} else {
@@ -40,5 +40,5 @@ func RunHost(ctx context.Context, name string, o Options) ([]model.Benchmark, er
 	if def.RunHost == nil {
 		return nil, ctx.Err()
 	}
-	return def.RunHost(ctx, suite.Select(def, o), o)
+	return def.RunHost(ctx, suite.Select(def.Def, o), o)
 }

@@ -8,12 +8,14 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/suite"
 )
 
 // prepareMicrobatch sets up 10,000 fp32 adds of n elements, each on its own
 // slices of three large buffers, in one of the three launch strategies.
-func prepareMicrobatch(g *gpu, c suite.Case) (*prepared, error) {
+func prepareMicrobatch(d device.GPU, c suite.Case) (*prepared, error) {
+	g := onGPU(d)
 	m, err := g.loadBuiltin("microbatch")
 	if err != nil {
 		return nil, err
@@ -35,7 +37,7 @@ func prepareMicrobatch(g *gpu, c suite.Case) (*prepared, error) {
 	}
 	table := newOpTable(ptrs[0], ptrs[1], ptrs[2], c.N)
 	cleanups := []func(){table.free, bufs.free}
-	p := &prepared{ops: microbatchOps, meta: suite.WorkMeta{Bytes: 12 * float64(c.N), PTXHash: m.hash(microbatchEntry(c.Op))},
+	p := &prepared{ops: microbatchOps, meta: suite.WorkMeta{Bytes: 12 * float64(c.N), PTXHash: m.Hash(microbatchEntry(c.Op))},
 		cleanup: func() {
 			for i := len(cleanups) - 1; i >= 0; i-- {
 				cleanups[i]()
@@ -70,16 +72,16 @@ func (g *gpu) microbatchWork(m *module, c suite.Case, p *prepared, t *opTable, b
 	grid := grid1D(c.N)
 	switch c.Op {
 	case "launch_per_op":
-		p.work = func(s cu.Stream, n int) error {
+		p.work = g.on(func(s cu.Stream, n int) error {
 			for range n {
 				if err := t.launchOps(add, grid, 256, s); err != nil {
 					return err
 				}
 			}
 			return nil
-		}
+		})
 		p.launches, p.stream = t.count, true
-		p.chunks = chunked(t.count, 1, func(s cu.Stream, from, count int) error {
+		p.chunks = g.chunked(t.count, 1, func(s cu.Stream, from, count int) error {
 			return t.launchRange(add, grid, 256, s, from, count)
 		})
 	case "cuda_graph":
@@ -88,7 +90,7 @@ func (g *gpu) microbatchWork(m *module, c suite.Case, p *prepared, t *opTable, b
 			return err
 		}
 		*cleanups = append(*cleanups, gr.destroy)
-		p.work, p.stream = gr.enqueue, true
+		p.work, p.stream = g.on(gr.enqueue), true
 	case "persistent":
 		return g.persistentWork(m, c, p, base, cleanups)
 	default:
@@ -123,13 +125,14 @@ func (g *gpu) persistentWork(m *module, c suite.Case, p *prepared, base [3]cu.De
 	l := &launch{fn: fn, grid: [3]uint32{uint32(8 * g.smCount), 1, 1}, block: [3]uint32{256, 1, 1},
 		params: newParams(uint64(d), microbatchOps)}
 	*cleanups = append(*cleanups, l.params.free)
-	p.work = l.enqueue
+	p.work = g.on(l.enqueue)
 	return nil
 }
 
 // prepareMixed sets up 1000 iterations of x = div(sigmoid(relu(mul(add(x, a), b))), c)
 // on n elements, as five kernels per iteration or one fused kernel.
-func prepareMixed(g *gpu, c suite.Case) (*prepared, error) {
+func prepareMixed(d device.GPU, c suite.Case) (*prepared, error) {
+	g := onGPU(d)
 	m, err := g.loadBuiltin("mixedops")
 	if err != nil {
 		return nil, err
@@ -144,7 +147,7 @@ func prepareMixed(g *gpu, c suite.Case) (*prepared, error) {
 	}
 	x0, pp, qq, t1, t2, a, bb, cc := b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
 	var seq *sequence
-	p := &prepared{ops: mixedIters, meta: suite.WorkMeta{PTXHash: m.hash(mixedEntries(c.Op)...)}, cleanup: func() {
+	p := &prepared{ops: mixedIters, meta: suite.WorkMeta{PTXHash: m.Hash(mixedEntries(c.Op)...)}, cleanup: func() {
 		if seq != nil {
 			seq.free()
 		}
@@ -154,7 +157,7 @@ func prepareMixed(g *gpu, c suite.Case) (*prepared, error) {
 		p.cleanup()
 		return nil, err
 	}
-	p.work = func(s cu.Stream, n int) error { return seq.enqueue(s, n*mixedIters/2) }
+	p.work = g.on(func(s cu.Stream, n int) error { return seq.enqueue(s, n*mixedIters/2) })
 	p.launches = seq.n * mixedIters / 2
 	for _, f := range []struct {
 		p      cu.DevicePtr

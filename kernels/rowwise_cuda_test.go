@@ -48,20 +48,20 @@ func TestRowwiseCheckCatchesWrongRows(t *testing.T) {
 	s := openSession(t)
 	c := suite.Case{Suite: "rowwise", Op: "softmax", DType: "fp32", N: 64 * 256, Rows: 64, Dim: 256}
 	err := s.do(func(g *gpu) error {
-		m, err := g.loadBuiltin("rowwise")
+		m, err := g.Module("rowwise")
 		if err != nil {
 			return err
 		}
-		var bufs buffers
-		defer bufs.free()
-		x, err := bufs.alloc(c.N * 4)
+		st := &setup{gpu: g}
+		defer st.free()
+		x, err := st.alloc(c.N * 4)
 		if err != nil {
 			return err
 		}
-		if err := g.fill(m, x, "fp32", c.N, seedRowX, xLo, xHi); err != nil {
+		if err := st.fill(m, x, "fp32", c.N, seedRowX, xLo, xHi); err != nil {
 			return err
 		}
-		return g.verifyRows(x, c, func(r int64) []float64 { return softmaxRef(inputRow(seedRowX, "fp32", r, c.Dim, xLo, xHi)) })
+		return st.verifyRows(x, c, func(r int64) []float64 { return softmaxRef(inputRow(seedRowX, "fp32", r, c.Dim, xLo, xHi)) })
 	})
 	var me *mismatchError
 	if !errors.As(err, &me) || me.Bad != 64*256 {

@@ -9,56 +9,16 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/perfgate/perfgate/kernels/device"
 	"github.com/perfgate/perfgate/kernels/measure"
-	"github.com/perfgate/perfgate/kernels/sharing"
 	"github.com/perfgate/perfgate/kernels/suite"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// A prepared benchmark is ready to time: inputs filled, output checked
-// against the CPU reference, and the work to repeat.
-type prepared struct {
-	work workFunc
-	ops  int // operations per repetition (samples are per op)
-	// launches is the number of kernel launches (or graph launches) of one
-	// repetition (0: one); it bounds the repetitions of one sample
-	// (measure.HeldLimit, measure.CapturedLimit).
-	launches int
-	// stream says the work is timed as stream launches, not replayed from
-	// a captured graph (device.Timer): the launch strategies under test (one
-	// launch per op or step) and works that are CUDA graphs already.
-	stream bool
-	// chunks, when set, are one repetition of a long launch sequence split
-	// into pieces of at most chunkLaunches launches, in order: each is
-	// queued behind the blocking kernel and timed on its own, and the
-	// sample is the sum of their GPU times (device.Timer).
-	chunks  []workFunc
-	meta    suite.WorkMeta
-	cleanup func()
-}
-
-// A preparer sets up one case of a suite on the GPU goroutine.
-type preparer func(g *gpu, c suite.Case) (*prepared, error)
-
-var preparers = map[string]preparer{
-	"memory":      prepareMemory,
-	"elementwise": prepareElementwise,
-	"microbatch":  prepareMicrobatch,
-	"mixedops":    prepareMixed,
-	"attention":   prepareAttention,
-	"decode":      prepareDecode,
-	"rowwise":     prepareRowwise,
-	"gemm":        prepareGemm,
-}
-
-// suiteRunners run the built-in suites that do not fit prepare-then-time
-// (RunSuite hands them the whole suite): cmdpath and sharing.
-var suiteRunners = map[string]func(s *Session, ctx context.Context, o Options) ([]model.Benchmark, error){
-	"cmdpath": runCmdpath,
-	"sharing": func(_ *Session, ctx context.Context, o Options) ([]model.Benchmark, error) {
-		return sharing.Run(ctx, o)
-	},
-}
+// onGPU is the session's device as the setups not yet on the device seam
+// take it (microbatch, mixedops, decode, gemm): *gpu is the
+// only device.GPU of the cuda build, and RunSuite hands them no other.
+func onGPU(d device.GPU) *gpu { return d.(*gpu) }
 
 // RunSuite runs the built-in suite name as o selects. A benchmark that fails
 // (wrong result, CUDA fault) is returned with its Error set; the error
@@ -71,10 +31,10 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 	if err := ValidateOptions(o); err != nil {
 		return nil, err
 	}
-	if run, ok := suiteRunners[name]; ok {
-		return run(s, ctx, o)
+	if def.run != nil {
+		return def.run(s, ctx, o)
 	}
-	sel := suite.Select(def, o)
+	sel := suite.Select(def.Def, o)
 	var out []model.Benchmark
 	var pend []*pendingDraw
 	for i := 0; i < len(sel); {
@@ -86,7 +46,7 @@ func (s *Session) RunSuite(ctx context.Context, name string, o Options) ([]model
 		for _, x := range sel[i:j] {
 			wanted = append(wanted, x.Mode)
 		}
-		bs, ps, err := s.runCase(ctx, sel[i].Case, wanted, o, preparers[name])
+		bs, ps, err := s.runCase(ctx, sel[i].Case, wanted, o, def.prepare)
 		for _, pd := range ps {
 			pd.at += len(out)
 		}

@@ -59,7 +59,7 @@ func TestSuitesSmoke(t *testing.T) {
 		"gemm":        "dtype=fp16/shape=1024x1024x1024/",
 	}
 	for _, suite := range SuiteNames() {
-		if suiteRunners[suite] != nil {
+		if def, _ := findSuite(suite); def.run != nil {
 			continue // cmdpath and sharing: TestCmdpathGPU and TestSharingGPU
 		}
 		t.Run(suite, func(t *testing.T) {

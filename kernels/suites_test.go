@@ -61,13 +61,13 @@ func TestSelectCases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := len(suite.Select(ew, tt.o)); got != tt.want {
+			if got := len(suite.Select(ew.Def, tt.o)); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
 			}
 		})
 	}
 	mb, _ := findSuite("microbatch")
-	if got := suite.Select(mb, Options{DTypes: []string{"fp16"}}); len(got) != 0 {
+	if got := suite.Select(mb.Def, Options{DTypes: []string{"fp16"}}); len(got) != 0 {
 		t.Errorf("microbatch is fp32 only, got %d with --dtype fp16", len(got))
 	}
 }
@@ -179,7 +179,7 @@ func TestRowwiseAndGemmCatalog(t *testing.T) {
 		{SizeMedium, "gemm", (4 + 3) * 4 * 2},
 	} {
 		def, _ := findSuite(tt.suite)
-		if got := len(suite.Select(def, Options{Size: tt.size})); got != tt.want {
+		if got := len(suite.Select(def.Def, Options{Size: tt.size})); got != tt.want {
 			t.Errorf("%s %s: %d benchmarks, want %d", tt.suite, tt.size, got, tt.want)
 		}
 	}
@@ -264,5 +264,15 @@ func TestCountHostAndGPU(t *testing.T) {
 	}
 	if h, g := CountHostAndGPU([]string{"elementwise", "nosuch"}, Options{Size: SizeCI}); h != 0 || g != 7*3*2*2 {
 		t.Errorf("elementwise at size ci: CountHostAndGPU = %d host, %d gpu; want 0, 84", h, g)
+	}
+}
+
+// TestEverySuiteSaysHowItRuns: each built-in suite is registered with one
+// way of running on the GPU, a setup per case or a run of the whole suite.
+func TestEverySuiteSaysHowItRuns(t *testing.T) {
+	for _, s := range suites {
+		if (s.prepare == nil) == (s.run == nil) {
+			t.Errorf("suite %s: prepare set %v, run set %v; want exactly one", s.Name, s.prepare != nil, s.run != nil)
+		}
 	}
 }

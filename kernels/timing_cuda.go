@@ -98,11 +98,7 @@ func (g *gpu) on(w workFunc) device.Work { return func(n int) error { return w(g
 // measure) and a device.Timer on g; draws, when set, spreads it over
 // contexts (measure.Loop.Draws).
 func (g *gpu) measure(ctx context.Context, p *prepared, mode string, r measure.Rule, draws func(time.Duration) int) (measure.Measurement, error) {
-	var chunks []device.Work
-	for _, c := range p.chunks {
-		chunks = append(chunks, g.on(c))
-	}
-	t := device.NewTimer(g, g.on(p.work), chunks, !p.stream)
+	t := device.NewTimer(g, p.work, p.chunks, !p.stream)
 	limit := measure.HeldLimit(p.launches)
 	if !p.stream {
 		limit = measure.CapturedLimit(p.launches)
