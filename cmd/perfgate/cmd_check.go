@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/internal/memlimit"
@@ -66,7 +67,8 @@ func (cf *checkFlags) validate() error {
 }
 
 func runCheck(ctx context.Context, args []string, e *cli.Env) error {
-	fs := cli.NewFlagSet(e, "check", "[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds 3]] [--baseline-branch main] [--baseline-jobs 3] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]")
+	fs := cli.NewFlagSet(e, "check", fmt.Sprintf("[--candidate] FILE... [--config FILE] [--confirm [--confirm-rounds %d]] [--baseline-branch %s] [--baseline-jobs %d] [--baseline-testbed LABEL] [--record] [--store DIR | --db URL] [compare flags]",
+		confirm.DefaultRounds, check.DefaultBranch, check.DefaultJobs))
 	var (
 		cf checkFlags
 		vf compareFlags

@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/internal/childspec"
+	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/runmeta"
@@ -49,7 +52,7 @@ func runRun(ctx context.Context, args []string, e *cli.Env) error {
 func parseRunFlags(args []string, e *cli.Env) (runner.Settings, *runMetaFlags, map[string]bool, error) {
 	s := runner.Settings{CacheDir: e.Getenv(cacheEnv), Worker: workerCommand()}
 	meta := &runMetaFlags{}
-	fs := cli.NewFlagSet(e, "run", "[--suite NAME[,NAME]] [--filter REGEX] [--op NAME[,NAME]] [--size ci|small|medium|large] [--fast] [--dtype fp32,fp16,bf16] [--max-time 15s] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
+	fs := cli.NewFlagSet(e, "run", "[--suite NAME[,NAME]] [--filter REGEX] [--op NAME[,NAME]] [--size ci|small|medium|large] [--fast] [--dtype "+strings.Join(kernels.DTypes, ",")+"] [--max-time "+measure.DefaultMaxTime.String()+"] [--rounds R | --devices all|0,1] [--out results.json|DIR/|'results-{round}.json'] | --config .perfgate.yml [--suite NAME] [--rounds R] | --list")
 	registerRunFlags(fs, e, &s)
 	meta.register(fs, e)
 	spec := fs.String("spec", "", "internal: the `JSON` of what the perfgate process that starts this one (rounds, --devices) asks it to run, instead of the other flags")

@@ -7,10 +7,12 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
 	"github.com/perfgate/perfgate/internal/childspec"
 	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/kernels/measure"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/model"
 )
@@ -36,10 +38,17 @@ func registerRunFlags(fs interface {
 	fs.BoolVar(&s.Strict, "strict", false, "run perfgate doctor's checks first: refuse (exit 3) when another process uses the GPU, clocks are held down, MIG is on or the GPU is hot; print its other warnings")
 	fs.StringVar(&s.SkipUnchanged, "skip-unchanged-against", "", "results `files` of the baseline (comma-separated): benchmarks whose kernels' PTX hash (ptx_sha256) is the one of their newest run are not measured but reported as skipped (built-in suites, and builtin suites of --config)")
 	fs.BoolVar(&s.List, "list", false, "list suites and benchmarks (no GPU needed) and exit")
-	fs.BoolVar(&s.Fast, "fast", false, "smoke-run budgets: 50 ms minimum and 1 s maximum per benchmark (noisier numbers)")
-	fs.DurationVar(&s.MaxTime, "max-time", 0, "cap on the time spent measuring one benchmark (default 15s; 1s with --fast)")
+	fs.BoolVar(&s.Fast, "fast", false, "smoke-run budgets: "+spaced(measure.FastMinGPU)+" minimum and "+spaced(measure.FastMaxTime)+" maximum per benchmark (noisier numbers)")
+	fs.DurationVar(&s.MaxTime, "max-time", 0, fmt.Sprintf("cap on the time spent measuring one benchmark (default %v; %v with --fast)", measure.DefaultMaxTime, measure.FastMaxTime))
 	fs.StringVar(&s.Reference, "reference", "", "after the built-in suites, measure their PyTorch references in the same run and set speedup_vs_torch on each benchmark that has one: torch (python3 must import torch, else exit 2) or auto (without PyTorch, run without them); docs/gpu.md, \"In-run PyTorch references\"")
 	fs.StringVar(&s.Pace, "pace", e.GetenvOr(env("pace"), ""), "spacing of samples under the GPU's power limit: auto (the default: idle after each sample once NVML reports power or thermal throttling, retaking throttled samples), off, or a fixed idle `ratio` of each sample's GPU time (env "+env("pace")+")")
+}
+
+// spaced writes d as the help's prose does: "50 ms", "1 s".
+func spaced(d time.Duration) string {
+	s := d.String()
+	i := strings.IndexFunc(s, unicode.IsLetter)
+	return s[:i] + " " + s[i:]
 }
 
 // startChild is the runner's Starter: this binary's perfgate run, handed

@@ -5,11 +5,13 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/perfgate/perfgate/ab"
+	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/runner"
 	"github.com/perfgate/perfgate/tracker/action"
 	"github.com/perfgate/perfgate/tracker/compare"
@@ -233,5 +235,77 @@ func TestActionInputDefaults(t *testing.T) {
 	}
 	if n < 5 {
 		t.Errorf("found %d inputs with a default in action.yml, want the lot", n)
+	}
+}
+
+// TestBuiltinSuiteKeys: the keys a builtin suite of .perfgate.yml takes
+// are the Config keys of runner.RunSettings, no more and no fewer, each
+// the key of a flag of perfgate run and shown in docs/config.md's builtin
+// suite; builtin.size takes the sizes perfgate run --size takes
+// (kernels.Sizes), which run's synopsis, docs/gpu.md's and docs/config.md
+// list, and the synopses list kernels.DTypes.
+func TestBuiltinSuiteKeys(t *testing.T) {
+	const builtin = "suites:\n  - name: a\n    builtin:\n      suite: memory\n"
+	_, err := config.Parse(".perfgate.yml", []byte(builtin+"      no_such_key: 1\n"))
+	allowed := regexp.MustCompile(`builtin\.no_such_key: unknown key \(allowed: (.*)\)`).FindStringSubmatch(fmt.Sprint(err))
+	if allowed == nil {
+		t.Fatalf("a builtin suite's unknown key: %v, want the keys it allows", err)
+	}
+	help, _, _ := invoke(t, nil, "run", "--help")
+	doc, err := os.ReadFile("../../docs/config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile(`(?m)^    builtin:.*\n((?:      .*\n)+)`).FindSubmatch(doc)
+	if block == nil {
+		t.Fatal("docs/config.md shows no builtin suite")
+	}
+	var keys []string
+	for _, s := range runner.RunSettings {
+		section, key, _ := strings.Cut(s.Config, ".")
+		if section != "builtin" {
+			continue
+		}
+		keys = append(keys, key)
+		if !regexp.MustCompile(`(?m)^  --` + regexp.QuoteMeta(s.Name) + `\b`).MatchString(help) {
+			t.Errorf("%s mirrors --%s, which perfgate run does not have", s.Config, s.Name)
+		}
+		if !strings.Contains(string(block[1]), "      "+key+":") {
+			t.Errorf("docs/config.md's builtin suite does not show %s", key)
+		}
+	}
+	if slices.Sort(keys); !slices.Equal(strings.Split(allowed[1], ", "), keys) {
+		t.Errorf("a builtin suite takes the keys %s; runner.RunSettings gives %s", allowed[1], strings.Join(keys, ", "))
+	}
+	for _, size := range append(slices.Clone(kernels.Sizes), "huge") {
+		ok := slices.Contains(kernels.Sizes, size)
+		if _, err := config.Parse(".perfgate.yml", []byte(builtin+"      size: "+size+"\n")); (err == nil) != ok {
+			t.Errorf("builtin.size: %s: %v (a size of perfgate run: %v)", size, err, ok)
+		}
+		if _, stderr, code := invoke(t, nil, "run", "--list", "--size="+size); (code == 0) != ok {
+			t.Errorf("run --size=%s: exit %d, %s (one of %v: %v)", size, code, stderr, kernels.Sizes, ok)
+		}
+	}
+	gpu, err := os.ReadFile("../../docs/gpu.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`\[--dtype ([a-z0-9,]+)\]`).FindAllStringSubmatch(help+string(gpu), -1); len(m) != 2 || m[0][1] != m[1][1] || m[0][1] != strings.Join(kernels.DTypes, ",") {
+		t.Errorf("perfgate run's and docs/gpu.md's synopses list the dtypes %q, not %v", m, kernels.DTypes)
+	}
+	want := slices.Sorted(slices.Values(kernels.Sizes))
+	for where, list := range map[string][]string{
+		"perfgate run's synopsis":        regexp.MustCompile(`\[--size ([a-z|]+)\]`).FindStringSubmatch(help),
+		"docs/gpu.md's synopsis":         regexp.MustCompile(`\[--size ([a-z|]+)\]`).FindStringSubmatch(string(gpu)),
+		"docs/config.md's builtin suite": regexp.MustCompile(`(?m)^      size: \S+ +# ([a-z| ]+) \(`).FindStringSubmatch(string(block[1])),
+	} {
+		if list == nil {
+			t.Errorf("%s lists no sizes", where)
+			continue
+		}
+		got := strings.FieldsFunc(list[1], func(r rune) bool { return r == '|' || r == ' ' })
+		if slices.Sort(got); !slices.Equal(got, want) {
+			t.Errorf("%s lists the sizes %s, not %v", where, list[1], kernels.Sizes)
+		}
 	}
 }

@@ -48,13 +48,13 @@ type Budget struct {
 // before the 5 s cap, so the run's length does not depend on the wall clock,
 // and the rounds of a PR check pool the samples.
 func RuleFor(b Budget) Rule {
-	r := Rule{MinSamples: 10, MinGPU: 500 * time.Millisecond, MaxTime: 15 * time.Second,
+	r := Rule{MinSamples: 10, MinGPU: 500 * time.Millisecond, MaxTime: DefaultMaxTime,
 		MaxSamples: 2000, TargetCV: 0.005, StableSpread: 0.02, StableWindow: 50}
 	if b.CI {
-		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 100*time.Millisecond, 5*time.Second, CIMaxSamples, 20
+		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 100*time.Millisecond, CIMaxTime, CIMaxSamples, 20
 	}
 	if b.Fast {
-		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = 50*time.Millisecond, time.Second, min(r.MaxSamples, 500), 20
+		r.MinGPU, r.MaxTime, r.MaxSamples, r.StableWindow = FastMinGPU, FastMaxTime, min(r.MaxSamples, FastMaxSamples), 20
 	}
 	if b.MaxTime > 0 {
 		r.MaxTime = b.MaxTime
@@ -63,8 +63,18 @@ func RuleFor(b Budget) Rule {
 	return r
 }
 
-// CIMaxSamples is the sample cap of Budget.CI.
-const CIMaxSamples = 40
+// The budgets RuleFor gives, which perfgate run's help and the docs
+// (docs/gpu.md, docs/config.md) cite: the time cap per benchmark
+// (DefaultMaxTime; CIMaxTime with Budget.CI), and the smoke runs' GPU
+// time, time cap and sample cap (Budget.Fast).
+const (
+	DefaultMaxTime = 15 * time.Second
+	CIMaxTime      = 5 * time.Second
+	CIMaxSamples   = 40 // the sample cap of Budget.CI
+	FastMinGPU     = 50 * time.Millisecond
+	FastMaxTime    = time.Second
+	FastMaxSamples = 500
+)
 
 // Stop reasons recorded in a benchmark's info["stop"].
 const (

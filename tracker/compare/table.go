@@ -13,7 +13,7 @@ import "strconv"
 type Setting struct {
 	Name   string
 	Env    string
-	Config string // "thresholds.alpha": the section and the key
+	Config string // "thresholds.alpha": the section and the key; a run setting's: "builtin.size", the key of a builtin suite
 	Input  string
 	// Min and Max bound a number; Max 0: not a bounded number.
 	Min, Max float64

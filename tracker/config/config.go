@@ -114,7 +114,7 @@ type Command struct {
 // A Builtin suite runs one of perfgate's own GPU suites.
 type Builtin struct {
 	Suite   string
-	Size    string // small | medium | large
+	Size    string // small | medium | large | ci
 	DTypes  []string
 	Filter  string // a regular expression over benchmark names
 	Fast    bool

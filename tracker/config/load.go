@@ -160,6 +160,9 @@ func (d *decoder) suite(n *yaml.Node, key string) (*Suite, error) {
 	return s, nil
 }
 
+// MaxRepeat bounds a command suite's repeat:.
+const MaxRepeat = 1000
+
 func (d *decoder) command(c *Command, n *yaml.Node, key string) error {
 	var better string
 	err := d.fields(n, key, map[string]handler{
@@ -167,7 +170,7 @@ func (d *decoder) command(c *Command, n *yaml.Node, key string) error {
 		"dir":     d.str(&c.Dir),
 		"format":  d.oneOf(&c.Format, ingest.Formats...),
 		"output":  d.str(&c.Output),
-		"repeat":  d.integer(&c.Repeat, 1, 1000),
+		"repeat":  d.integer(&c.Repeat, 1, MaxRepeat),
 		"timeout": d.duration(&c.Timeout),
 		"env":     func(v *yaml.Node, k string) error { return d.env(&c.Env, v, k) },
 		"unit":    d.str(&c.Unit),
@@ -220,6 +223,10 @@ func (d *decoder) env(dst *[]string, n *yaml.Node, key string) error {
 	return nil
 }
 
+// builtin reads a builtin suite. Its keys are those of perfgate run's
+// flags that runner.RunSettings gives a Config key, and its sizes are
+// kernels.Sizes, which config may not import: TestRunSettingsTable in
+// cmd/perfgate holds the keys and the sizes to both.
 func (d *decoder) builtin(b *Builtin, n *yaml.Node, key string) error {
 	err := d.fields(n, key, map[string]handler{
 		"suite":    d.str(&b.Suite),
