@@ -92,8 +92,11 @@ libdirs() {
   done
 }
 
-# The system's library folders (PERFGATE_BUILD_SYSLIBS replaces them in tests).
+# The system's library folders and its default toolkit root
+# (PERFGATE_BUILD_SYSLIBS and PERFGATE_BUILD_TOOLKIT replace them in tests,
+# so that a host's own CUDA does not stand in for the one a test lays out).
 syslibs="${PERFGATE_BUILD_SYSLIBS-/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib}"
+toolkit="${PERFGATE_BUILD_TOOLKIT-/usr/local/cuda}"
 
 # find_libcuda prints a folder to link -lcuda from: a libcuda.so (the
 # driver's, or the toolkit's stub) in the toolkit roots or the system's
@@ -127,7 +130,7 @@ find_libcuda() {
 find_nvrtc() {
   local d n
   for n in libnvrtc.so.13 libnvrtc.so.12 libnvrtc.so.11.2; do
-    for d in $(libdirs "$@" "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda) $syslibs \
+    for d in $(libdirs "$@" "${CUDA_HOME:-}" "${CUDA_PATH:-}" "$toolkit") $syslibs \
         /usr/local/lib/python3*/dist-packages/nvidia/cu13/lib /usr/local/lib/python3*/dist-packages/nvidia/cuda_nvrtc/lib; do
       if [ -e "$d/$n" ]; then
         echo "$d/$n"
@@ -258,7 +261,7 @@ if [ "${PERFGATE_CUDA:-auto}" != false ]; then
   else
     inc=${found% *} ver=${found##* }
     roots=("$(dirname "$inc")")
-    if ! libcuda=$(find_libcuda "${roots[@]}" "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda); then
+    if ! libcuda=$(find_libcuda "${roots[@]}" "${CUDA_HOME:-}" "${CUDA_PATH:-}" "$toolkit"); then
       why="no libcuda.so or libcuda.so.1 (the NVIDIA driver's library) to link with"
       fix="install the driver's compute library (e.g. libnvidia-compute-580) or the toolkit's stubs"
     elif ! nvrtc=$(find_nvrtc "${roots[@]}"); then
@@ -297,7 +300,7 @@ key=$(
   cd "$GITHUB_ACTION_PATH" &&
   {
     find . -path ./.git -prune -o -path ./vendor -prune -o -type f \( -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.cu' \
-      -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs -r sha256sum
+      -o -name go.mod -o -name go.sum \) -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum
     go version
     uname -m
     echo "${tags[*]}|${libcuda:-}" # the private include folder holds cuda.h alone: hashed below

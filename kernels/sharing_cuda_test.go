@@ -4,13 +4,13 @@ package kernels
 
 import (
 	"context"
-	"flag"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/perfgate/perfgate/internal/childspec"
 	"github.com/perfgate/perfgate/kernels/sharing"
 )
 
@@ -20,13 +20,17 @@ func TestMain(m *testing.M) {
 	if os.Getenv("PERFGATE_TEST_SHARING_WORKER") != "1" {
 		os.Exit(m.Run())
 	}
+	// Its one argument is the workload's spec (sharing.Work.Spec), which
+	// perfgate's worker command reads after --spec.
 	var w SharingWork
-	fs := flag.NewFlagSet("worker", flag.ExitOnError)
-	fs.IntVar(&w.Blocks, "blocks", 0, "")
-	fs.IntVar(&w.Threads, "threads", 0, "")
-	fs.IntVar(&w.Iters, "iters", 0, "")
-	fs.IntVar(&w.Launches, "launches", 0, "")
-	fs.Parse(os.Args[1:])
+	if len(os.Args) != 2 {
+		os.Stderr.WriteString("sharing worker: want the workload's spec as the one argument\n")
+		os.Exit(2)
+	}
+	if err := childspec.Decode([]byte(os.Args[1]), sharing.SpecVersion, &w); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(2)
+	}
 	if err := SharingWorker(context.Background(), w, os.Getenv("PERFGATE_CACHE"), os.Stdin, os.Stdout); err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		os.Exit(3)

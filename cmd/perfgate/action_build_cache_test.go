@@ -29,7 +29,7 @@ func TestActionBuildCache(t *testing.T) {
 		cmd := exec.Command("bash", script)
 		cmd.Env = []string{"PATH=" + gpuBin + ":" + tools, "PERFGATE_CUDA=auto", "PERFGATE_CUDA_INCLUDE=" + cuda,
 			"GITHUB_ACTION_PATH=" + src, "RUNNER_TEMP=" + tmp, "GITHUB_OUTPUT=" + filepath.Join(dir, "gh-out"),
-			"STUB_OUT=" + stubOut, "PERFGATE_BUILD_SYSLIBS=", "HOME=" + dir, "RUNNER_TOOL_CACHE=" + cache}
+			"STUB_OUT=" + stubOut, "PERFGATE_BUILD_SYSLIBS=", "PERFGATE_BUILD_TOOLKIT=", "HOME=" + dir, "RUNNER_TOOL_CACHE=" + cache}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, out)

@@ -88,7 +88,7 @@ func TestActionBuildScript(t *testing.T) {
 			cmd := exec.Command("bash", script)
 			cmd.Env = append([]string{"PATH=" + tt.bin + ":" + tools, "PERFGATE_CUDA=" + tt.cuda, "PERFGATE_CUDA_INCLUDE=" + tt.include,
 				"GITHUB_ACTION_PATH=" + dir, "RUNNER_TEMP=" + tmp, "GITHUB_OUTPUT=" + ghOut, "STUB_OUT=" + stubOut,
-				"PERFGATE_BUILD_SYSLIBS=", "HOME=" + dir, "PERFGATE_BUILD_CACHE=" + t.TempDir()}, tt.env...)
+				"PERFGATE_BUILD_SYSLIBS=", "PERFGATE_BUILD_TOOLKIT=", "HOME=" + dir, "PERFGATE_BUILD_CACHE=" + t.TempDir()}, tt.env...)
 			out, err := cmd.CombinedOutput()
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
@@ -98,6 +98,11 @@ func TestActionBuildScript(t *testing.T) {
 			}
 			if code != tt.code || !strings.Contains(string(out), tt.log) {
 				t.Fatalf("exit %d, want %d with %q:\n%s", code, tt.code, tt.log, out)
+			}
+			// The build's cache key hashes every source file by name: a
+			// space in a path (the fixture's "cuda 12") must not split one.
+			if strings.Contains(string(out), "No such file or directory") {
+				t.Errorf("the script read a path it split:\n%s", out)
 			}
 			if tt.code != 0 {
 				if _, err := os.Stat(stubOut); err == nil {

@@ -22,6 +22,12 @@ func TestRunDevicesReexec(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two perfgate processes")
 	}
+	if kernels.CUDA {
+		// The pretend GPUs' UUIDs reach the workers as CUDA_VISIBLE_DEVICES,
+		// and a CUDA build initialises the driver as it starts, which then
+		// finds no GPU. The real thing: docs/results/h200x2-devices.
+		t.Skip("pretend GPUs: a CUDA build's workers would look for them on the real driver")
+	}
 	prev := listDevices
 	listDevices = func() ([]kernels.Device, error) { return twoGPUs, nil }
 	defer func() { listDevices = prev }()

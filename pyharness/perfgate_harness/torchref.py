@@ -399,4 +399,9 @@ def _graphed(torch, run):
     def replay():
         g.replay()
         return res
+    # The graph reads the tensors run's closure holds (the inputs, views of
+    # them) at the addresses it captured: keep them alive as long as the
+    # graph, or the caching allocator hands their memory to the next
+    # allocation and a later replay reads whatever is there.
+    replay.keep = run
     return replay

@@ -167,3 +167,44 @@ class Labels(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GraphedKeepsInputs(unittest.TestCase):
+    def test_replay_keeps_run_alive(self):
+        """The callable _graphed returns holds run (and so the inputs its closure holds) as long as it lives: a
+        captured graph reads them at their addresses, and freed, their memory goes to the next allocation."""
+        import contextlib
+        import gc
+        import types
+        import weakref
+
+        class Stream:
+            def wait_stream(self, other):
+                pass
+
+        class Graph:
+            def replay(self):
+                pass
+
+        cuda = types.SimpleNamespace(Stream=Stream, current_stream=Stream, stream=lambda s: contextlib.nullcontext(),
+                                     CUDAGraph=Graph, graph=lambda g: contextlib.nullcontext())
+        fake = types.SimpleNamespace(cuda=cuda)
+
+        class Input:
+            pass
+
+        def factory():
+            x, out = Input(), Input()
+
+            def run():
+                assert x is not None  # the closure holds x, as torchref's runs hold their inputs
+                return out  # and returns an output that does not hold them
+            return torchref._graphed(fake, run), weakref.ref(x)
+
+        replay, alive = factory()
+        gc.collect()
+        self.assertIsNotNone(alive(), "the input was freed while the graph that reads it lives")
+        replay()
+        del replay
+        gc.collect()
+        self.assertIsNone(alive(), "the input outlived the graph")
