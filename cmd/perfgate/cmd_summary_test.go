@@ -59,41 +59,35 @@ func TestExports(t *testing.T) {
 	}
 }
 
-// torchRatiosPlaceholder is docs/gpu.md's table of ratios until the GPU
-// run's results are committed.
-const torchRatiosPlaceholder = "Not measured yet: `docs/results/torchref/device.sh` writes `round-1.json` … `round-3.json` on the\n" +
-	"GPU machine. Commit them under `docs/results/torchref/` and put the output of\n" +
-	"`perfgate summary --speedups torch docs/results/torchref/round-*.json` here.\n"
-
 // TestGPUDocTorchRatios: docs/gpu.md's table of ratios over PyTorch is
-// what summary --speedups torch writes for the committed rounds of
-// run --rounds 3 --reference torch, never edited by hand; until they are
-// committed, the section says how to make them.
+// what summary --speedups torch writes for the results files its marker
+// names (committed GPU runs of run --reference torch), never edited by
+// hand: the marker line is the command, and the table its output.
 func TestGPUDocTorchRatios(t *testing.T) {
-	const begin, end = "<!-- generated: perfgate summary --speedups torch docs/results/torchref/round-*.json -->\n", "<!-- end generated -->"
+	const prefix, end = "<!-- generated: perfgate summary --speedups torch ", "<!-- end generated -->"
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "gpu.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(doc), begin)
-	table, _, ok2 := strings.Cut(rest, end)
-	if !ok || !ok2 {
-		t.Fatalf("docs/gpu.md has no section between %q and %q", begin, end)
+	_, rest, ok := strings.Cut(string(doc), prefix)
+	marker, rest, ok2 := strings.Cut(rest, " -->\n")
+	table, _, ok3 := strings.Cut(rest, end)
+	if !ok || !ok2 || !ok3 {
+		t.Fatalf("docs/gpu.md has no section between %q… --> and %q", prefix, end)
 	}
-	rounds, err := filepath.Glob(filepath.Join("..", "..", "docs", "results", "torchref", "round-*.json"))
-	if err != nil {
-		t.Fatal(err)
+	files := strings.Fields(marker)
+	if len(files) == 0 {
+		t.Fatal("the marker names no results files")
 	}
-	want := torchRatiosPlaceholder
-	if len(rounds) > 0 {
-		out, errOut, code := invoke(t, nil, append([]string{"summary", "--speedups", "torch"}, rounds...)...)
-		if code != 0 {
-			t.Fatalf("summary --speedups torch %v: exit %d: %s", rounds, code, errOut)
-		}
-		want = out
+	for i, f := range files {
+		files[i] = filepath.Join("..", "..", filepath.FromSlash(f))
 	}
-	if table != want {
-		t.Errorf("docs/gpu.md's table of ratios is not the generator's output; replace it with\n%s", want)
+	out, errOut, code := invoke(t, nil, append([]string{"summary", "--speedups", "torch"}, files...)...)
+	if code != 0 {
+		t.Fatalf("summary --speedups torch %v: exit %d: %s", files, code, errOut)
+	}
+	if table != out {
+		t.Errorf("docs/gpu.md's table of ratios is not the generator's output; replace it with\n%s", out)
 	}
 }
 
