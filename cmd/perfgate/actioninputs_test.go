@@ -13,6 +13,33 @@ import (
 	"github.com/perfgate/perfgate/tracker/compare"
 )
 
+// readActionFiles returns action.yml and docs/action.md, which the input
+// tests hold to the action's settings.
+func readActionFiles(t *testing.T) (yml, doc []byte) {
+	t.Helper()
+	yml, err := os.ReadFile("../../action.yml")
+	if err == nil {
+		doc, err = os.ReadFile("../../docs/action.md")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return yml, doc
+}
+
+// actionSettingsWith returns the action's settings (tracker/action with
+// its defaults) when input name is value and every other input and
+// variable is empty; name "": all of them empty.
+func actionSettingsWith(name, value string) (*action.Settings, error) {
+	input := func(in string) string {
+		if name != "" && in == name {
+			return value
+		}
+		return ""
+	}
+	return action.ReadSettings(input, func(string) string { return "" }, actionDefaults)
+}
+
 // TestActionInputFallbacks: an input that action.yml says falls back to a
 // value when empty and given nowhere else ("Empty means the config's
 // thresholds.alpha, else 0.01.") falls back to the value the action
@@ -21,16 +48,8 @@ import (
 // inputs were given), and docs/action.md's inputs table names the same
 // value.
 func TestActionInputFallbacks(t *testing.T) {
-	yml, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	actionDoc, err := os.ReadFile("../../docs/action.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	none := func(string) string { return "" }
-	empty, err := action.ReadSettings(none, none, actionDefaults)
+	yml, actionDoc := readActionFiles(t)
+	empty, err := actionSettingsWith("", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +57,7 @@ func TestActionInputFallbacks(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^  ([a-z-]+):\n    description: "?.*Empty means .*, else (\S+)\."?$`).FindAllStringSubmatch(string(yml), -1) {
 		name, def := m[1], m[2]
 		n++
-		got, err := action.ReadSettings(func(in string) string {
-			if in == name {
-				return def
-			}
-			return ""
-		}, none, actionDefaults)
+		got, err := actionSettingsWith(name, def)
 		if err == nil {
 			got.Explicit = empty.Explicit
 		}
@@ -64,15 +78,7 @@ func TestActionInputFallbacks(t *testing.T) {
 // docs/action.md's row name each of them; a word it does not declare is
 // refused, naming the input.
 func TestActionInputValues(t *testing.T) {
-	yml, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	actionDoc, err := os.ReadFile("../../docs/action.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	none := func(string) string { return "" }
+	yml, actionDoc := readActionFiles(t)
 	for name, words := range map[string][]string{
 		"comment":        {string(action.CommentAlways), string(action.CommentOnChange), string(action.CommentNever)},
 		"notify-changes": {string(action.NotifyOff), string(action.NotifyCommitComment), string(action.NotifyIssue)},
@@ -87,12 +93,7 @@ func TestActionInputValues(t *testing.T) {
 			continue
 		}
 		for _, w := range append(slices.Clone(words), "bogus") {
-			_, err := action.ReadSettings(func(in string) string {
-				if in == name {
-					return w
-				}
-				return ""
-			}, none, actionDefaults)
+			_, err := actionSettingsWith(name, w)
 			if ok := w != "bogus"; (err == nil) != ok || !ok && !strings.Contains(err.Error(), name) {
 				t.Errorf("input %s: %s: %v (one of %v: %v)", name, w, err, words, ok)
 			}

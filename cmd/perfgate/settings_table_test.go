@@ -195,16 +195,8 @@ func TestRunSettingsTable(t *testing.T) {
 // action.yml's default are the same, and docs/action.md's inputs table
 // shows that default.
 func TestActionInputDefaults(t *testing.T) {
-	yml, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	actionDoc, err := os.ReadFile("../../docs/action.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	none := func(string) string { return "" }
-	empty, err := action.ReadSettings(none, none, actionDefaults)
+	yml, actionDoc := readActionFiles(t)
+	empty, err := actionSettingsWith("", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,12 +212,7 @@ func TestActionInputDefaults(t *testing.T) {
 			continue
 		}
 		n++
-		got, err := action.ReadSettings(func(in string) string {
-			if in == name {
-				return def
-			}
-			return ""
-		}, none, actionDefaults)
+		got, err := actionSettingsWith(name, def)
 		if err != nil || !reflect.DeepEqual(got, empty) {
 			t.Errorf("input %s: its action.yml default %q is not what the action does when it is empty (%v)", name, def, err)
 		}
