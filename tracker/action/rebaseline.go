@@ -55,7 +55,7 @@ func (r *run) rebaseline(ctx context.Context, st Store, runs []*model.Results) {
 }
 
 func (r *run) rebaselineErr(ctx context.Context, st Store, runs []*model.Results) ([]string, error) {
-	as, ok1 := st.(AcceptanceStore)
+	as, ok1 := st.(history.AcceptanceStore)
 	rs, ok2 := st.(ResetStore)
 	if !ok1 || !ok2 || len(runs) == 0 {
 		return nil, nil

@@ -65,15 +65,6 @@ type Pulls interface {
 	ForCommit(ctx context.Context, repo Repo, sha string) ([]PullRequest, error)
 }
 
-// An AcceptanceStore keeps the regressions accepted on pull requests; both
-// history stores implement it.
-type AcceptanceStore interface {
-	AddAcceptance(ctx context.Context, a model.Acceptance) error
-	// Acceptances lists those of pull request pr of repo (pr 0: of every
-	// pull request of repo), oldest first.
-	Acceptances(ctx context.Context, repo string, pr int) ([]model.Acceptance, error)
-}
-
 // A SteerOutcome is what a command did.
 type SteerOutcome struct {
 	// Refused says why the command was not carried out ("" = it was).
@@ -147,7 +138,7 @@ func accept(ctx context.Context, o RunOptions, check *Plan, a model.Acceptance, 
 		return err
 	}
 	defer closeStore()
-	as, ok := st.(AcceptanceStore)
+	as, ok := st.(history.AcceptanceStore)
 	ss, ok2 := st.(history.ShardStore)
 	if !ok || !ok2 {
 		return fmt.Errorf("accept: the history store %T keeps no acceptances or reports", st)
@@ -235,7 +226,7 @@ func (r *run) repost(ctx context.Context, s storedResult) error {
 // check's comparison. When they cannot be read the regressions stand,
 // with a warning.
 func (r *run) acceptances(ctx context.Context, st Store) []model.Acceptance {
-	as, ok := st.(AcceptanceStore)
+	as, ok := st.(history.AcceptanceStore)
 	if !ok {
 		return nil
 	}

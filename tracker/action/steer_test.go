@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/perfgate/perfgate/tracker/compare"
+	"github.com/perfgate/perfgate/tracker/history"
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
@@ -48,8 +49,8 @@ type memSteer struct {
 }
 
 var (
-	_ AcceptanceStore = (*memSteer)(nil)
-	_ ResetStore      = (*memSteer)(nil)
+	_ history.AcceptanceStore = (*memSteer)(nil)
+	_ ResetStore              = (*memSteer)(nil)
 )
 
 func (s *memSteer) AddAcceptance(_ context.Context, a model.Acceptance) error {

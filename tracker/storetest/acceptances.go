@@ -12,21 +12,14 @@ import (
 	"github.com/perfgate/perfgate/tracker/model"
 )
 
-// acceptanceStore is what /perfgate accept and the re-baseline on merge
-// use of a store; every store implements it.
-type acceptanceStore interface {
-	AddAcceptance(ctx context.Context, a model.Acceptance) error
-	Acceptances(ctx context.Context, repo string, pr int) ([]model.Acceptance, error)
-}
-
 var acceptanceTests = []contractTest{
 	{"AddAndRead", testAcceptancesAddAndRead},
 	{"Refused", testAcceptancesRefused},
 }
 
-func acceptancesOf(t *testing.T, s history.Store) acceptanceStore {
+func acceptancesOf(t *testing.T, s history.Store) history.AcceptanceStore {
 	t.Helper()
-	as, ok := s.(acceptanceStore)
+	as, ok := s.(history.AcceptanceStore)
 	if !ok {
 		t.Fatalf("%T keeps no acceptances (AddAcceptance, Acceptances)", s)
 	}
