@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/perfgate/perfgate/cmd/perfgate/internal/cli"
+	"github.com/perfgate/perfgate/internal/flagtest"
 )
 
 // TestNoFlagLiteralOutsideCmd: no Go file outside cmd/ (tests aside) holds
@@ -87,4 +90,15 @@ func registeredFlags(t *testing.T) map[string]bool {
 		}
 	}
 	return flags
+}
+
+// TestSpellFlagAsCmd: the libraries' tests (internal/flagtest) spell a
+// setting's flag as this command does, so the messages they assert are
+// the ones users read.
+func TestSpellFlagAsCmd(t *testing.T) {
+	for _, name := range []string{"rounds", "max-time", "reference"} {
+		if got, want := flagtest.Spell(name), cli.SpellFlag(name); got != want {
+			t.Errorf("flagtest spells %s as %q, cmd/perfgate as %q", name, got, want)
+		}
+	}
 }

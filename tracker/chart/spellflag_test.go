@@ -1,7 +1,5 @@
 package chart
 
-import "github.com/perfgate/perfgate/tracker/model"
-
-// The messages the tests read spell flags as cmd/perfgate does
-// (cli.SpellFlag); the library itself only names them (model.Flag).
-func init() { model.SpellFlag = func(name string) string { return "--" + name } }
+// The messages the tests read spell flags as cmd/perfgate does; the
+// library itself only names them (model.Flag).
+import _ "github.com/perfgate/perfgate/internal/flagtest"
