@@ -15,6 +15,7 @@ import (
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/pyharness"
 	"github.com/perfgate/perfgate/runner/torchref"
+	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/suites"
 )
@@ -35,8 +36,9 @@ const (
 // ReferenceValues are the values the reference setting takes.
 var ReferenceValues = []string{ReferenceTorch, ReferenceAuto}
 
-// referencePython is the interpreter of the references: python3 on PATH.
-const referencePython = "python3"
+// referencePython is the interpreter of the references, a python: suite's
+// default.
+const referencePython = config.DefaultInterpreter
 
 // A torchEnv is what the probe found: where the harness is, and what it
 // can measure.

@@ -32,7 +32,7 @@ type Python struct {
 	DTypes      []string // each case runs once per dtype; none: no dtype argument
 	Bytes       *Expr    // bytes moved per call; nil = not reported
 	FLOPs       *Expr    // floating-point operations per call; nil = not reported
-	Interpreter string   // the Python to run (default python3, found on PATH)
+	Interpreter string   // the Python to run (default DefaultInterpreter, found on PATH)
 	Timeout     time.Duration
 	Env         []string // "KEY=value", added to perfgate's environment
 
@@ -169,7 +169,7 @@ func (d *decoder) checkPython(p *Python, n *yaml.Node, key string) error {
 		return d.errf(n, key+".reference.name", "%q is the suite's own benchmark name: give the reference a name: of its own", r.Name)
 	}
 	if p.Interpreter == "" {
-		p.Interpreter = "python3"
+		p.Interpreter = DefaultInterpreter
 	}
 	return nil
 }
@@ -246,3 +246,7 @@ func caseLabel(params map[string]string, dtype string) map[string]string {
 	m["dtype"] = dtype
 	return m
 }
+
+// DefaultInterpreter is the Python a python: suite runs when it names
+// none, and the one run --reference uses: python3, found on PATH.
+const DefaultInterpreter = "python3"
