@@ -24,6 +24,7 @@ import time
 
 import torch
 
+from . import graphs
 from .loop import BlockTimeout
 from .sampling import MS, US, go_duration
 
@@ -88,6 +89,8 @@ class TorchTimer:
         self.use_graph = graph
         self.not_captured = "" if graph else "graphs off"  # why fn is not replayed from a graph
         self.timing = TIMING_GRAPH if graph else "stream: stream launches behind a block (graphs off)"
+        if getattr(fn, "graph_how", ""):  # fn replays a graph of its own (torchref's torch.graph arms)
+            self.timing += "; each call replays the callable's own graph, " + fn.graph_how
         self.can_block = hasattr(torch.cuda, "_sleep")
         if not self.can_block:
             self.timing += "; no torch.cuda._sleep: samples are not held behind a block"
@@ -155,16 +158,8 @@ class TorchTimer:
         return launches
 
     def _capture(self, n):
-        side = torch.cuda.Stream()
-        side.wait_stream(self.stream)
-        with torch.cuda.stream(side):  # torch asks for a warm-up on a side stream before capture
-            self.fn()
-        self.stream.wait_stream(side)
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            for _ in range(n):
-                self.fn()
-        torch.cuda.synchronize()
+        g, _, how = graphs.capture(torch, self.fn, n)
+        self.timing = TIMING_GRAPH + " (" + how + ")"
         return g
 
     def issue(self, n):

@@ -19,6 +19,8 @@ call, which runspec reports as an error benchmark of that arm only).
 import math
 import zlib
 
+from perfgate_harness import graphs  # loaded by path (runspec.load_function): no relative import
+
 SEED = 0x70C4
 
 
@@ -385,16 +387,9 @@ def mixedops_expected(n, iters, **_):
 
 
 def _graphed(torch, run):
-    """Capture run's launches once into a torch.cuda.CUDAGraph (after a warm call on a side stream, as
-    torch asks) and return a callable that replays it and returns what run returned."""
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        run()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        res = run()
+    """Capture run's launches once into a torch.cuda.CUDAGraph (graphs.capture: after a warm call on a
+    side stream, as torch asks) and return a callable that replays it and returns what run returned."""
+    g, res, how = graphs.capture(torch, run, 1)
 
     def replay():
         g.replay()
@@ -404,4 +399,5 @@ def _graphed(torch, run):
     # graph, or the caching allocator hands their memory to the next
     # allocation and a later replay reads whatever is there.
     replay.keep = run
+    replay.graph_how = how  # the timer's note says how the graph it replays was captured
     return replay

@@ -37,6 +37,25 @@ class TorchSide(unittest.TestCase):
             self.assertAlmostEqual(med, direct, delta=0.1 * direct, msg="%s: median %.1f µs, events %.1f µs (%s)" % (mode, med, direct, m.timing))
             self.assertTrue(m.timing.startswith("graph"), m.timing)
 
+    def test_capture_by_driver_or_by_torch(self):
+        """A callable that allocates nothing is captured by the driver API, one that allocates by torch's
+        CUDAGraph (graphs.py); both graphs replay to the right values on the current stream."""
+        from perfgate_harness import graphs
+        a = torch.arange(1 << 20, device="cuda", dtype=torch.float32)
+        b, c = torch.ones_like(a), torch.empty_like(a)
+        g, _, how = graphs.capture(torch, lambda: torch.add(a, b, out=c), 3)
+        self.assertEqual(how, graphs.BY_DRIVER)
+        c.zero_()
+        g.replay()
+        torch.cuda.synchronize()
+        self.assertTrue(torch.equal(c, a + 1))
+        g2, out, how2 = graphs.capture(torch, lambda: a * 2, 1)
+        self.assertEqual(how2, graphs.BY_TORCH % "the calls allocate")
+        out.zero_()
+        g2.replay()
+        torch.cuda.synchronize()
+        self.assertTrue(torch.equal(out, a * 2))
+
     def test_uncaptured_callable_is_timed_as_stream_launches(self):
         from perfgate_harness import bench
         from perfgate_harness.sampling import SIZE_CI, rules_for

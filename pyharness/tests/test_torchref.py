@@ -186,8 +186,14 @@ class GraphedKeepsInputs(unittest.TestCase):
             def replay(self):
                 pass
 
+            def capture_begin(self):
+                pass
+
+            def capture_end(self):
+                pass
+
         cuda = types.SimpleNamespace(Stream=Stream, current_stream=Stream, stream=lambda s: contextlib.nullcontext(),
-                                     CUDAGraph=Graph, graph=lambda g: contextlib.nullcontext())
+                                     CUDAGraph=Graph, synchronize=lambda: None)
         fake = types.SimpleNamespace(cuda=cuda)
 
         class Input:
@@ -202,6 +208,7 @@ class GraphedKeepsInputs(unittest.TestCase):
             return torchref._graphed(fake, run), weakref.ref(x)
 
         replay, alive = factory()
+        self.assertTrue(replay.graph_how.startswith("captured by torch.cuda.CUDAGraph: "), replay.graph_how)
         gc.collect()
         self.assertIsNotNone(alive(), "the input was freed while the graph that reads it lives")
         replay()

@@ -57,13 +57,15 @@ class _Graph:
     def __init__(self): self.n = 0; self.fn = None
     def replay(self):
         for _ in range(self.n): self.fn()
+    def capture_begin(self): _capturing.append([])
+    def capture_end(self):
+        calls = _capturing.pop()
+        self.n = len(calls); self.fn = calls[0] if calls else (lambda: None)
 @contextlib.contextmanager
 def _graph(g):
-    calls = []
-    _capturing.append(calls)
+    g.capture_begin()
     try: yield
-    finally: _capturing.pop()
-    g.n = len(calls); g.fn = calls[0] if calls else (lambda: None)
+    finally: g.capture_end()
 def _synchronize():
     if _capturing: raise RuntimeError("CUDA error: operation not permitted when stream is capturing")
     _syncs[0] += 1
