@@ -9,7 +9,7 @@
 # table.txt (the last table), agreement.txt (agreement.py's tables) and
 # results.tar.gz (every log, results file, chart and the PTX both sides
 # compiled; repacked after each part, so a run cut short still returns what
-# it did).
+# it did). ONLY="build b-go-add b-go-saxpy b-python" runs the parts named.
 #   (a) the harness's Python tests with torch (tests/test_torch.py runs here)
 #   (b) Go harness vs Python harness, medians: perfgate's add fp32 (4K, 1M,
 #       16M) and examples/kernels/saxpy.cu as a kernel suite vs the same PTX,
@@ -37,6 +37,7 @@ pack() { # every file of $W but the extracted harness, into one archive, replace
 part() { # part NAME TIMEOUT CMD...: run CMD with a timeout, log to $W/NAME.log, note exit and time
   local name=$1 limit=$2 s rc
   shift 2
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then return 0; fi # ONLY="build b-go-add …": those parts only
   s=$(date +%s)
   timeout "$limit" "$@" > "$W/$name.log" 2>&1
   rc=$?
