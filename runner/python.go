@@ -12,61 +12,31 @@ import (
 
 	"github.com/perfgate/perfgate/kernels"
 	"github.com/perfgate/perfgate/pyharness"
+	"github.com/perfgate/perfgate/runner/pyspec"
 	"github.com/perfgate/perfgate/tracker/config"
 	"github.com/perfgate/perfgate/tracker/model"
 	"github.com/perfgate/perfgate/tracker/suites"
 )
 
-// pySpec is the serialised python suite the harness runs
-// (pyharness/perfgate_harness/runspec.py documents it): every expression
-// already evaluated.
-type pySpec struct {
-	Suite     string       `json:"suite"`
-	Name      string       `json:"name"`
-	Module    string       `json:"module"`
-	Function  string       `json:"function"`
-	Reference *pySpecRef   `json:"reference"`
-	Tolerance float64      `json:"tolerance"`
-	Modes     []string     `json:"modes"`
-	Size      string       `json:"size"`
-	Fast      bool         `json:"fast"`
-	MaxTimeNS int64        `json:"max_time_ns"`
-	Pace      string       `json:"pace"`
-	Cases     []pySpecCase `json:"cases"`
-}
-
-type pySpecRef struct {
-	Name     string `json:"name"`
-	Module   string `json:"module"`
-	Function string `json:"function"`
-}
-
-type pySpecCase struct {
-	Params map[string]string `json:"params"`
-	DType  string            `json:"dtype,omitempty"`
-	Bytes  float64           `json:"bytes"`
-	FLOPs  float64           `json:"flops"`
-}
-
 // pythonSpec builds the spec of python suite s of cfg.
-func pythonSpec(cfg *config.Config, s *config.Suite, o ConfigOptions) (pySpec, error) {
+func pythonSpec(cfg *config.Config, s *config.Suite, o ConfigOptions) (pyspec.Spec, error) {
 	p := s.Python
 	cases, err := p.Cases()
 	if err != nil {
-		return pySpec{}, &model.InputError{File: cfg.File, Msg: err.Error(), Err: err}
+		return pyspec.Spec{}, &model.InputError{File: cfg.File, Msg: err.Error(), Err: err}
 	}
-	spec := pySpec{Suite: s.Name, Name: p.Name, Module: filepath.Join(cfg.Dir, p.Module), Function: p.Function,
-		Modes: []string{kernels.ModeCold, kernels.ModeBatch}, Fast: o.Fast, Pace: o.Pace}
+	spec := pyspec.Spec{Suite: s.Name, Name: p.Name, Module: filepath.Join(cfg.Dir, p.Module), Function: p.Function,
+		Graph: true, Modes: []string{kernels.ModeCold, kernels.ModeBatch}, Fast: o.Fast, Pace: o.Pace}
 	if r := p.Reference; r != nil {
 		mod := p.Module
 		if r.Module != "" {
 			mod = r.Module
 		}
-		spec.Reference = &pySpecRef{Name: r.Name, Module: filepath.Join(cfg.Dir, mod), Function: r.Function}
+		spec.Reference = &pyspec.Func{Name: r.Name, Module: filepath.Join(cfg.Dir, mod), Function: r.Function}
 		spec.Tolerance = r.Tolerance
 	}
 	for _, c := range cases {
-		spec.Cases = append(spec.Cases, pySpecCase{Params: c.Params, DType: c.DType, Bytes: c.Bytes, FLOPs: c.FLOPs})
+		spec.Cases = append(spec.Cases, pyspec.Case{Params: c.Params, DType: c.DType, Bytes: c.Bytes, FLOPs: c.FLOPs})
 	}
 	return spec, nil
 }

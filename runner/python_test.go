@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/perfgate/perfgate/kernels"
+	"github.com/perfgate/perfgate/runner/pyspec"
 	"github.com/perfgate/perfgate/tracker/config"
 )
 
@@ -86,7 +87,7 @@ func TestConfigPythonSuite(t *testing.T) {
 	if env["gpu"] != "NVIDIA H100 80GB HBM3" || env[kernels.EnvPerfgate] != "v9" {
 		t.Errorf("run env %v", env)
 	}
-	var spec pySpec
+	var spec pyspec.Spec
 	data, err := os.ReadFile(filepath.Join(dir, "spec-seen.json"))
 	if err == nil {
 		err = json.Unmarshal(data, &spec)

@@ -4,45 +4,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/perfgate/perfgate/runner/pyspec"
 )
-
-// A Spec is one arm's spec for the Python harness (runspec.py documents
-// the keys): the factory of torchref.py, its expected output's, and the
-// cases, each a built-in case's parameters.
-type Spec struct {
-	Suite     string            `json:"suite"`
-	Name      string            `json:"name"`
-	Module    string            `json:"module"`
-	Function  string            `json:"function"`
-	Args      map[string]string `json:"args,omitempty"`
-	Check     *Func             `json:"check,omitempty"`
-	Graph     bool              `json:"graph"`
-	Modes     []string          `json:"modes"`
-	Size      string            `json:"size"`
-	Fast      bool              `json:"fast"`
-	MaxTimeNS int64             `json:"max_time_ns"`
-	Pace      string            `json:"pace"`
-	Cases     []Case            `json:"cases"`
-}
-
-// A Func names a function of a module.
-type Func struct {
-	Module   string `json:"module"`
-	Function string `json:"function"`
-}
-
-// A Case is one case of a Spec.
-type Case struct {
-	Params    map[string]string `json:"params"`
-	DType     string            `json:"dtype,omitempty"`
-	Ops       int               `json:"ops"`
-	Launches  int               `json:"launches"`
-	Tolerance float64           `json:"tolerance,omitempty"`
-}
 
 // A File is what one harness process runs: the specs of one suite.
 type File struct {
-	Specs []Spec `json:"specs"`
+	Specs []pyspec.Spec `json:"specs"`
 }
 
 // Budget is how the arms are measured: the built-in run's size preset and
@@ -63,7 +31,7 @@ type Budget struct {
 func Plan(suites []string, names map[string][]string, module string, flashAttn bool, b Budget) (map[string]File, error) {
 	out := map[string]File{}
 	for _, suite := range suites {
-		var specs []Spec
+		var specs []pyspec.Spec
 		index := map[string]int{} // arm spec key → specs index
 		seen := map[string]bool{} // case keys
 		for _, name := range names[suite] {
@@ -89,7 +57,7 @@ func Plan(suites []string, names map[string][]string, module string, flashAttn b
 					continue
 				}
 				seen[r.key()] = true
-				specs[i].Cases = append(specs[i].Cases, Case{Params: maps.Clone(r.Params), DType: r.DType,
+				specs[i].Cases = append(specs[i].Cases, pyspec.Case{Params: maps.Clone(r.Params), DType: r.DType,
 					Ops: r.Arm.Ops, Launches: r.Arm.Launches, Tolerance: r.Arm.Tolerance})
 			}
 		}
@@ -100,11 +68,11 @@ func Plan(suites []string, names map[string][]string, module string, flashAttn b
 	return out, nil
 }
 
-func newSpec(suite string, a Arm, module string, b Budget) Spec {
-	s := Spec{Suite: suite, Name: a.Op, Module: module, Function: a.Factory, Args: a.Args, Graph: !a.Stream,
+func newSpec(suite string, a Arm, module string, b Budget) pyspec.Spec {
+	s := pyspec.Spec{Suite: suite, Name: a.Op, Module: module, Function: a.Factory, Args: a.Args, Graph: !a.Stream,
 		Size: b.Size, Fast: b.Fast, MaxTimeNS: b.MaxTime, Pace: b.Pace}
 	if a.Check != "" {
-		s.Check = &Func{Module: module, Function: a.Check}
+		s.Check = &pyspec.Func{Module: module, Function: a.Check}
 	}
 	return s
 }
