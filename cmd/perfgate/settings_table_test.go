@@ -32,14 +32,7 @@ const oneSuite = "suites:\n  - name: a\n    command:\n      run: x\n      format
 // and are documented as deprecated.
 func TestSettingsTable(t *testing.T) {
 	help, _, _ := invoke(t, nil, "check", "--help")
-	yml, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	actionDoc, err := os.ReadFile("../../docs/action.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	yml, actionDoc := readActionFiles(t)
 	doc, err := os.ReadFile("../../docs/config.md")
 	if err != nil {
 		t.Fatal(err)
@@ -122,14 +115,7 @@ func TestSettingsTable(t *testing.T) {
 // action's default); and the table's range, taken by the flag and by the
 // input alike.
 func TestRunSettingsTable(t *testing.T) {
-	yml, err := os.ReadFile("../../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	actionDoc, err := os.ReadFile("../../docs/action.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	yml, actionDoc := readActionFiles(t)
 	for _, s := range runner.RunSettings {
 		t.Run(s.Name, func(t *testing.T) {
 			if s.Env != "" {
