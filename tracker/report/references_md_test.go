@@ -27,10 +27,16 @@ func TestMarkdownReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Markdown(c, Options{})
-	i := strings.Index(got, "<details><summary>In-run references")
+	golden.Check(t, "references.md", referencesSection(t, Markdown(c, Options{})))
+}
+
+// referencesSection returns the comment's in-run references section, from
+// its <details> to its </details> line.
+func referencesSection(t *testing.T, comment string) string {
+	t.Helper()
+	i := strings.Index(comment, "<details><summary>In-run references")
 	if i < 0 {
-		t.Fatalf("no in-run references section:\n%s", got)
+		t.Fatalf("no in-run references section:\n%s", comment)
 	}
-	golden.Check(t, "references.md", got[i:strings.Index(got[i:], "</details>")+i+len("</details>\n")])
+	return comment[i : strings.Index(comment[i:], "</details>")+i+len("</details>\n")]
 }

@@ -89,12 +89,7 @@ func TestTorchReferencesRendered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Markdown(c, Options{})
-	i := strings.Index(got, "<details><summary>In-run references")
-	if i < 0 {
-		t.Fatalf("no in-run references section:\n%s", got)
-	}
-	section := got[i : strings.Index(got[i:], "</details>")+i+len("</details>\n")]
+	section := referencesSection(t, Markdown(c, Options{}))
 	golden.Check(t, "references-torch.md", section)
 	if !strings.Contains(section, "| <code>gemm/<wbr>tiled/<wbr>dtype=fp16/<wbr>shape=<wbr>4096x4096x4096/<wbr>mode=cold</code> | <code>gemm/<wbr>torch.matmul/") ||
 		!strings.Contains(section, "| 0.150× | needs work |") {
