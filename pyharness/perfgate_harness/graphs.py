@@ -19,8 +19,8 @@ Triton or ctypes launch): a block the allocator handed out during a capture
 it does not know of would go back to its cache while the graph still
 writes to it. When the calls allocate, fail, or there is no libcuda,
 torch.cuda.CUDAGraph captures instead (its private pool keeps the graph's
-memory), and how() says which. torch is passed in, so that the stand-in
-torch of the tests can be.
+memory); capture() says which (BY_DRIVER, BY_TORCH). torch is passed in,
+so that the stand-in torch of the tests can be.
 """
 
 import ctypes
@@ -28,14 +28,22 @@ import ctypes
 _streams = {}  # by id(torch): the tests' stand-ins next to a real torch in one process
 
 
+def _driver():
+    """Return libcuda through ctypes, or None without it."""
+    try:
+        return ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+
+
 def capture_stream(torch):
     """Return the process's capture stream, made on first use."""
     if id(torch) not in _streams:
         torch.cuda.synchronize()  # makes torch's context current on this thread
         try:
-            s = ctypes.c_void_p()
-            if ctypes.CDLL("libcuda.so.1").cuStreamCreate(ctypes.byref(s), 1) != 0:  # NON_BLOCKING, default priority
-                raise OSError("cuStreamCreate failed")
+            s, lib = ctypes.c_void_p(), _driver()
+            if lib is None or lib.cuStreamCreate(ctypes.byref(s), 1) != 0:  # NON_BLOCKING, default priority
+                raise OSError("no libcuda, or cuStreamCreate failed")
             _streams[id(torch)] = torch.cuda.ExternalStream(s.value)
         except (OSError, AttributeError):
             _streams[id(torch)] = torch.cuda.Stream()
@@ -71,9 +79,8 @@ def _allocations(torch):
 
 def _driver_capture(torch, fn, n, cap):
     """Return (DriverGraph, last result, "") for n calls of fn captured by the driver on cap, or (None, None, why not)."""
-    try:
-        lib = ctypes.CDLL("libcuda.so.1")
-    except OSError:
+    lib = _driver()
+    if lib is None:
         return None, None, "no libcuda"
     before = _allocations(torch)
     if before is None or not hasattr(torch.cuda, "ExternalStream"):

@@ -387,8 +387,9 @@ def mixedops_expected(n, iters, **_):
 
 
 def _graphed(torch, run):
-    """Capture run's launches once into a torch.cuda.CUDAGraph (graphs.capture: after a warm call on a
-    side stream, as torch asks) and return a callable that replays it and returns what run returned."""
+    """Capture run's launches once into a CUDA graph (graphs.capture: after a warm call on the current
+    stream; the driver's capture when run allocates nothing, else torch's) and return a callable that
+    replays it and returns what run returned."""
     g, res, how = graphs.capture(torch, run, 1)
 
     def replay():
