@@ -157,6 +157,16 @@ func reapGroup(pgid int, limit time.Duration) {
 // groupMembers returns the PIDs of the processes (zombies included) in
 // process group pgid, from /proc.
 func groupMembers(pgid int) []int {
+	group := strconv.Itoa(pgid)
+	return procPIDs("stat", func(b []byte) bool {
+		// pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		return len(f) > 2 && f[2] == group
+	})
+}
+
+// procPIDs returns the PIDs whose /proc/PID/file match says yes to.
+func procPIDs(file string, match func([]byte) bool) []int {
 	var pids []int
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
@@ -164,13 +174,8 @@ func groupMembers(pgid int) []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
-		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if len(f) > 2 && f[2] == strconv.Itoa(pgid) {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), file))
+		if err == nil && match(b) {
 			pids = append(pids, pid)
 		}
 	}
@@ -202,23 +207,10 @@ func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
 // MPSRunning returns the PIDs of processes whose command line starts with
 // one of the MPS executables (for tests and checks; /proc only).
 func MPSRunning() []int {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
+	return procPIDs("cmdline", func(b []byte) bool {
 		arg0, _, _ := strings.Cut(string(b), "\x00")
-		if strings.HasPrefix(filepath.Base(arg0), "nvidia-cuda-mps") {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+		return strings.HasPrefix(filepath.Base(arg0), "nvidia-cuda-mps")
+	})
 }
 
 // daemonAttr puts the daemon in a process group of its own (so that stop can

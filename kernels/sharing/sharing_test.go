@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -217,5 +219,33 @@ func TestParseMIG(t *testing.T) {
 	cs, uuids := migCases(got[:1])
 	if len(cs) != 1 || cs[0].Name(MIG) != "partition/mig=3g.20gb/instance=0/mode=mig" || uuids[0] != want[0].UUID {
 		t.Errorf("migCases: %v %v", cs, uuids)
+	}
+}
+
+// TestProcPIDs: the /proc scans find this test's own process group and a
+// process named like an MPS executable, and nothing of either once it is gone.
+func TestProcPIDs(t *testing.T) {
+	if !slices.Contains(groupMembers(syscall.Getpgrp()), os.Getpid()) {
+		t.Errorf("groupMembers(%d) misses this process %d", syscall.Getpgrp(), os.Getpid())
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep on PATH")
+	}
+	fake := filepath.Join(t.TempDir(), "nvidia-cuda-mps-fake")
+	if err := os.Symlink(sleep, fake); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(fake, "30")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(MPSRunning(), c.Process.Pid) {
+		t.Errorf("MPSRunning() = %v, misses %s (PID %d)", MPSRunning(), fake, c.Process.Pid)
+	}
+	c.Process.Kill()
+	c.Wait()
+	if slices.Contains(MPSRunning(), c.Process.Pid) {
+		t.Errorf("MPSRunning() still lists the reaped PID %d", c.Process.Pid)
 	}
 }
